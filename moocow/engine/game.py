@@ -1,0 +1,206 @@
+"""What a game is to the engine: ordered code spaces plus a vectorised feedback function.
+
+The engine never looks inside a code. A code is a row of small integers (``uint8``); a feedback
+is one small integer. A game subclass supplies the spaces, the feedback kernel and the text
+forms people type; everything else (candidate sets, tables, strategies, evaluation) is generic.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from functools import cached_property
+from typing import Any, ClassVar
+
+import numpy as np
+
+from moocow.engine.errors import MoocowError
+from moocow.engine.params import Param, bind, format_spec
+
+Codes = np.ndarray
+"""A 2-D ``uint8`` array, one code per row."""
+
+MAX_CODES = 5_000_000
+"""Largest code space the engine will build; beyond it every decision would take hours."""
+
+
+class Game(ABC):
+    """A code-breaking game at one setting of its parameters.
+
+    Subclasses set ``name``, ``summary``, ``params`` and ``feedback_fields`` and implement
+    ``code_length``, ``build_secrets``, ``feedback``, ``parse_code`` and ``format_code``.
+    Feedback is a tuple of counts, one per field (``("black", "white")``), each between 0 and
+    ``code_length``; it is packed into one integer in base ``code_length + 1``.
+    """
+
+    name: ClassVar[str]
+    """The game's name in specs, e.g. ``mastermind``."""
+    summary: ClassVar[str] = ""
+    """One line for ``moocow games``."""
+    params: ClassVar[tuple[Param, ...]] = ()
+    """The parameters a spec may set."""
+    feedback_fields: ClassVar[tuple[str, ...]] = ("bulls", "cows")
+    """Names of the feedback counts, most significant first; the first one is the win count."""
+
+    def __init__(self, **values: Any) -> None:
+        self.values: dict[str, Any] = bind(self.name, self.params, values)
+        """The parameter values, defaults filled in."""
+
+    @classmethod
+    def from_arguments(cls, arguments: Mapping[str, Any]) -> Game:
+        """Build the game from raw spec arguments (text or typed values)."""
+        return cls(**arguments)
+
+    @property
+    def spec(self) -> str:
+        """The canonical spec that rebuilds this game, e.g. ``bottles:n=7``."""
+        return format_spec(self.name, self.values, self.params)
+
+    def __repr__(self) -> str:
+        return f"<Game {self.spec}>"
+
+    # ------------------------------------------------------------------ what a game supplies
+    @property
+    @abstractmethod
+    def code_length(self) -> int:
+        """Symbols per code (pegs, digits, letters, bottles)."""
+
+    @abstractmethod
+    def build_secrets(self) -> Codes:
+        """Every possible secret, in the game's canonical order (called once, then cached)."""
+
+    def build_guesses(self) -> Codes:
+        """Every allowed guess in canonical order; by default the secrets themselves."""
+        return self.secrets
+
+    @abstractmethod
+    def feedback(self, guesses: Codes, secrets: Codes) -> np.ndarray:
+        """Feedback of each guess against each secret: a ``(len(guesses), len(secrets))`` uint8 array."""
+
+    @abstractmethod
+    def parse_code(self, text: str) -> np.ndarray:
+        """Read a code as people type it; raise ``MoocowError`` saying what is wrong."""
+
+    @abstractmethod
+    def format_code(self, code: np.ndarray) -> str:
+        """Write a code as people read it; ``parse_code`` reads it back."""
+
+    def move_distance(self, previous: np.ndarray, guesses: Codes) -> np.ndarray | None:
+        """Effort of turning ``previous`` into each guess (``None``: the game has no such notion)."""
+        return None
+
+    # ------------------------------------------------------------------ spaces, cached
+    @cached_property
+    def secrets(self) -> Codes:
+        """The secret space (built on first use)."""
+        return _checked_codes(self.build_secrets(), self.code_length, f"{self.spec} secrets")
+
+    @cached_property
+    def guesses(self) -> Codes:
+        """The guess space (built on first use); a superset of the secrets."""
+        return _checked_codes(self.build_guesses(), self.code_length, f"{self.spec} guesses")
+
+    @cached_property
+    def secret_guess_index(self) -> np.ndarray:
+        """For each secret, its index in the guess space."""
+        if self.guesses is self.secrets:
+            return np.arange(len(self.secrets), dtype=np.int64)
+        lookup = self._guess_lookup
+        missing = [code for code in self.secrets if code.tobytes() not in lookup]
+        if missing:
+            raise MoocowError(f"{self.spec}: secret {self.format_code(missing[0])} is not a guess")
+        return np.fromiter((lookup[code.tobytes()] for code in self.secrets), np.int64)
+
+    @cached_property
+    def _guess_lookup(self) -> dict[bytes, int]:
+        return {code.tobytes(): index for index, code in enumerate(self.guesses)}
+
+    def guess_index(self, text: str) -> int:
+        """The index of a typed guess in the guess space, or a one-line reason it is not a guess."""
+        code = self.parse_code(text)
+        index = self._guess_lookup.get(np.asarray(code, dtype=np.uint8).tobytes())
+        if index is None:
+            raise MoocowError(f"{text.strip()!r} is not a valid guess in {self.spec}")
+        return index
+
+    # ------------------------------------------------------------------ feedback values
+    @property
+    def feedback_base(self) -> int:
+        """Radix of the packed feedback: each count lies in ``0..code_length``."""
+        return self.code_length + 1
+
+    @property
+    def feedback_count(self) -> int:
+        """Exclusive upper bound of packed feedback values (at most 256, they are uint8)."""
+        return self.feedback_base ** len(self.feedback_fields)
+
+    @property
+    def win(self) -> int:
+        """The feedback of a guess equal to the secret."""
+        return self.encode_feedback((self.code_length,) + (0,) * (len(self.feedback_fields) - 1))
+
+    def feedback_values(self) -> list[int]:
+        """Every feedback value the game can give (by default: counts that sum to at most the length)."""
+        fields = len(self.feedback_fields)
+        return sorted(
+            self.encode_feedback(counts)
+            for counts in itertools.product(range(self.feedback_base), repeat=fields)
+            if sum(counts) <= self.code_length
+        )
+
+    def encode_feedback(self, counts: tuple[int, ...]) -> int:
+        """Pack per-field counts into one integer."""
+        value = 0
+        for count in counts:
+            value = value * self.feedback_base + count
+        return value
+
+    def decode_feedback(self, value: int) -> tuple[int, ...]:
+        """Unpack a feedback integer into per-field counts."""
+        counts = []
+        for _ in self.feedback_fields:
+            value, count = divmod(int(value), self.feedback_base)
+            counts.append(count)
+        return tuple(reversed(counts))
+
+    def format_feedback(self, value: int) -> str:
+        """``3`` for one field; ``1B2C`` style (initials of the fields) for several."""
+        counts = self.decode_feedback(value)
+        if len(counts) == 1:
+            return str(counts[0])
+        initials = (field[0].upper() for field in self.feedback_fields)
+        return "".join(f"{count}{initial}" for count, initial in zip(counts, initials, strict=True))
+
+    def parse_feedback(self, text: str) -> int:
+        """Read feedback as typed: ``2 1``, ``2,1``, ``2B1W``, or ``21`` when every count is one digit."""
+        fields = len(self.feedback_fields)
+        numbers = [int(number) for number in re.findall(r"\d+", text)]
+        if len(numbers) == 1 and fields > 1 and len(str(numbers[0])) == fields and self.code_length < 10:
+            numbers = [int(digit) for digit in str(numbers[0])]
+        if len(numbers) != fields:
+            names = ", ".join(self.feedback_fields)
+            raise MoocowError(
+                f"feedback {text.strip()!r} is malformed: expected {fields} number(s) ({names})"
+            )
+        if sum(numbers) > self.code_length:
+            raise MoocowError(
+                f"feedback {text.strip()!r} is impossible: the counts add up to more than {self.code_length}"
+            )
+        return self.encode_feedback(tuple(numbers))
+
+
+def _checked_codes(codes: Any, length: int, what: str) -> Codes:
+    array = np.ascontiguousarray(codes, dtype=np.uint8)
+    if array.ndim != 2 or array.shape[1] != length or len(array) == 0:
+        raise MoocowError(f"{what}: expected a non-empty array of codes of length {length}")
+    if len(array) > MAX_CODES:
+        raise MoocowError(f"{what}: {len(array):,} codes is more than the engine handles ({MAX_CODES:,})")
+    return array
+
+
+def check_space_size(count: int, spec: str) -> None:
+    """Refuse a code space too large to build, before building it."""
+    if count > MAX_CODES:
+        raise MoocowError(f"{spec} has {count:,} codes, more than the engine handles ({MAX_CODES:,})")

@@ -1,0 +1,130 @@
+"""Typed parameters and the one spec syntax shared by games and strategies.
+
+A spec is ``name`` or ``name:key=value,key=value``: ``bottles:n=7``,
+``mastermind:pegs=5,colors=8``, ``minmax:candidates_only=true``. The same text works on the
+command line, in TOML files and from Python, so a result can always be reproduced from its spec.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from moocow.engine.errors import MoocowError
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off"}
+
+
+@dataclass(frozen=True)
+class Param:
+    """One named, typed parameter with a default, as shown by ``moocow games``."""
+
+    name: str
+    """The key used in specs, e.g. ``pegs``."""
+    type: type
+    """``int``, ``float``, ``bool`` or ``str``; values from text are converted to it."""
+    default: Any
+    """The value used when the spec leaves the parameter out (``None``: optional)."""
+    help: str
+    """One line for people."""
+    minimum: float | None = None
+    """Smallest accepted value for numbers."""
+    maximum: float | None = None
+    """Largest accepted value for numbers."""
+    choices: tuple[str, ...] | None = None
+    """Accepted values for strings."""
+
+    def convert(self, value: Any, owner: str) -> Any:
+        """Turn ``value`` (text or already typed) into this parameter's type, or explain why not."""
+        where = f"{owner}: parameter {self.name}"
+        if value is None:
+            return None
+        if self.type is bool:
+            converted = _to_bool(value, where)
+        elif self.type in (int, float):
+            converted = _to_number(value, self.type, where)
+            if self.minimum is not None and converted < self.minimum:
+                raise MoocowError(f"{where} must be at least {_plain(self.minimum)}, not {value}")
+            if self.maximum is not None and converted > self.maximum:
+                raise MoocowError(f"{where} must be at most {_plain(self.maximum)}, not {value}")
+        else:
+            converted = str(value)
+        if self.choices is not None and converted not in self.choices:
+            raise MoocowError(f"{where} must be one of {', '.join(self.choices)}, not {value!r}")
+        return converted
+
+
+def _plain(number: float) -> str:
+    return str(int(number)) if float(number).is_integer() else str(number)
+
+
+def _to_bool(value: Any, where: str) -> bool:
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in _TRUE:
+        return True
+    if text in _FALSE:
+        return False
+    raise MoocowError(f"{where} must be true or false, not {value!r}")
+
+
+def _to_number(value: Any, kind: type, where: str) -> int | float:
+    if isinstance(value, bool):
+        raise MoocowError(f"{where} must be a number, not {value!r}")
+    try:
+        if kind is int and isinstance(value, float) and not value.is_integer():
+            raise ValueError
+        return kind(value)
+    except (TypeError, ValueError):
+        noun = "a whole number" if kind is int else "a number"
+        raise MoocowError(f"{where} must be {noun}, not {value!r}") from None
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """Split ``name:key=value,...`` into the name and its raw (text) arguments."""
+    name, _, rest = spec.strip().partition(":")
+    name = name.strip()
+    if not name:
+        raise MoocowError(f"empty name in spec {spec!r}")
+    arguments: dict[str, str] = {}
+    for item in filter(None, (part.strip() for part in rest.split(","))):
+        key, equals, value = item.partition("=")
+        key = key.strip()
+        if not equals or not key:
+            raise MoocowError(f"malformed parameter {item!r} in {spec!r}: expected key=value")
+        if key in arguments:
+            raise MoocowError(f"parameter {key} given twice in {spec!r}")
+        arguments[key] = value.strip()
+    return name, arguments
+
+
+def bind(owner: str, params: Sequence[Param], arguments: Mapping[str, Any]) -> dict[str, Any]:
+    """Check ``arguments`` against ``params`` and fill in defaults; unknown keys are errors."""
+    known = {param.name: param for param in params}
+    unknown = sorted(set(arguments) - set(known))
+    if unknown:
+        accepted = ", ".join(known) or "none"
+        raise MoocowError(f"{owner}: unknown parameter {unknown[0]} (accepted: {accepted})")
+    return {
+        name: param.convert(arguments[name], owner) if name in arguments else param.default
+        for name, param in known.items()
+    }
+
+
+def format_spec(name: str, values: Mapping[str, Any], params: Sequence[Param]) -> str:
+    """The canonical spec of a configured object: only the values that differ from defaults."""
+    parts = [
+        f"{param.name}={_format_value(values[param.name])}"
+        for param in params
+        if values.get(param.name) != param.default
+    ]
+    return f"{name}:{','.join(parts)}" if parts else name
+
+
+def _format_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)

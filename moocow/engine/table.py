@@ -1,0 +1,73 @@
+"""The feedback of every guess against every secret, computed once per game.
+
+Stored secrets x guesses, so the rows of a candidate set are one contiguous gather: that is the
+access pattern of every heuristic. Within the memory budget the whole table is held; beyond it
+the same rows are recomputed from the game's kernel in blocks, slower but with bounded memory.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import numpy as np
+
+from moocow.engine.game import Game
+
+DEFAULT_BUDGET = int(os.environ.get("MOOCOW_TABLE_BUDGET", 2 * 2**30))
+"""Bytes a table may hold in memory (``MOOCOW_TABLE_BUDGET`` overrides); 8 bottles need 1.6 GB."""
+
+BLOCK_BYTES = 32 * 2**20
+"""Size of the temporaries one block of work may create."""
+
+
+class FeedbackTable:
+    """Feedback values ``[secret, guess]`` for one game, in memory or in blocks."""
+
+    def __init__(self, game: Game, budget: int = DEFAULT_BUDGET) -> None:
+        self.game = game
+        self.secret_count = len(game.secrets)
+        self.guess_count = len(game.guesses)
+        self.in_memory = self.secret_count * self.guess_count <= budget
+        """Whether the whole table is held; otherwise rows are computed when asked for."""
+        self._rows: np.ndarray | None = self._compute_all() if self.in_memory else None
+        self.values = np.array(game.feedback_values(), dtype=np.uint8)
+        """The feedback values the game can give, ascending: the values partitions are counted over."""
+
+    @classmethod
+    def for_game(cls, game: Game) -> FeedbackTable:
+        """The table of ``game``, computed on first use and kept with the game."""
+        table = game.__dict__.get("_feedback_table")
+        if table is None:
+            table = game.__dict__["_feedback_table"] = cls(game)
+        return table
+
+    def rows_per_block(self) -> int:
+        """How many secrets' rows fit in one block of temporaries."""
+        return max(1, BLOCK_BYTES // max(1, self.guess_count))
+
+    def blocks(self, secrets: np.ndarray) -> Iterator[np.ndarray]:
+        """The rows of ``secrets`` in blocks of bounded size, each ``(k, guess_count)`` uint8."""
+        step = self.rows_per_block()
+        for start in range(0, len(secrets), step):
+            yield self.rows(secrets[start : start + step])
+
+    def rows(self, secrets: np.ndarray) -> np.ndarray:
+        """Feedback of every guess against each of ``secrets``: ``(len(secrets), guess_count)``."""
+        if self._rows is not None:
+            return self._rows.take(secrets, axis=0)
+        return np.ascontiguousarray(self.game.feedback(self.game.guesses, self.game.secrets[secrets]).T)
+
+    def column(self, guess: int, secrets: np.ndarray) -> np.ndarray:
+        """Feedback of one guess against each of ``secrets``."""
+        if self._rows is not None:
+            return self._rows[secrets, guess]
+        return self.game.feedback(self.game.guesses[guess : guess + 1], self.game.secrets[secrets])[0]
+
+    def _compute_all(self) -> np.ndarray:
+        table = np.empty((self.secret_count, self.guess_count), dtype=np.uint8)
+        step = self.rows_per_block()
+        for start in range(0, self.secret_count, step):
+            stop = min(start + step, self.secret_count)
+            table[start:stop] = self.game.feedback(self.game.guesses, self.game.secrets[start:stop]).T
+        return table
