@@ -41,8 +41,15 @@ class Game(ABC):
     """One line for ``moocow games``."""
     params: ClassVar[tuple[Param, ...]] = ()
     """The parameters a spec may set."""
+    code_noun: ClassVar[str] = "code"
+    """What people call one code of this game (``arrangement``, ``word``), for messages."""
     feedback_fields: ClassVar[tuple[str, ...]] = ("bulls", "cows")
     """Names of the feedback counts, most significant first; the first one is the win count."""
+
+    symmetries: ClassVar[frozenset[str]] = frozenset()
+    """Relabellings applied to guess and secret alike that leave every feedback unchanged:
+    ``"positions"`` (any permutation of the places), ``"symbols"`` (any renaming of the symbols
+    ``0..`` of the codes). Exact searches try one guess per class; the default claims none."""
 
     def __init__(self, **values: Any) -> None:
         self.values: dict[str, Any] = bind(self.name, self.params, values)

@@ -166,16 +166,19 @@ STRATEGIES: dict[str, type[Strategy]] = {
 """The built-in strategies by name."""
 
 
-def load_strategy(spec: str | Strategy) -> Strategy:
-    """A strategy from its spec (``minmax``, ``random:seed=3``, ``minmax:first=1122``)."""
+def load_strategy(spec: str | Strategy, **overrides: Any) -> Strategy:
+    """A strategy from its spec (``minmax``, ``random:seed=3``, ``minmax:first=1122``).
+
+    ``overrides`` set or replace parameters, e.g. ``first="1122"`` from a command-line option.
+    """
     if isinstance(spec, Strategy):
-        return spec
+        return type(spec)(**{**spec.values, **overrides}) if overrides else spec
     name, arguments = parse_spec(spec)
     cls = STRATEGIES.get(name)
     if cls is None:
         known = ", ".join(sorted(STRATEGIES))
         raise MoocowError(f"unknown strategy {name!r} (known: {known})")
-    return cls(**arguments)
+    return cls(**{**arguments, **overrides})
 
 
 def check_opening(strategy: Strategy, game: Game) -> None:

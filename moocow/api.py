@@ -1,0 +1,116 @@
+"""Everything the command line does, one call each, for Python users and for the CLI itself.
+
+Games and strategies are accepted as specs (``"bottles:n=7"``, ``"minmax:first=1122"``) or as
+objects, so ``moocow.evaluate("mastermind", "minmax", first="1122")`` is the whole program.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from moocow.assistant import Assistant
+from moocow.engine.evaluation import Evaluation
+from moocow.engine.evaluation import evaluate as evaluate_strategy
+from moocow.engine.game import Game
+from moocow.engine.solve import secret_index
+from moocow.engine.solve import solve as play_out
+from moocow.engine.strategies import STRATEGIES, Strategy
+from moocow.engine.strategies import load_strategy as strategy_from_spec
+from moocow.plugins import game_classes, load_game, load_plugin_file, plugin_errors
+
+__all__ = [
+    "GameInfo",
+    "Playout",
+    "assistant",
+    "describe_games",
+    "describe_strategies",
+    "evaluate",
+    "load_game",
+    "load_plugin_file",
+    "load_strategy",
+    "plugin_errors",
+    "solve",
+]
+
+
+def load_strategy(spec: str | Strategy, first: str | None = None) -> Strategy:
+    """A strategy from its spec; ``first`` sets (or replaces) its fixed first guess."""
+    return strategy_from_spec(spec) if first is None else strategy_from_spec(spec, first=first)
+
+
+def evaluate(game: str | Game, strategy: str | Strategy = "minmax", first: str | None = None) -> Evaluation:
+    """Play a strategy against every secret of a game."""
+    return evaluate_strategy(load_game(game), load_strategy(strategy, first))
+
+
+@dataclass(frozen=True)
+class ShownStep:
+    """One guess of a played-out game, as people write it."""
+
+    guess: str
+    feedback: str
+    remaining: int
+    was_candidate: bool
+
+
+@dataclass(frozen=True)
+class Playout:
+    """A game played out against a known secret."""
+
+    game: str
+    strategy: str
+    secret: str
+    steps: tuple[ShownStep, ...]
+
+
+def solve(
+    game: str | Game, secret: str, strategy: str | Strategy = "minmax", first: str | None = None
+) -> Playout:
+    """Watch a strategy find ``secret``."""
+    loaded = load_game(game)
+    chosen = load_strategy(strategy, first)
+    steps = play_out(loaded, chosen, secret_index(loaded, secret))
+    shown = tuple(
+        ShownStep(
+            loaded.format_code(loaded.guesses[step.guess]),
+            loaded.format_feedback(step.feedback),
+            step.remaining,
+            step.was_candidate,
+        )
+        for step in steps
+    )
+    return Playout(loaded.spec, chosen.spec, secret, shown)
+
+
+def assistant(game: str | Game, strategy: str | Strategy = "minmax") -> Assistant:
+    """An assistant for playing at the table."""
+    return Assistant(load_game(game), load_strategy(strategy))
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """A game at its default size, for listings."""
+
+    name: str
+    summary: str
+    defaults: dict[str, Any]
+    secrets: int
+    guesses: int
+
+
+def describe_games() -> list[GameInfo]:
+    """Every registered game at its default parameters, with the sizes of its spaces."""
+    infos = []
+    for name, cls in game_classes().items():
+        game = cls()
+        infos.append(GameInfo(name, cls.summary, dict(game.values), len(game.secrets), len(game.guesses)))
+    return infos
+
+
+def describe_strategies() -> list[tuple[str, list[str], str]]:
+    """Every built-in strategy: name, parameters with defaults, summary."""
+    return [
+        (name, [f"{param.name}={param.default}" for param in cls.params], cls.summary)
+        for name, cls in STRATEGIES.items()
+    ]

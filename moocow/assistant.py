@@ -1,0 +1,65 @@
+"""Help at the table: you make the guesses, it keeps track of what is still possible.
+
+The assistant of the bottle-game notes, for any game: record each guess and the score it got,
+see how many codes remain (listed when few), get a suggested next guess, take entries back.
+"""
+
+from __future__ import annotations
+
+from moocow.engine.game import Game
+from moocow.engine.position import Position
+from moocow.engine.strategies import Strategy
+
+
+class Assistant:
+    """A stack of positions: recording pushes one, ``undo`` pops one, a refused entry changes nothing."""
+
+    def __init__(self, game: Game, strategy: Strategy) -> None:
+        self.game = game
+        self.strategy = strategy
+        self._positions = [Position.start(game)]
+
+    @property
+    def position(self) -> Position:
+        """The current position."""
+        return self._positions[-1]
+
+    @property
+    def remaining(self) -> int:
+        """How many codes are still possible."""
+        return len(self.position.candidates)
+
+    @property
+    def solved(self) -> bool:
+        """Whether the last entry was the winning feedback."""
+        return self.position.solved
+
+    def record(self, guess: str, feedback: str) -> Position:
+        """Add a guess and its feedback; impossible or malformed input raises ``MoocowError``."""
+        guess_index = self.game.guess_index(guess)
+        value = self.game.parse_feedback(feedback)
+        self._positions.append(self.position.after(guess_index, value))
+        return self.position
+
+    def undo(self) -> bool:
+        """Take back the last entry; ``False`` when there is none."""
+        if len(self._positions) == 1:
+            return False
+        self._positions.pop()
+        return True
+
+    def suggestion(self) -> str:
+        """The strategy's next guess, as people write it."""
+        return self.game.format_code(self.game.guesses[self.strategy.decide(self.position)])
+
+    def possible_codes(self, limit: int) -> list[str]:
+        """The first ``limit`` codes still possible, in the game's order."""
+        shown = self.position.candidates[:limit]
+        return [self.game.format_code(code) for code in self.game.secrets[shown]]
+
+    def history(self) -> list[tuple[str, str]]:
+        """The entries so far, as people write them."""
+        return [
+            (self.game.format_code(self.game.guesses[guess]), self.game.format_feedback(feedback))
+            for guess, feedback in self.position.history
+        ]

@@ -1,0 +1,93 @@
+"""Which games exist, found through pluggy plugins, and building one from its spec.
+
+Every game, built-in or not, comes from a plugin's ``register_games`` hook. The process keeps one
+plugin manager, built on first use; tests start from a clean one with ``reset_plugins``, after
+setting ``MOOCOW_LOAD_PLUGINS=""`` so that plugins installed on the machine stay out.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+
+from moocow.engine.errors import MoocowError
+from moocow.engine.game import Game
+from moocow.engine.params import parse_spec
+from moocow.plugins.hookspecs import hookimpl, hookspec
+from moocow.plugins.manager import (
+    BUILTIN_PLUGINS,
+    ENTRY_POINT_GROUP,
+    LOAD_PLUGINS_VARIABLE,
+    PluginManager,
+    build_plugin_manager,
+)
+from moocow.plugins.registry import collect_games
+
+__all__ = [
+    "BUILTIN_PLUGINS",
+    "ENTRY_POINT_GROUP",
+    "LOAD_PLUGINS_VARIABLE",
+    "PluginManager",
+    "build_plugin_manager",
+    "game_classes",
+    "get_plugin_manager",
+    "hookimpl",
+    "hookspec",
+    "load_game",
+    "load_plugin_file",
+    "plugin_errors",
+    "reset_plugins",
+]
+
+_manager: PluginManager | None = None
+_lock = threading.Lock()
+_games: dict[tuple[type[Game], str], Game] = {}
+"""Games by class and canonical spec: one instance, so one feedback table, per game in a process."""
+
+
+def get_plugin_manager() -> PluginManager:
+    """The process's plugin manager, built once: built-ins plus the allowed entry points."""
+    global _manager
+    with _lock:
+        if _manager is None:
+            _manager = build_plugin_manager()
+        return _manager
+
+
+def reset_plugins(manager: PluginManager | None = None) -> None:
+    """Use ``manager`` from now on, or with ``None`` build a fresh one on next use (for tests)."""
+    global _manager
+    with _lock:
+        _manager = manager
+
+
+def load_plugin_file(path: str | os.PathLike[str]) -> None:
+    """Load a local ``.py`` plugin (``--plugin PATH``); a missing file raises ``MoocowError``."""
+    get_plugin_manager().load_file(path)
+
+
+def game_classes() -> dict[str, type[Game]]:
+    """Every registered game class by name, sorted by name; the first plugin to claim a name keeps it."""
+    return collect_games(get_plugin_manager()).classes
+
+
+def plugin_errors() -> list[str]:
+    """One line per plugin that failed to load and per game class that was turned away."""
+    manager = get_plugin_manager()
+    return [*manager.errors, *collect_games(manager).errors]
+
+
+def load_game(spec: str | Game) -> Game:
+    """The game a spec such as ``bottles:n=7`` names (a ``Game`` is returned as it is).
+
+    Specs that mean the same game (``bottles`` and ``bottles:n=6``) give the same instance, so its
+    code spaces and feedback table are built once per process.
+    """
+    if isinstance(spec, Game):
+        return spec
+    name, arguments = parse_spec(spec)
+    classes = game_classes()
+    if name not in classes:
+        raise MoocowError(f"unknown game {name!r} (known: {', '.join(classes) or 'none'})")
+    game = classes[name].from_arguments(arguments)
+    return _games.setdefault((type(game), game.spec), game)

@@ -1,0 +1,73 @@
+"""The game classes the plugins register, each checked, so a bad one costs a line and not the CLI.
+
+Each plugin's ``register_games`` is called on its own, in registration order (built-ins, then
+entry points by name, then ``--plugin`` files in the order given), rather than through pluggy's
+hook call, which runs the last registered plugin first and stops at the first exception. So a
+plugin that raises loses only its own games, and when two plugins register the same game name
+the first registered keeps it: a third-party plugin cannot silently replace a built-in game.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from dataclasses import dataclass
+
+import pluggy
+
+from moocow.engine.game import Game
+from moocow.plugins.manager import one_line
+
+GAME_NAME = re.compile(r"\w[\w.-]*")
+"""What a game name may look like: it must survive the spec syntax ``name:key=value,...``."""
+
+
+@dataclass(frozen=True)
+class GameRegistry:
+    """The games found, and one line for each class or plugin that was turned away."""
+
+    classes: dict[str, type[Game]]
+    """Game classes by name, sorted by name."""
+    errors: tuple[str, ...]
+    """``plugin NAME: ...`` lines, in registration order."""
+
+
+def collect_games(manager: pluggy.PluginManager) -> GameRegistry:
+    """Call every ``register_games`` implementation and keep the classes that pass the checks."""
+    classes: dict[str, type[Game]] = {}
+    owners: dict[str, str] = {}
+    errors: list[str] = []
+    for impl in manager.hook.register_games.get_hookimpls():
+        plugin = impl.plugin_name
+        offered: list[object] = []
+        arguments = {"register": offered.append}
+        try:
+            impl.function(*(arguments[name] for name in impl.argnames))
+        except Exception as error:
+            errors.append(f"plugin {plugin} failed to register games: {one_line(error)}")
+            continue
+        for candidate in offered:
+            try:
+                cls = checked_game_class(candidate)
+            except TypeError as problem:
+                errors.append(f"plugin {plugin}: {problem}")
+                continue
+            if classes.setdefault(cls.name, cls) is cls:
+                owners.setdefault(cls.name, plugin)
+            else:
+                ignored = f"plugin {plugin}: game {cls.name!r} ignored"
+                errors.append(f"{ignored}: already registered by plugin {owners[cls.name]}")
+    return GameRegistry(dict(sorted(classes.items())), tuple(errors))
+
+
+def checked_game_class(cls: object) -> type[Game]:
+    """``cls`` if it can be a game; otherwise ``TypeError`` saying why (not a ``Game``, no name, abstract)."""
+    if not (isinstance(cls, type) and issubclass(cls, Game)):
+        raise TypeError(f"{cls!r} is not a subclass of moocow.engine.game.Game")
+    name = getattr(cls, "name", None)
+    if not isinstance(name, str) or not GAME_NAME.fullmatch(name):
+        raise TypeError(f"game class {cls.__qualname__} needs a name of letters, digits, _.- (has {name!r})")
+    if inspect.isabstract(cls):
+        missing = ", ".join(sorted(cls.__abstractmethods__))
+        raise TypeError(f"game {name!r} ({cls.__qualname__}) does not implement {missing}")
+    return cls

@@ -1,0 +1,133 @@
+"""Vectorised feedback kernels shared by the built-in games.
+
+Every count here is a ``(guesses, secrets)`` uint8 table. The work is done in blocks of about a
+million cells with scratch buffers reused from block to block: measured on 5040 x 5040 and
+1000 x 40320 tables, blocks of that size (temporaries of a few MB, cache-sized) run about twice
+as fast as blocks of 64 MB, and whole-table temporaries would need gigabytes for 40320 x 40320.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from moocow.engine.game import Codes
+
+BLOCK_CELLS = 1 << 20
+"""Cells of the table computed at a time; scratch memory is at most 10 bytes per cell."""
+
+
+def positional_matches(guesses: Codes, secrets: Codes) -> np.ndarray:
+    """How many positions hold the same symbol (bulls, black pegs, bottles in place)."""
+    return _table(guesses, secrets, positional=True, symbols=None)
+
+
+def common_symbols(guesses: Codes, secrets: Codes, symbols: int) -> np.ndarray:
+    """How many symbols two codes share, counted with multiplicity (bulls plus cows)."""
+    return _table(guesses, secrets, positional=False, symbols=symbols)
+
+
+def bulls_and_cows(guesses: Codes, secrets: Codes, symbols: int) -> np.ndarray:
+    """Packed ``(bulls, cows)`` feedback in base ``length + 1`` (Mastermind's black and white too).
+
+    With ``b`` bulls and ``c`` common symbols the packed value ``b * (L + 1) + (c - b)`` is
+    ``b * L + c``: one multiply and one add per cell on top of the two counts.
+    """
+    return _table(guesses, secrets, positional=True, symbols=symbols)
+
+
+def _table(guesses: Codes, secrets: Codes, *, positional: bool, symbols: int | None) -> np.ndarray:
+    """Positional matches, common symbols, or ``matches * length + common`` when both are asked."""
+    guesses, secrets = np.asarray(guesses, np.uint8), np.asarray(secrets, np.uint8)
+    out = np.zeros((len(guesses), len(secrets)), np.uint8)
+    height, width = _block_size(out.shape)
+    cells = min(height, len(guesses)) * width
+    flags = np.empty(cells, np.bool_)
+    columns = np.ascontiguousarray(secrets.T)
+    if symbols is not None:
+        guess_masks, secret_masks = _masks(guesses, secrets, symbols)
+        anded = np.empty(cells, secret_masks.dtype)
+        counts = np.empty(cells, np.uint8)
+    for top in range(0, out.shape[0], height):
+        for left in range(0, out.shape[1], width):
+            rows, cols = slice(top, top + height), slice(left, left + width)
+            block = out[rows, cols]
+            if positional:
+                _count_positional(guesses[rows], columns[:, cols], block, _shaped(flags, block.shape))
+            if positional and symbols is not None:
+                np.multiply(block, guesses.shape[1], out=block)
+            if symbols is not None:
+                anded_block, counts_block = _shaped(anded, block.shape), _shaped(counts, block.shape)
+                _add_common(guess_masks[:, rows], secret_masks[:, cols], block, anded_block, counts_block)
+    return out
+
+
+def _count_positional(guesses: Codes, columns: np.ndarray, out: np.ndarray, flags: np.ndarray) -> None:
+    """Write into ``out`` the positional matches of a guess block against secret columns."""
+    np.equal(guesses[:, 0, None], columns[0], out=out.view(np.bool_))
+    for position in range(1, guesses.shape[1]):
+        np.equal(guesses[:, position, None], columns[position], out=flags)
+        np.add(out, flags.view(np.uint8), out=out)
+
+
+def _add_common(
+    guess_masks: np.ndarray, secret_masks: np.ndarray, out: np.ndarray, anded: np.ndarray, counts: np.ndarray
+) -> None:
+    """Add into ``out`` the common-symbol counts of a guess block against secret mask columns."""
+    for guess_word, secret_word in zip(guess_masks, secret_masks, strict=True):
+        np.bitwise_and(guess_word[:, None], secret_word, out=anded)
+        np.bitwise_count(anded, out=counts)
+        np.add(out, counts, out=out)
+
+
+def _masks(guesses: Codes, secrets: Codes, symbols: int) -> tuple[np.ndarray, np.ndarray]:
+    """Symbol masks of both sides, ``(words, codes)``, with a width that fits both."""
+    guess_columns, secret_columns = np.ascontiguousarray(guesses.T), np.ascontiguousarray(secrets.T)
+    guess_copies, secret_copies = _earlier_copies(guess_columns), _earlier_copies(secret_columns)
+    width = 1 + int(max(guess_copies.max(initial=0), secret_copies.max(initial=0)))
+    return (
+        _symbol_masks(guess_columns, guess_copies, symbols, width),
+        _symbol_masks(secret_columns, secret_copies, symbols, width),
+    )
+
+
+def _symbol_masks(columns: np.ndarray, earlier_copies: np.ndarray, symbols: int, width: int) -> np.ndarray:
+    """One bit per (symbol, copy): ``popcount(a & b)`` of two masks is their common symbols.
+
+    Symbol ``k`` owns ``width`` bits and a code sets as many of them as it holds copies of ``k``,
+    so the AND keeps the smaller count per symbol: the histogram-minimum sum, measured 1.3 to 5
+    times faster than summing minima over histograms. Codes with distinct symbols get
+    ``width == 1``: a plain set bitmask. Takes and returns one column per code; the words are in
+    the smallest unsigned type that holds the bits (smaller types measured faster), or uint64
+    words beyond 64 bits.
+    """
+    bits = symbols * width
+    kinds = (np.uint8, np.uint16, np.uint32, np.uint64)
+    dtype = np.dtype(next((kind for kind in kinds if bits <= np.iinfo(kind).bits), np.uint64))
+    word_bits = dtype.itemsize * 8
+    masks = np.zeros((-(-bits // word_bits), columns.shape[1]), dtype)
+    for symbol, copy in zip(columns, earlier_copies, strict=True):
+        word, offset = np.divmod(symbol.astype(np.uint16) * width + copy, word_bits)
+        flag = np.left_shift(dtype.type(1), offset.astype(dtype))
+        for index, mask in enumerate(masks):
+            mask |= flag if len(masks) == 1 else np.where(word == index, flag, dtype.type(0))
+    return masks
+
+
+def _earlier_copies(columns: np.ndarray) -> np.ndarray:
+    """For each position, how many earlier positions of the code hold the same symbol."""
+    copies = np.zeros(columns.shape, np.uint8)
+    for position in range(1, len(columns)):
+        for earlier in range(position):
+            copies[position] += columns[earlier] == columns[position]
+    return copies
+
+
+def _block_size(shape: tuple[int, int]) -> tuple[int, int]:
+    """Rows and columns of a block of about ``BLOCK_CELLS``: whole rows when they fit."""
+    width = max(1, min(shape[1], BLOCK_CELLS))
+    return max(1, BLOCK_CELLS // width), width
+
+
+def _shaped(buffer: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """A block-shaped view of a reused scratch buffer (fresh multi-MB buffers cost page faults)."""
+    return buffer[: shape[0] * shape[1]].reshape(shape)

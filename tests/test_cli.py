@@ -1,0 +1,102 @@
+"""The command line through typer's CliRunner: output, JSON, and one-line errors with status 2."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from moocow.cli import app
+
+
+@pytest.fixture
+def run():
+    runner = CliRunner()
+
+    def invoke(*args: str, input: str | None = None):
+        return runner.invoke(app, list(args), input=input)
+
+    return invoke
+
+
+def test_games_lists_the_four_games_with_sizes(run) -> None:
+    """`moocow games` names each built-in game with its default size."""
+    result = run("games")
+    assert result.exit_code == 0, result.output
+    for name, size in [("bottles", "720"), ("digits", "5,040"), ("mastermind", "1,296"), ("words", "2,")]:
+        assert name in result.output and size in result.output
+
+
+def test_evaluate_json_reports_knuth(run) -> None:
+    """`moocow evaluate mastermind --strategy minmax --first 1122 --json` gives Knuth's numbers."""
+    result = run("evaluate", "mastermind", "--strategy", "minmax", "--first", "1122", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert (data["total"], data["worst"], data["histogram"]) == (5801, 5, [1, 6, 62, 533, 694])
+    assert data["strategy"] == "minmax:first=1122"
+
+
+def test_evaluate_prints_a_histogram(run) -> None:
+    """The terminal form shows the totals and one bar per number of guesses."""
+    result = run("evaluate", "bottles:n=4")
+    assert result.exit_code == 0, result.output
+    assert "total" in result.output and "worst case" in result.output
+    assert "█" in result.output
+
+
+def test_solve_ends_with_the_secret(run) -> None:
+    """`moocow solve` shows each guess and ends on the secret."""
+    result = run("solve", "mastermind", "--secret", "6543", "--first", "1122")
+    assert result.exit_code == 0, result.output
+    assert "1122" in result.output and "6543" in result.output and "4B" in result.output
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("evaluate", "chess"), "unknown game 'chess'"),
+        (("evaluate", "bottles:m=7"), "unknown parameter m"),
+        (("evaluate", "bottles:n=seven"), "whole number"),
+        (("evaluate", "mastermind", "--strategy", "knuth"), "unknown strategy"),
+        (("evaluate", "mastermind", "--first", "11x2"), "11x2"),
+        (("solve", "digits", "--secret", "1123"), "distinct"),
+        (("solve", "bottles", "--secret", "ABCDEFG"), "ABCDEFG"),
+    ],
+)
+def test_bad_input_is_one_line_and_status_2(run, args: tuple[str, ...], message: str) -> None:
+    """Unknown games, parameters, strategies and malformed codes give one clear line, exit 2."""
+    result = run(*args)
+    assert result.exit_code == 2
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: ")
+    assert message in lines[0]
+    assert "Traceback" not in result.output
+
+
+def test_assistant_session_on_stdin(run) -> None:
+    """An assistant session: counts, a refused impossible score, undo, and the end."""
+    session = "\n".join(["ABCD 0", "BADC 3", "undo", "bogus", "ABCD 0", "BADC 4", ""])
+    result = run("assist", "bottles:n=4", input=session)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "24 arrangements are possible" in out
+    assert "9 arrangements remain" in out  # derangements of four bottles
+    assert "impossible" in out and "nothing recorded" in out
+    assert "Took back the last entry." in out
+    assert "expected a guess and its score" in out
+    assert "Solved in 2 guesses." in out
+    assert "Traceback" not in out
+
+
+def test_play_against_a_seeded_secret(run) -> None:
+    """`moocow play` with a seed: a malformed guess is refused, then a correct one wins."""
+    import random
+
+    from moocow.plugins import load_game
+
+    game = load_game("bottles:n=3")
+    secret = game.format_code(game.secrets[random.Random(5).randrange(len(game.secrets))])
+    result = run("play", "bottles:n=3", "--seed", "5", input=f"AAB\n{secret}\n")
+    assert result.exit_code == 0, result.output
+    assert "error:" in result.output and "Solved in 1 guess." in result.output

@@ -1,0 +1,132 @@
+"""The engine: published results, consistency between evaluation and play, determinism, ties."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from moocow.engine.errors import MoocowError
+from moocow.engine.evaluation import evaluate
+from moocow.engine.position import Position
+from moocow.engine.solve import solve
+from moocow.engine.strategies import load_strategy
+from moocow.engine.table import FeedbackTable
+from moocow.plugins.bottles import Bottles
+from moocow.plugins.digits import Digits
+from moocow.plugins.mastermind import Mastermind
+
+BUILT_IN = ["entropy", "expected", "first", "minmax", "parts", "random"]
+SMALL_GAMES = [Mastermind(pegs=3, colors=4), Digits(length=3, symbols=5), Bottles(n=5)]
+
+
+def test_knuth_minmax_from_1122() -> None:
+    """Knuth (1977): minimax from 1122 takes 5801 guesses over the 1296 secrets, at most 5."""
+    result = evaluate(Mastermind(), load_strategy("minmax:first=1122"))
+    assert (result.secrets, result.total, result.worst) == (1296, 5801, 5)
+    assert result.histogram == (1, 6, 62, 533, 694)
+
+
+@pytest.mark.parametrize(
+    ("strategy", "total", "worst"),
+    [
+        ("expected", 5696, 6),  # Irving's expected size: average 4.395 (Kooi 2005, table 1)
+        ("entropy", 5722, 6),  # Neuwirth's entropy: average 4.415
+        ("parts", 5668, 6),  # Kooi's most parts: average 4.373
+        ("first", 7471, 9),  # the naive strategy of the lecture: average 5.765, worst case 9
+    ],
+)
+def test_other_strategies_on_mastermind(strategy: str, total: int, worst: int) -> None:
+    """The other heuristics reproduce their published averages on Mastermind 4x6."""
+    result = evaluate(Mastermind(), load_strategy(strategy))
+    assert (result.total, result.worst) == (total, worst)
+
+
+@pytest.mark.parametrize("game", SMALL_GAMES, ids=lambda game: game.spec)
+@pytest.mark.parametrize("name", BUILT_IN)
+def test_evaluation_equals_playing_each_secret(game, name: str) -> None:
+    """The tree evaluation counts exactly the guesses of playing every secret one by one."""
+    strategy = load_strategy(name)
+    result = evaluate(game, strategy)
+    lengths = [len(solve(game, strategy, secret)) for secret in range(len(game.secrets))]
+    assert result.total == sum(lengths)
+    assert result.worst == max(lengths)
+    assert sum(result.histogram) == len(game.secrets)
+
+
+@pytest.mark.parametrize("name", BUILT_IN)
+def test_evaluation_is_deterministic(name: str) -> None:
+    """Two evaluations with fresh objects give the same result."""
+    first = evaluate(Mastermind(pegs=3, colors=5), load_strategy(name))
+    second = evaluate(Mastermind(pegs=3, colors=5), load_strategy(name))
+    assert (first.total, first.histogram) == (second.total, second.histogram)
+
+
+def test_random_seed_changes_the_choices() -> None:
+    """The random strategy depends on its seed (and only on it)."""
+    game = Mastermind(pegs=3, colors=5)
+    totals = {evaluate(game, load_strategy(f"random:seed={seed}")).total for seed in range(4)}
+    assert len(totals) > 1
+
+
+def test_table_in_blocks_matches_table_in_memory() -> None:
+    """With no memory budget the table is recomputed in blocks, with the same results."""
+    game = Digits(length=3, symbols=6)
+    in_memory = FeedbackTable(game)
+    blocked = FeedbackTable(game, budget=0)
+    assert in_memory.in_memory and not blocked.in_memory
+    secrets = np.array([0, 7, 42, 119])
+    assert np.array_equal(in_memory.rows(secrets), blocked.rows(secrets))
+    assert np.array_equal(in_memory.column(5, secrets), blocked.column(5, secrets))
+    game.__dict__["_feedback_table"] = blocked
+    expected = evaluate(Digits(length=3, symbols=6), load_strategy("minmax")).total
+    assert evaluate(game, load_strategy("minmax")).total == expected
+
+
+def test_candidates_only_guesses_only_possible_codes() -> None:
+    """With candidates_only every guess could have been the secret."""
+    game = Mastermind()
+    strategy = load_strategy("minmax:candidates_only=true")
+    for secret in range(0, len(game.secrets), 97):
+        assert all(step.was_candidate for step in solve(game, strategy, secret))
+
+
+def test_minmax_may_guess_an_impossible_code() -> None:
+    """Without the option, minimax sometimes plays a code that cannot be the secret (Knuth)."""
+    game = Mastermind()
+    strategy = load_strategy("minmax")
+    steps = [step for secret in range(len(game.secrets)) for step in solve(game, strategy, secret)]
+    assert any(not step.was_candidate for step in steps)
+
+
+def test_positions_reached_twice_are_decided_once() -> None:
+    """Evaluating twice with the same strategy object decides nothing the second time."""
+    strategy = load_strategy("entropy")
+    game = Mastermind(pegs=3, colors=4)
+    evaluate(game, strategy)
+    calls = 0
+    original = strategy.choose
+
+    def counting(position: Position) -> int:
+        nonlocal calls
+        calls += 1
+        return original(position)
+
+    strategy.choose = counting  # type: ignore[method-assign]
+    evaluate(game, strategy)
+    assert calls == 0
+
+
+def test_impossible_feedback_is_refused() -> None:
+    """Feedback that no remaining secret could give raises a one-line MoocowError."""
+    game = Mastermind()
+    position = Position.start(game).after(game.guess_index("1122"), game.parse_feedback("0 0"))
+    with pytest.raises(MoocowError, match="impossible"):
+        position.after(game.guess_index("3456"), game.parse_feedback("0 0"))
+
+
+def test_unknown_strategy_and_bad_opening() -> None:
+    """Unknown strategies and first guesses that are not codes are one-line errors."""
+    with pytest.raises(MoocowError, match="unknown strategy"):
+        load_strategy("minimax")
+    with pytest.raises(MoocowError):
+        evaluate(Mastermind(), load_strategy("minmax:first=1127"))

@@ -1,0 +1,527 @@
+"""The plugin manager and the game registry: built-ins, entry points, local files, broken plugins."""
+
+from __future__ import annotations
+
+import doctest
+import importlib.metadata
+import importlib.util
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from moocow.engine.errors import MoocowError
+from moocow.engine.game import Codes, Game
+from moocow.engine.params import Param
+from moocow.plugins import (
+    BUILTIN_PLUGINS,
+    LOAD_PLUGINS_VARIABLE,
+    PluginManager,
+    game_classes,
+    get_plugin_manager,
+    hookimpl,
+    load_game,
+    load_plugin_file,
+    plugin_errors,
+    reset_plugins,
+)
+from moocow.plugins import manager as manager_module
+from moocow.plugins.manager import selected_plugins
+
+ROOT = Path(__file__).resolve().parents[1]
+JOTTO = ROOT / "examples" / "jotto"
+JOTTO_MODULE = JOTTO / "moocow_jotto" / "__init__.py"
+BUILTINS_PRESENT = all(importlib.util.find_spec(name) for name in BUILTIN_PLUGINS)
+
+
+@pytest.fixture(autouse=True)
+def fresh_plugins(monkeypatch: pytest.MonkeyPatch):
+    """Each test gets a new manager that loads no entry point installed on the machine."""
+    monkeypatch.setenv(LOAD_PLUGINS_VARIABLE, "")
+    reset_plugins()
+    modules = set(sys.modules)
+    yield
+    reset_plugins()
+    for name in set(sys.modules) - modules:
+        if name.startswith("moocow_plugin_"):  # modules imported from plugin files
+            del sys.modules[name]
+
+
+# ---------------------------------------------------------------------- small games of our own
+class Pick(Game):
+    """Guess which of ``n`` symbols was picked: the smallest game there is."""
+
+    name = "pick"
+    params = (Param("n", int, 3, "how many symbols", minimum=2, maximum=9),)
+    feedback_fields = ("hit",)
+
+    @property
+    def code_length(self) -> int:
+        return 1
+
+    def build_secrets(self) -> Codes:
+        return np.arange(self.values["n"], dtype=np.uint8)[:, None]
+
+    def feedback(self, guesses: Codes, secrets: Codes) -> np.ndarray:
+        return (guesses[:, None, 0] == secrets[None, :, 0]).astype(np.uint8)
+
+    def parse_code(self, text: str) -> np.ndarray:
+        return np.array([int(text)], dtype=np.uint8)
+
+    def format_code(self, code: np.ndarray) -> str:
+        return str(int(code[0]))
+
+
+class OtherPick(Pick):
+    """A different class claiming the same name as ``Pick``."""
+
+
+class Alpha(Pick):
+    name = "alpha"
+
+
+class Unfinished(Game):
+    """Named but abstract: it implements none of the game methods."""
+
+    name = "unfinished"
+
+
+class GamesPlugin:
+    """A plugin object that registers the given classes, as a third-party module would."""
+
+    def __init__(self, *classes: object) -> None:
+        self.classes = classes
+
+    @hookimpl
+    def register_games(self, register) -> None:
+        for cls in self.classes:
+            register(cls)
+
+
+class RaisingPlugin:
+    """A plugin whose hook registers one game, then fails."""
+
+    @hookimpl
+    def register_games(self, register) -> None:
+        register(Alpha)
+        raise RuntimeError("no games today")
+
+
+def register(*plugins: object) -> None:
+    for plugin in plugins:
+        get_plugin_manager().register(plugin)
+
+
+# ---------------------------------------------------------------------- plugin files
+GOOD_FILE = """
+import numpy as np
+from moocow.engine.game import Game
+from moocow.plugins import hookimpl
+
+class Coin(Game):
+    name = "coin"
+    feedback_fields = ("hit",)
+    code_length = 1
+
+    def build_secrets(self):
+        return np.array([[0], [1]], dtype=np.uint8)
+
+    def feedback(self, guesses, secrets):
+        return (guesses[:, None, 0] == secrets[None, :, 0]).astype(np.uint8)
+
+    def parse_code(self, text):
+        return np.array(["HT".index(text.strip().upper())], dtype=np.uint8)
+
+    def format_code(self, code):
+        return "HT"[int(code[0])]
+
+@hookimpl
+def register_games(register):
+    register(Coin)
+"""
+
+BROKEN_FILE = """
+raise RuntimeError("this plugin is\\nbroken")
+"""
+
+MISSPELLED_FILE = """
+from moocow.plugins import hookimpl
+
+@hookimpl
+def register_game(register):
+    pass
+"""
+
+UNMARKED_FILE = """
+def register_games(register):
+    pass
+"""
+
+
+def write(tmp_path: Path, name: str, text: str) -> Path:
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+# ---------------------------------------------------------------------- built-ins
+def test_builtins_are_listed_in_one_tuple_by_name():
+    """The four built-in games are ordinary plugin modules, listed once, sorted."""
+    assert sorted(BUILTIN_PLUGINS) == list(BUILTIN_PLUGINS)
+    assert [name.rsplit(".", 1)[1] for name in BUILTIN_PLUGINS] == [
+        "bottles",
+        "digits",
+        "mastermind",
+        "words",
+    ]
+
+
+def needs(module: str):
+    """Skip until the other engineer's built-in module exists."""
+    return pytest.mark.skipif(importlib.util.find_spec(module) is None, reason=f"{module} is not written yet")
+
+
+@pytest.mark.parametrize("module", [pytest.param(name, marks=needs(name)) for name in BUILTIN_PLUGINS])
+def test_builtin_module_registers_its_game_without_errors(module: str):
+    """Each built-in module registers its game through the hook, like any plugin."""
+    game = module.rsplit(".", 1)[1]
+    assert game_classes()[game].__module__ == module
+    assert not any(line.startswith(f"plugin {module} ") for line in plugin_errors())
+
+
+@needs("moocow.plugins.bottles")
+@needs("moocow.plugins.mastermind")
+def test_builtin_specs_load_with_their_parameters():
+    """Specs name a game and set its parameters; the canonical spec comes back."""
+    assert load_game("bottles:n=7").values["n"] == 7
+    assert load_game("mastermind:pegs=5,colors=8").spec == "mastermind:pegs=5,colors=8"
+    assert load_game("mastermind").spec == "mastermind"
+    with pytest.raises(MoocowError, match=r"^bottles: unknown parameter size \(accepted: n\)$"):
+        load_game("bottles:size=7")
+    with pytest.raises(
+        MoocowError, match=r"^mastermind: parameter colors must be a whole number, not 'many'$"
+    ):
+        load_game("mastermind:colors=many")
+
+
+@pytest.mark.skipif(not BUILTINS_PRESENT, reason="the built-in game modules are not all written yet")
+def test_unknown_game_names_the_builtins():
+    assert plugin_errors() == []
+    with pytest.raises(MoocowError) as error:
+        load_game("chess")
+    assert str(error.value) == "unknown game 'chess' (known: bottles, digits, mastermind, words)"
+
+
+def test_module_that_cannot_be_imported_is_a_recorded_error():
+    """A missing or broken built-in costs its own games and one line, not the process."""
+    manager = PluginManager()
+    manager.load_modules(["moocow_test_no_such_module"])
+    assert manager.errors == [
+        "plugin moocow_test_no_such_module failed to load: "
+        "ModuleNotFoundError: No module named 'moocow_test_no_such_module'"
+    ]
+
+
+# ---------------------------------------------------------------------- specs
+def test_load_game_reads_the_spec_parameters():
+    """``name:key=value`` builds the game with converted values and defaults filled in."""
+    register(GamesPlugin(Pick))
+    assert load_game("pick").values == {"n": 3}
+    game = load_game("pick:n=5")
+    assert game.values == {"n": 5}
+    assert game.spec == "pick:n=5"
+    assert load_game(game) is game
+
+
+def test_unknown_game_lists_the_known_ones():
+    reset_plugins(PluginManager())  # no built-ins: the list below is exactly ours
+    register(GamesPlugin(Pick, Alpha))
+    with pytest.raises(MoocowError) as error:
+        load_game("nope:n=3")
+    assert str(error.value) == "unknown game 'nope' (known: alpha, pick)"
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("pick:size=3", "pick: unknown parameter size (accepted: n)"),
+        ("pick:n=x", "pick: parameter n must be a whole number, not 'x'"),
+        ("pick:n=12", "pick: parameter n must be at most 9, not 12"),
+        ("pick:n", "malformed parameter 'n' in 'pick:n': expected key=value"),
+    ],
+)
+def test_bad_parameters_give_one_clear_line(spec: str, message: str):
+    register(GamesPlugin(Pick))
+    with pytest.raises(MoocowError) as error:
+        load_game(spec)
+    assert str(error.value) == message
+
+
+# ---------------------------------------------------------------------- the registry
+def test_game_classes_are_sorted_by_name_whatever_the_registration_order():
+    register(GamesPlugin(Pick), GamesPlugin(Alpha))
+    names = list(game_classes())
+    assert names == sorted(names)
+    assert {"alpha", "pick"} <= set(names)
+
+
+def test_first_registered_plugin_keeps_a_duplicate_name():
+    """pluggy calls the last plugin first; the registry still lets the first one keep the name."""
+    register(GamesPlugin(Pick), GamesPlugin(OtherPick))
+    assert game_classes()["pick"] is Pick
+    assert any("game 'pick' ignored: already registered by plugin" in line for line in plugin_errors())
+
+
+def test_same_class_registered_twice_is_not_an_error():
+    register(GamesPlugin(Pick), GamesPlugin(Pick, Alpha))
+    assert game_classes()["pick"] is Pick
+    assert not any("ignored" in line for line in plugin_errors())
+
+
+def test_bad_game_classes_are_recorded_and_skipped():
+    """Not a Game, no name, abstract: each costs one recorded line; the good class stays."""
+    nameless = type("Nameless", (Pick,), {"name": None})
+    register(GamesPlugin(dict, nameless, Unfinished, Pick))
+    assert game_classes()["pick"] is Pick
+    problems = [line for line in plugin_errors() if not line.startswith("plugin moocow.plugins.")]
+    assert len(problems) == 3
+    assert "is not a subclass of moocow.engine.game.Game" in problems[0]
+    assert "game class Nameless needs a name" in problems[1]
+    assert "game 'unfinished' (Unfinished) does not implement" in problems[2]
+    assert "build_secrets" in problems[2]
+
+
+def test_a_hook_that_raises_loses_only_its_own_games():
+    register(RaisingPlugin(), GamesPlugin(Pick))
+    assert "pick" in game_classes()
+    assert "alpha" not in game_classes()
+    assert any(
+        re.fullmatch(r"plugin \S+ failed to register games: RuntimeError: no games today", line)
+        for line in plugin_errors()
+    )
+
+
+def test_reset_plugins_starts_over():
+    register(GamesPlugin(Pick))
+    first = get_plugin_manager()
+    reset_plugins()
+    assert get_plugin_manager() is not first
+    assert "pick" not in game_classes()
+
+
+# ---------------------------------------------------------------------- local files
+def test_local_plugin_file_registers_its_game(tmp_path: Path):
+    path = write(tmp_path, "coin.py", GOOD_FILE)
+    load_plugin_file(path)
+    load_plugin_file(path)  # a second load of the same file changes nothing
+    coin = load_game("coin")
+    assert coin.format_code(coin.secrets[1]) == "T"
+    assert not any("coin" in line for line in plugin_errors())
+
+
+def test_broken_plugin_file_is_one_recorded_line_and_others_still_work(tmp_path: Path):
+    register(GamesPlugin(Pick))
+    broken = write(tmp_path, "broken.py", BROKEN_FILE)
+    load_plugin_file(broken)
+    load_plugin_file(write(tmp_path, "coin.py", GOOD_FILE))
+    assert f"plugin {broken} failed to load: RuntimeError: this plugin is broken" in plugin_errors()
+    assert {"coin", "pick"} <= set(game_classes())
+    assert not any(module.startswith("moocow_plugin_broken") for module in sys.modules)
+
+
+def test_misspelled_hook_is_a_recorded_error(tmp_path: Path):
+    path = write(tmp_path, "typo.py", MISSPELLED_FILE)
+    load_plugin_file(path)
+    assert (
+        f"plugin {path} failed to load: unknown hook register_game (moocow's hooks: register_games)"
+        in plugin_errors()
+    )
+    assert not get_plugin_manager().has_plugin(str(path))
+    get_plugin_manager().check_pending()  # the offending plugin is gone, so this passes now
+
+
+def test_hook_without_the_marker_is_a_recorded_error(tmp_path: Path):
+    path = write(tmp_path, "unmarked.py", UNMARKED_FILE)
+    load_plugin_file(path)
+    assert f"plugin {path} failed to load: no @hookimpl function (moocow's hooks: register_games)" in (
+        plugin_errors()
+    )
+
+
+def test_missing_plugin_file_is_a_one_line_error(tmp_path: Path):
+    with pytest.raises(MoocowError, match=r"^plugin file '.*nowhere\.py' not found$"):
+        load_plugin_file(tmp_path / "nowhere.py")
+
+
+def test_every_error_is_one_line(tmp_path: Path):
+    load_plugin_file(write(tmp_path, "broken.py", BROKEN_FILE))
+    load_plugin_file(write(tmp_path, "typo.py", MISSPELLED_FILE))
+    register(RaisingPlugin())
+    errors = plugin_errors()
+    assert len(errors) >= 3
+    assert all("\n" not in line for line in errors)
+
+
+# ---------------------------------------------------------------------- entry points, faked
+@pytest.fixture
+def fake_entry_points(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two entry points, one good and one broken, without installing anything."""
+    module = type(sys)("moocow_test_entry_point")
+    module.plugin = GamesPlugin(Pick)  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, module.__name__, module)
+    points = [
+        importlib.metadata.EntryPoint("good", "moocow_test_entry_point:plugin", "moocow"),
+        importlib.metadata.EntryPoint("broken", "moocow_test_no_such_module", "moocow"),
+    ]
+    monkeypatch.setattr(manager_module, "entry_points", lambda group: points if group == "moocow" else [])
+
+
+@pytest.mark.usefixtures("fake_entry_points")
+def test_unset_variable_loads_every_entry_point_and_survives_a_broken_one(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.delenv(LOAD_PLUGINS_VARIABLE)
+    assert "pick" in game_classes()
+    assert (
+        "plugin broken failed to load: ModuleNotFoundError: No module named 'moocow_test_no_such_module'"
+        in plugin_errors()
+    )
+
+
+@pytest.mark.usefixtures("fake_entry_points")
+def test_empty_variable_loads_no_entry_point():
+    assert "pick" not in game_classes()
+    assert not any(line.startswith(("plugin good", "plugin broken")) for line in plugin_errors())
+
+
+@pytest.mark.usefixtures("fake_entry_points")
+def test_variable_selects_entry_points_by_name(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv(LOAD_PLUGINS_VARIABLE, "good, typo")
+    assert "pick" in game_classes()
+    errors = plugin_errors()
+    assert not any(line.startswith("plugin broken") for line in errors)
+    assert f"plugin typo failed to load: no such entry point (named in {LOAD_PLUGINS_VARIABLE})" in errors
+
+
+def test_selected_plugins_reads_the_variable():
+    assert selected_plugins(None) is None
+    assert selected_plugins("") == frozenset()
+    assert selected_plugins(" jotto, other ,,") == {"jotto", "other"}
+
+
+# ---------------------------------------------------------------------- the Jotto example
+def jotto_feedback(game: Game, guess: str, secret: str) -> int:
+    return int(game.feedback(game.parse_code(guess)[None], game.parse_code(secret)[None])[0, 0])
+
+
+def test_jotto_scores_letters_in_common():
+    load_plugin_file(JOTTO_MODULE)
+    jotto = load_game("jotto")
+    assert jotto_feedback(jotto, "about", "their") == 1  # t
+    assert jotto_feedback(jotto, "black", "white") == 0
+    assert jotto_feedback(jotto, "stamp", "tramp") == 4  # t, a, m, p wherever they are
+    assert jotto.format_code(jotto.parse_code(" About ")) == "about"
+    with pytest.raises(MoocowError, match="five different letters"):
+        jotto.parse_code("hello")
+    assert jotto_feedback(jotto, "heart", "earth") == 5  # anagrams: neither may be played
+    with pytest.raises(MoocowError, match="not a valid guess"):
+        jotto.guess_index("earth")
+
+
+def test_jotto_wins_only_on_the_exact_word():
+    """No two words share all their letters, so feedback equals ``win`` only on the diagonal."""
+    load_plugin_file(JOTTO_MODULE)
+    jotto = load_game("jotto")
+    table = jotto.feedback(jotto.guesses, jotto.secrets)
+    assert np.array_equal(table == jotto.win, np.eye(len(jotto.secrets), dtype=bool))
+    module = sys.modules[type(jotto).__module__]
+    assert module.without_anagrams(["steal", "about", "least"]) == ["about"]
+
+
+@pytest.fixture(scope="module")
+def jotto_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The Jotto example installed by pip into a temporary directory, never into the venv."""
+    if importlib.util.find_spec("pip") is None:
+        pytest.skip("pip is not available")
+    work = tmp_path_factory.mktemp("jotto")
+    source = shutil.copytree(JOTTO, work / "source")  # setuptools writes build/ into the source tree
+    site = work / "site"
+    command = [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", str(site)]
+    if _builds_wheels_offline():
+        command += ["--no-build-isolation", "--no-index"]
+    started = time.perf_counter()
+    result = subprocess.run([*command, str(source)], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    print(f"pip installed the Jotto example in {time.perf_counter() - started:.1f}s")
+    return site
+
+
+def _builds_wheels_offline() -> bool:
+    """setuptools builds wheels itself from 70.1; before that it needs the ``wheel`` package."""
+    try:
+        major, minor = (int(part) for part in importlib.metadata.version("setuptools").split(".")[:2])
+    except (importlib.metadata.PackageNotFoundError, ValueError):
+        return False
+    return (major, minor) >= (70, 1) or importlib.util.find_spec("wheel") is not None
+
+
+def test_jotto_installed_with_pip_is_found_through_its_entry_point(
+    jotto_site: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """The example package's entry point makes ``jotto`` a game once its directory is on sys.path."""
+    monkeypatch.syspath_prepend(str(jotto_site))
+    monkeypatch.delitem(sys.modules, "moocow_jotto", raising=False)
+    try:
+        assert "jotto" not in game_classes()  # MOOCOW_LOAD_PLUGINS="" keeps it out
+        monkeypatch.setenv(LOAD_PLUGINS_VARIABLE, "jotto")
+        reset_plugins()
+        assert get_plugin_manager().has_plugin("jotto")
+        jotto = load_game("jotto")
+        assert Path(sys.modules[type(jotto).__module__].__file__).is_relative_to(jotto_site)
+        assert jotto_feedback(jotto, "about", "their") == 1
+        assert jotto_feedback(jotto, "money", "honey") == 4
+        assert jotto_feedback(jotto, "money", "money") == jotto.win
+    finally:
+        sys.modules.pop("moocow_jotto", None)
+
+
+# ---------------------------------------------------------------------- the guide
+GUIDE = ROOT / "README.md"
+
+
+def guide_text() -> str:
+    """The README's "Writing a game plugin" section, up to the next section."""
+    text = GUIDE.read_text()
+    start = text.index("## Writing a game plugin")
+    end = text.find("\n## ", start + 1)
+    return text[start : end if end != -1 else len(text)]
+
+
+def fenced(language: str) -> list[str]:
+    return re.findall(rf"^```{language}\n(.*?)^```", guide_text(), flags=re.DOTALL | re.MULTILINE)
+
+
+def test_guide_code_is_the_example_code():
+    """Each Python and TOML block of the guide is copied verbatim from the Jotto example."""
+    blocks = fenced("python")
+    assert blocks
+    for block in blocks:
+        assert block in JOTTO_MODULE.read_text()
+    toml = fenced("toml")
+    assert toml
+    for block in toml:
+        assert block in (JOTTO / "pyproject.toml").read_text()
+
+
+def test_guide_session_runs(monkeypatch: pytest.MonkeyPatch):
+    """The guide's interactive session gives the output it shows."""
+    monkeypatch.chdir(ROOT)
+    sessions = fenced("pycon")
+    assert sessions
+    parser, runner = doctest.DocTestParser(), doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    for number, session in enumerate(sessions):
+        runner.run(parser.get_doctest(session, {}, f"session {number}", str(GUIDE), 0))
+    assert runner.summarize(verbose=False).failed == 0
