@@ -130,3 +130,56 @@ def test_unknown_strategy_and_bad_opening() -> None:
         load_strategy("minimax")
     with pytest.raises(MoocowError):
         evaluate(Mastermind(), load_strategy("minmax:first=1127"))
+
+
+DEFAULT_SIZE_RESULTS = {
+    "mastermind": {
+        "minmax": 5801,
+        "expected": 5696,
+        "entropy": 5722,
+        "parts": 5668,
+        "first": 7471,
+        "random": 6032,
+    },
+    "digits": {
+        "minmax": 27139,
+        "expected": 26551,
+        "entropy": 26424,
+        "parts": 26751,
+        "first": 28024,
+        "random": 27509,
+    },
+    "words": {
+        "minmax": 10795,
+        "expected": 10581,
+        "entropy": 10545,
+        "parts": 10764,
+        "first": 11883,
+        "random": 11870,
+    },
+    "bottles": {
+        "minmax": 4051,
+        "expected": 3983,
+        "entropy": 3978,
+        "parts": 4034,
+        "first": 4240,
+        "random": 4106,
+    },
+}
+"""Totals over every secret at each game's default size, pinned so any machine must agree."""
+
+
+@pytest.mark.parametrize("game_name", sorted(DEFAULT_SIZE_RESULTS))
+def test_every_strategy_on_every_game_at_its_default_size(game_name: str) -> None:
+    """Each strategy solves every secret of each default game, with the same totals everywhere."""
+    from importlib.metadata import version
+
+    from moocow.plugins import load_game
+
+    if game_name == "words" and version("wordfreq") != "3.1.1":
+        pytest.skip("the pinned word totals are those of wordfreq 3.1.1's small list")
+    game = load_game(game_name)
+    for name, total in DEFAULT_SIZE_RESULTS[game_name].items():
+        result = evaluate(game, load_strategy(name))
+        assert sum(result.histogram) == len(game.secrets)
+        assert result.total == total, name
