@@ -13,13 +13,13 @@ from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
 from moocow import api
-from moocow.engine.errors import MoocowError
 from moocow.interactive import assist as run_assistant
 from moocow.interactive import play as run_play
+from moocow.runner.cli import grade, tournament
+from moocow.terminal import err, one_line_errors, out
 
 app = typer.Typer(
     help="Play, solve and referee code-breaking games: Mastermind, Bulls and Cows, the bottle game.",
@@ -27,8 +27,6 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-out = Console(highlight=False)
-err = Console(stderr=True, highlight=False)
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -44,11 +42,8 @@ def reports_errors(function: F) -> F:
 
     @functools.wraps(function)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
+        with one_line_errors():
             return function(*args, **kwargs)
-        except MoocowError as error:
-            err.print(f"error: {error}", markup=False, soft_wrap=True)
-            raise typer.Exit(2) from None
 
     return wrapper  # type: ignore[return-value]
 
@@ -148,6 +143,10 @@ def play(
 ) -> None:
     """Guess the computer's secret."""
     run_play(api.load_game(game), seed, _ask, _say)
+
+
+app.command()(tournament)
+app.command()(grade)
 
 
 def _ask(prompt: str) -> str | None:

@@ -1,0 +1,172 @@
+"""``python -m moocow.runner.adapter PLAYER.py``: a Python module player in its own process.
+
+Runs in the player's process, never in the runner's: the module can read, patch or break
+anything here and still never see a secret, which only the runner holds. Two interfaces:
+
+- the course's, unchanged: ``initialize_wordlist(words)`` once, ``guess(n, guesses_so_far)``
+  with ``(guess, bulls, cows)`` tuples (``(guess, *counts)`` for other games), ``student_id()``,
+  ``author()``;
+- moocow's, for any game: ``next_guess(game, history)`` with ``history`` a list of
+  ``(guess, counts)``, ``game`` the round's spec; optional ``start(deck)`` once per process and
+  the same optional ``student_id()`` and ``author()``.
+
+The module's ``print`` output goes to stderr (the protocol keeps stdout to itself) and its
+``input()`` reads nothing. An exception in the module ends the process with its traceback on
+stderr, which the runner records as a crash.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import sys
+from abc import ABC, abstractmethod
+from pathlib import Path
+from typing import Any, TextIO
+
+from moocow.runner import bacrunner, protocol
+
+
+class ModulePlayer(ABC):
+    """Keeps the round's history and asks the module for guesses; subclasses name the calls."""
+
+    def __init__(self, module: Any) -> None:
+        self.module = module
+        """The player's module (anything with its functions will do)."""
+        self.history: list[Any] = []
+        self.spec = ""
+        self.length = 0
+        self.last = ""
+
+    def setup(self, deck: str) -> protocol.Identity:
+        """Once per process, before the first round."""
+        return protocol.Identity(self._named("student_id"), self._named("author"))
+
+    def first_guess(self, spec: str, length: int) -> str:
+        """The first guess of a round."""
+        self.spec, self.length, self.history = spec, length, []
+        return self._asked()
+
+    def next_guess(self, counts: tuple[int, ...]) -> str:
+        """The guess after ``counts`` answered the last one."""
+        self.history.append(self.entry(self.last, counts))
+        return self._asked()
+
+    @abstractmethod
+    def entry(self, guess: str, counts: tuple[int, ...]) -> Any:
+        """One element of the history the module is given."""
+
+    @abstractmethod
+    def ask(self) -> object:
+        """Call the module for a guess (checked to be one line of text by the caller)."""
+
+    def _asked(self) -> str:
+        guess = self.ask()
+        if not isinstance(guess, str):
+            raise TypeError(f"a guess must be a str, not {type(guess).__name__}: {guess!r}")
+        if "\n" in guess or "\r" in guess:
+            raise ValueError(f"a guess must be one line: {guess!r}")
+        self.last = guess
+        return guess
+
+    def _named(self, function: str) -> str:
+        named = getattr(self.module, function, None)
+        return " ".join(str(named()).split()) if callable(named) else ""
+
+
+class CoursePlayer(ModulePlayer):
+    """The course interface: the word list once, then ``guess(n, guesses_so_far)``."""
+
+    def setup(self, deck: str) -> protocol.Identity:
+        self.module.initialize_wordlist(word_list(deck))
+        return super().setup(deck)
+
+    def entry(self, guess: str, counts: tuple[int, ...]) -> tuple[Any, ...]:
+        return (guess, *counts)
+
+    def ask(self) -> object:
+        # The same list every call, appended to, as the course runner does.
+        return self.module.guess(self.length, self.history)
+
+
+class MoocowPlayer(ModulePlayer):
+    """moocow's interface: ``next_guess(game, history)``, any game."""
+
+    def setup(self, deck: str) -> protocol.Identity:
+        start = getattr(self.module, "start", None)
+        if callable(start):
+            start(deck)
+        return super().setup(deck)
+
+    def entry(self, guess: str, counts: tuple[int, ...]) -> tuple[str, tuple[int, ...]]:
+        return (guess, counts)
+
+    def ask(self) -> object:
+        return self.module.next_guess(self.spec, list(self.history))
+
+
+def word_list(deck: str) -> list[str]:
+    """The words a course player is given: the course's list, or every guess of another game."""
+    if deck.split(":", 1)[0].strip() == bacrunner.NAME:
+        return bacrunner.WordSource.from_spec(deck).words()
+    from moocow.plugins import load_game
+
+    game = load_game(deck)
+    return [game.format_code(code) for code in game.guesses]
+
+
+def load_player(path: Path) -> ModulePlayer:
+    """Import the module from its file (its folder importable) and pick its interface."""
+    sys.path.insert(0, str(path.parent))
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"{path} is not a Python file")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[path.stem] = module
+    spec.loader.exec_module(module)
+    if callable(getattr(module, "next_guess", None)):
+        return MoocowPlayer(module)
+    if callable(getattr(module, "guess", None)) and callable(getattr(module, "initialize_wordlist", None)):
+        return CoursePlayer(module)
+    raise TypeError(
+        f"{path.name} defines neither next_guess(game, history) nor the course's guess and "
+        "initialize_wordlist"
+    )
+
+
+def take_protocol_channel() -> tuple[TextIO, TextIO]:
+    """Keep stdin and stdout for the protocol; the module's prints go to stderr, its input() gets EOF."""
+    incoming = os.fdopen(os.dup(0), "r", encoding="utf-8", newline="\n")
+    outgoing = os.fdopen(os.dup(1), "w", encoding="utf-8", newline="\n", buffering=1)
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.dup2(2, 1)
+    return incoming, outgoing
+
+
+def serve(player_file: Path, incoming: TextIO, outgoing: TextIO) -> None:
+    """Answer the runner until ``quit`` or the end of input."""
+    deck = protocol.read_hello(incoming.readline())
+    player = load_player(player_file)
+    outgoing.write(protocol.reply_hello(player.setup(deck)) + "\n")
+    for line in incoming:
+        message = protocol.read_message(line)
+        if message.kind == protocol.QUIT:
+            return
+        if message.kind == "game":
+            guess = player.first_guess(message.spec, message.length)
+        else:
+            guess = player.next_guess(message.counts)
+        outgoing.write(guess + "\n")
+
+
+def main() -> None:
+    """The adapter's entry point."""
+    if len(sys.argv) != 2:
+        sys.exit("usage: python -m moocow.runner.adapter PLAYER.py")
+    incoming, outgoing = take_protocol_channel()
+    serve(Path(sys.argv[1]).resolve(), incoming, outgoing)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,107 @@
+"""The course runner ``bacrunner.py``, reproduced: a course can switch without its scores changing.
+
+The course runner (ikokkari/BullsAndCows, ``bacrunner.py``) reads ``words_alpha.txt`` with
+``open(..., encoding="utf-8")``, keeps ``x.strip()`` when it is 5 to 15 characters long with no
+character twice, in file order, and draws every secret with ``random.Random(seed).choice`` over
+that list. Each round ends when the guess equals the secret or after ``mercy`` guesses; a round
+scores its number of guesses and the total is printed after the rounds. The functions here do
+exactly that, and write its log. No numpy here: the adapter that runs course players in their
+own process uses ``WordSource.words`` to hand them the same word list.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from moocow.engine.errors import MoocowError
+from moocow.engine.params import Param, bind, format_spec, parse_spec
+
+NAME = "bacrunner"
+"""The deck name in specs: ``bacrunner:file=words_alpha.txt,minlen=5,maxlen=15``."""
+PARAMS = (
+    Param("file", str, None, "the course's word file, one word per line (required)"),
+    Param("minlen", int, 5, "shortest secret word", minimum=1, maximum=15),
+    Param("maxlen", int, 15, "longest secret word", minimum=1, maximum=15),
+)
+SEED = 888
+"""The course runner's seed."""
+ROUNDS = 20
+"""The course runner's number of rounds."""
+MERCY = 20
+"""The course runner's mercy limit: the most guesses a round may take."""
+
+
+def acceptable(word: str, minlen: int, maxlen: int) -> bool:
+    """The course's filter: a length within the limits and no character twice."""
+    return minlen <= len(word) <= maxlen and len(set(word)) == len(word)
+
+
+@dataclass(frozen=True)
+class WordSource:
+    """The course's secret words: a word file and the length limits, as a ``bacrunner:...`` spec."""
+
+    file: str
+    """The word file, as given (relative to the runner's directory)."""
+    minlen: int = 5
+    """Shortest word."""
+    maxlen: int = 15
+    """Longest word."""
+
+    @classmethod
+    def from_spec(cls, spec: str) -> WordSource:
+        """Read ``bacrunner:file=...,minlen=...,maxlen=...``, defaults filled in."""
+        name, arguments = parse_spec(spec)
+        if name != NAME:
+            raise MoocowError(f"not a {NAME} spec: {spec!r}")
+        values = bind(NAME, PARAMS, arguments)
+        if not values["file"]:
+            raise MoocowError(f"{spec}: the course deck needs a word file, e.g. {NAME}:file=words_alpha.txt")
+        if values["minlen"] > values["maxlen"]:
+            raise MoocowError(f"{spec}: minlen {values['minlen']} is more than maxlen {values['maxlen']}")
+        return cls(**values)
+
+    @property
+    def spec(self) -> str:
+        """The canonical spec."""
+        return format_spec(NAME, asdict(self), PARAMS)
+
+    def words(self) -> list[str]:
+        """The acceptable words in file order, read as the course reads them (a fresh list each call)."""
+        resolved = Path(self.file).resolve()
+        try:
+            status = resolved.stat()
+        except OSError as error:
+            raise MoocowError(f"cannot read word file {self.file!r}: {error.strerror}") from None
+        return list(_read(resolved, self.minlen, self.maxlen, status.st_mtime_ns, status.st_size))
+
+
+@lru_cache(maxsize=4)
+def _read(path: Path, minlen: int, maxlen: int, mtime_ns: int, size: int) -> tuple[str, ...]:
+    """Once per version of the file (``mtime_ns`` and ``size`` only key the cache)."""
+    with open(path, encoding="utf-8") as lines:
+        return tuple(word for word in (line.strip() for line in lines) if acceptable(word, minlen, maxlen))
+
+
+def draw_secrets(words: Sequence[str], seed: int, rounds: int) -> list[str]:
+    """The course's secrets: ``random.Random(seed).choice(words)`` once per round."""
+    rng = random.Random(seed)
+    return [rng.choice(words) for _ in range(rounds)]
+
+
+def header_line(seed: int) -> str:
+    """The first line the course runner prints."""
+    return f"BACRunner Python with seed={seed}."
+
+
+def round_line(secret: str, guesses: Sequence[str]) -> str:
+    """``[secret]: guess guess ... `` exactly as printed, trailing space included."""
+    return f"[{secret}]: " + "".join(f"{guess} " for guess in guesses)
+
+
+def total_line(total: int, student_id: str, author: str) -> str:
+    """The last line: the total, the student id and the author."""
+    return f"{total} {student_id} {author}"

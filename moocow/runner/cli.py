@@ -1,0 +1,149 @@
+"""The ``tournament`` and ``grade`` commands: options in, one library call, results out.
+
+Plain functions with typer annotations, registered by the main CLI (``app.command()(tournament)``).
+Each turns ``MoocowError`` into one line on stderr and exit status 2 itself, so it behaves the
+same however it is registered.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from moocow.runner import bacrunner
+from moocow.runner.grading import grade as grade_player
+from moocow.runner.leaderboard import Standing
+from moocow.runner.limits import Limits
+from moocow.runner.results import RoundResult
+from moocow.runner.tournament import run_tournament, tournament_from
+from moocow.terminal import err, one_line_errors, out
+
+LimitOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--limit",
+        help="A limit for players outside the engine, KEY=VALUE (repeatable): "
+        + ", ".join(f"{name}={value:g}" for name, value in Limits().to_dict().items()),
+    ),
+]
+SeedOpt = Annotated[int | None, typer.Option("--seed", help="Seed of the secrets (default 0).")]
+RoundsOpt = Annotated[
+    int | None, typer.Option("--rounds", "-r", help="Rounds per player and game (default 10).")
+]
+MercyOpt = Annotated[
+    int | None, typer.Option("--mercy", help="Most guesses per round; a lost round scores this (default 20).")
+]
+
+
+class ProgressBar:
+    """A rich progress bar on stderr, told about each finished round."""
+
+    def __init__(self) -> None:
+        columns = (TextColumn("rounds"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+        self.bar = Progress(*columns, console=err, transient=True)
+        self.task = self.bar.add_task("rounds", total=None)
+
+    def begin(self, total: int, done: int) -> None:
+        self.bar.update(self.task, total=total, completed=done)
+        self.bar.start()
+
+    def advance(self, result: RoundResult) -> None:
+        self.bar.advance(self.task)
+
+    def stop(self) -> None:
+        self.bar.stop()
+
+
+def tournament(
+    player: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--player", "-p", help="A player (repeatable): a strategy, a .py file or a command line."
+        ),
+    ] = None,
+    game: Annotated[
+        list[str] | None,
+        typer.Option("--game", "-g", help="A game spec or bacrunner:file=WORDS (repeatable)."),
+    ] = None,
+    rounds: RoundsOpt = None,
+    seed: SeedOpt = None,
+    mercy: MercyOpt = None,
+    config: Annotated[
+        Path | None, typer.Option("--config", "-c", help="A TOML tournament file; options override it.")
+    ] = None,
+    results: Annotated[
+        Path | None, typer.Option("--results", help="Append every finished round to this JSON-lines file.")
+    ] = None,
+    resume: Annotated[
+        bool,
+        typer.Option("--resume", help="Finish the tournament in --results without replaying its rounds."),
+    ] = False,
+    workers: Annotated[
+        int | None,
+        typer.Option("--workers", "-w", help="Worker processes (default 1); results do not depend on it."),
+    ] = None,
+    limit: LimitOpt = None,
+) -> None:
+    """Play every player against the same seeded rounds of every game; print the leaderboard."""
+    with one_line_errors():
+        chosen, worker_count = tournament_from(
+            config, limit or (), players=player, games=game, rounds=rounds, seed=seed, mercy=mercy,
+            workers=workers,
+        )  # fmt: skip
+        bar = ProgressBar()
+        try:
+            outcome = run_tournament(chosen, results, resume, worker_count, bar)
+        finally:
+            bar.stop()
+    games = chosen.games if len(chosen.games) > 1 else ()
+    for entry in games:
+        out.print(leaderboard_table(outcome.standings(entry), entry))
+    out.print(leaderboard_table(outcome.standings(), "all games" if games else chosen.games[0]))
+    out.print(f"{outcome.played} rounds played, seed {chosen.seed}, mercy {chosen.mercy}.")
+
+
+def leaderboard_table(rows: list[Standing], title: str) -> Table:
+    """The leaderboard as a rich table, best first."""
+    table = Table("#", "player", "total", "average", "worst", "failed", "ms/guess", title=title)
+    for rank, row in enumerate(rows, 1):
+        table.add_row(
+            str(rank), row.player, f"{row.total:,}", f"{row.average:.3f}", str(row.worst),
+            str(row.failed), f"{1000 * row.seconds_per_guess:.2f}",
+        )  # fmt: skip
+    return table
+
+
+def grade(
+    player: Annotated[str, typer.Argument(help="The player: a .py file, a command line or a strategy.")],
+    words: Annotated[
+        str, typer.Option("--words", help="The course's word file (read as bacrunner.py reads it).")
+    ] = "words_alpha.txt",
+    min_length: Annotated[int, typer.Option("--min-length", help="Shortest secret word.")] = 5,
+    max_length: Annotated[int, typer.Option("--max-length", help="Longest secret word.")] = 15,
+    game: Annotated[
+        str | None, typer.Option("--game", "-g", help="Grade on this game instead of the course's words.")
+    ] = None,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the secrets.")] = bacrunner.SEED,
+    rounds: Annotated[int, typer.Option("--rounds", "-r", help="Rounds to play.")] = bacrunner.ROUNDS,
+    mercy: Annotated[int, typer.Option("--mercy", help="Most guesses per round.")] = bacrunner.MERCY,
+    gradescope: Annotated[
+        Path | None, typer.Option("--gradescope", help="Also write Gradescope's results.json here.")
+    ] = None,
+    limit: LimitOpt = None,
+) -> None:
+    """Grade one player as the course runner does: its log on stdout, lost rounds on stderr."""
+    with one_line_errors():
+        graded = grade_player(
+            player, game, words, min_length, max_length, seed, rounds, mercy, Limits.from_options(limit or ())
+        )
+    for line in graded.log_lines():
+        print(line)
+    for line in graded.failures():
+        err.print(line, markup=False, soft_wrap=True)
+    if gradescope is not None:
+        gradescope.write_text(json.dumps(graded.gradescope(), indent=2) + "\n", encoding="utf-8")

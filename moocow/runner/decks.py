@@ -1,0 +1,103 @@
+"""What a tournament entry deals: for each round a game and a secret, drawn from a seed.
+
+A game spec deals that game's secrets; ``bacrunner:file=...`` deals the course's words of
+several lengths, each round in the word game of its secret's length. Both draw with
+``random.Random(seed).choice``, so the same seed deals the same secrets on every machine.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from functools import lru_cache
+
+from moocow.engine.errors import MoocowError
+from moocow.engine.game import Game
+from moocow.engine.solve import secret_index
+from moocow.plugins import load_game
+from moocow.runner.bacrunner import NAME as COURSE_DECK
+from moocow.runner.bacrunner import WordSource, draw_secrets
+
+
+@dataclass(frozen=True, eq=False)
+class Deal:
+    """One round's game and secret."""
+
+    game: Game
+    """The game the round is played in."""
+    secret: int
+    """Index of the secret in ``game.secrets``."""
+
+    @property
+    def secret_text(self) -> str:
+        """The secret as the game writes it."""
+        return self.game.format_code(self.game.secrets[self.secret])
+
+
+class Deck(ABC):
+    """A source of rounds."""
+
+    @property
+    @abstractmethod
+    def spec(self) -> str:
+        """The canonical spec: results name the entry by it, players are told it in the handshake."""
+
+    @abstractmethod
+    def deal(self, seed: int, rounds: int) -> list[Deal]:
+        """The first ``rounds`` rounds for ``seed``; the same for every player."""
+
+
+class GameDeck(Deck):
+    """Every round in one game, secrets drawn uniformly in the game's canonical order."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+    @property
+    def spec(self) -> str:
+        return self.game.spec
+
+    def deal(self, seed: int, rounds: int) -> list[Deal]:
+        rng = random.Random(seed)
+        secrets = range(len(self.game.secrets))
+        return [Deal(self.game, rng.choice(secrets)) for _ in range(rounds)]
+
+
+class CourseDeck(Deck):
+    """The course runner's secrets, each played in ``words:length=N,file=...`` for its length."""
+
+    def __init__(self, source: WordSource) -> None:
+        self.source = source
+        self._games: dict[int, Game] = {}
+
+    @property
+    def spec(self) -> str:
+        return self.source.spec
+
+    def game(self, length: int) -> Game:
+        """The word game of one length, from the same file."""
+        if length not in self._games:
+            self._games[length] = load_game(f"words:length={length},file={self.source.file}")
+        return self._games[length]
+
+    def deal(self, seed: int, rounds: int) -> list[Deal]:
+        words = self.source.words()
+        if not words:
+            raise MoocowError(f"{self.spec}: the word file has no acceptable word")
+        deals = []
+        for word in draw_secrets(words, seed, rounds):
+            game = self.game(len(word))
+            try:
+                deals.append(Deal(game, secret_index(game, word)))
+            except MoocowError:
+                raise MoocowError(f"{self.spec}: the word {word!r} is not playable in {game.spec}") from None
+        return deals
+
+
+@lru_cache(maxsize=32)
+def load_deck(spec: str) -> Deck:
+    """The deck a spec names: ``bacrunner:...`` or any game spec (cached: decks hold built games)."""
+    if spec.split(":", 1)[0].strip() == COURSE_DECK:
+        return CourseDeck(WordSource.from_spec(spec))
+    return GameDeck(load_game(spec))

@@ -1,0 +1,103 @@
+"""Grading one player as the course runner does, with its log, and Gradescope's ``results.json``.
+
+By default the player plays the course's deck (``words_alpha.txt``, lengths 5 to 15, seed 888,
+20 rounds, mercy 20), so the log and the total are the ones ``bacrunner.py`` prints for a
+well-behaved player. Unlike ``bacrunner.py`` the player runs in its own process under limits,
+and a round it forfeits is logged with the guesses it made and scored at the mercy limit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from moocow.runner import bacrunner, protocol
+from moocow.runner.leaderboard import Standing, standings
+from moocow.runner.limits import Limits
+from moocow.runner.results import RoundResult
+from moocow.runner.session import play_session
+from moocow.runner.tournament import build_tournament
+
+
+@dataclass(frozen=True)
+class Grade:
+    """One player's graded rounds."""
+
+    player: str
+    """The player as named."""
+    game: str
+    """The deck played."""
+    seed: int
+    """Seed of the secrets."""
+    identity: protocol.Identity
+    """Who the player says it is (student id and author)."""
+    rounds: tuple[RoundResult, ...] = field(repr=False)
+    """Every round, in order."""
+
+    @property
+    def standing(self) -> Standing:
+        """Total, worst, failed rounds, time per guess."""
+        return standings(self.rounds)[0]
+
+    @property
+    def total(self) -> int:
+        """The golf score: guesses over all rounds, lost rounds at the mercy limit."""
+        return sum(result.score for result in self.rounds)
+
+    def log_lines(self) -> list[str]:
+        """The course runner's output: the header, ``[secret]: guesses``, then ``total id author``."""
+        return [
+            bacrunner.header_line(self.seed),
+            *(bacrunner.round_line(result.secret, result.guesses) for result in self.rounds),
+            bacrunner.total_line(self.total, self.identity.student_id, self.identity.author),
+        ]
+
+    def failures(self) -> list[str]:
+        """One line per lost round: its number, secret, and why."""
+        return [
+            f"round {result.round + 1} [{result.secret}]: {result.failure}: {result.reason}"
+            for result in self.rounds
+            if not result.solved
+        ]
+
+    def gradescope(self) -> dict[str, Any]:
+        """Gradescope's ``results.json``: a test per round (a point if solved), the log, a leaderboard."""
+        tests = [
+            {
+                "name": f"round {result.round + 1}: {result.secret}",
+                "score": 1 if result.solved else 0,
+                "max_score": 1,
+                "output": " ".join(result.guesses) + ("" if result.solved else f"\n{result.reason}"),
+            }
+            for result in self.rounds
+        ]
+        output = "\n".join([*self.log_lines(), *self.failures()])
+        return {
+            "output": output,
+            "execution_time": round(sum(result.seconds for result in self.rounds)),
+            "tests": tests,
+            "leaderboard": [
+                {"name": "Total guesses", "value": self.total, "order": "asc"},
+                {"name": "Failed rounds", "value": self.standing.failed, "order": "asc"},
+            ],
+        }
+
+
+def grade(
+    player: str,
+    game: str | None = None,
+    words: str = "words_alpha.txt",
+    minlen: int = 5,
+    maxlen: int = 15,
+    seed: int = bacrunner.SEED,
+    rounds: int = bacrunner.ROUNDS,
+    mercy: int = bacrunner.MERCY,
+    limits: Limits | None = None,
+) -> Grade:
+    """Grade ``player`` on the course's deck of ``words`` (or on ``game``), rounds in order, one process."""
+    deck = game or bacrunner.WordSource(words, minlen, maxlen).spec
+    settings = {"players": [player], "games": [deck], "rounds": rounds, "seed": seed, "mercy": mercy}
+    (plan,) = build_tournament({**settings, "limits": limits or Limits()}).plans()
+    results: list[RoundResult] = []
+    identity = play_session(plan, results.append)
+    return Grade(player, plan.deck, seed, identity, tuple(results))

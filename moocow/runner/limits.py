@@ -1,0 +1,95 @@
+"""The limits a player process runs under, and the allowance it has for its next answer."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, fields
+from typing import Any
+
+from moocow.engine.errors import MoocowError
+
+MB = 1 << 20
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Per-guess, per-round and per-process limits for players outside the engine.
+
+    Wall-clock limits count only the time the runner waits for the player; CPU limits count the
+    player process's own CPU time (Linux: read from ``/proc``, with the kernel's ``RLIMIT_CPU`` as
+    a backstop). Zero for ``memory_mb`` or ``output_mb`` means no limit.
+    """
+
+    guess_seconds: float = 10.0
+    """Wall-clock time to answer one message."""
+    guess_cpu: float = 10.0
+    """CPU seconds to answer one message."""
+    round_seconds: float = 60.0
+    """Wall-clock time over all the guesses of one round."""
+    round_cpu: float = 60.0
+    """CPU seconds over one round."""
+    setup_seconds: float = 60.0
+    """Wall-clock (and CPU) time to start and answer the handshake, initialisation included."""
+    memory_mb: int = 2048
+    """Address space of the player process (``RLIMIT_AS``); JVMs need more than they use."""
+    output_mb: int = 16
+    """Bytes the player may write to stderr and to files (``RLIMIT_FSIZE``)."""
+    line_bytes: int = 65536
+    """Longest line the player may send."""
+
+    def __post_init__(self) -> None:
+        for field in fields(self):
+            value = getattr(self, field.name)
+            if not isinstance(value, int | float) or isinstance(value, bool) or value < 0:
+                raise MoocowError(f"limit {field.name} must be a non-negative number, not {value!r}")
+        times = (self.guess_seconds, self.guess_cpu, self.round_seconds, self.round_cpu, self.setup_seconds)
+        if min(*times, self.line_bytes) <= 0:
+            raise MoocowError("time limits and line_bytes must be positive")
+
+    @classmethod
+    def from_mapping(cls, values: Mapping[str, Any]) -> Limits:
+        """Limits from a TOML table or options, defaults for what is left out; unknown keys are errors."""
+        known = {field.name for field in fields(cls)}
+        unknown = sorted(set(values) - known)
+        if unknown:
+            raise MoocowError(f"unknown limit {unknown[0]!r} (known: {', '.join(sorted(known))})")
+        return cls(**values)
+
+    @classmethod
+    def from_options(cls, options: Sequence[str], base: Mapping[str, Any] | None = None) -> Limits:
+        """Limits from ``KEY=VALUE`` options (``guess_seconds=2``) laid over ``base`` (a TOML table)."""
+        kinds = {field.name: type(field.default) for field in fields(cls)}
+        values = dict(base or {})
+        for option in options:
+            key, equals, text = option.partition("=")
+            key = key.strip()
+            if not equals or key not in kinds:
+                raise MoocowError(f"--limit {option!r}: expected KEY=VALUE, KEY one of {', '.join(kinds)}")
+            try:
+                values[key] = kinds[key](text.strip())
+            except ValueError:
+                raise MoocowError(f"--limit {option!r}: {text.strip()!r} is not a number") from None
+        return cls.from_mapping(values)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict (for the results file's header)."""
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class Allowance:
+    """How long a player may take for its next answer, and which limit says so."""
+
+    seconds: float
+    """Wall-clock seconds from now."""
+    seconds_rule: str
+    """The binding wall-clock limit, for the reason, e.g. ``10 s per guess``."""
+    cpu: float | None = None
+    """CPU seconds from now (``None``: not checked)."""
+    cpu_rule: str = ""
+    """The binding CPU limit, for the reason."""
+
+
+def tighter(per_answer: float, answer_rule: str, left: float, left_rule: str) -> tuple[float, str]:
+    """The smaller of a per-answer limit and what is left of a larger budget, with its rule."""
+    return (per_answer, answer_rule) if per_answer <= left else (max(left, 0.0), left_rule)

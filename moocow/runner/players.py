@@ -1,0 +1,87 @@
+"""How a player is named: a built-in strategy, a Python module file, or any program's command line.
+
+``minmax`` or ``entropy:first=1122`` is an engine strategy (trusted, played in the runner's own
+process); ``bot.py`` is a Python module with the course's or moocow's interface; anything else
+is a command line (``./bot``, ``"awk -W interactive -f bot.awk"``, ``"java Bot"``) run in its own
+process, speaking the line protocol. Modules run through the adapter, so every untrusted player is
+isolated the same way.
+"""
+
+from __future__ import annotations
+
+import shlex
+import shutil
+import sys
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+from moocow.engine.errors import MoocowError
+from moocow.engine.params import parse_spec
+from moocow.engine.strategies import STRATEGIES, load_strategy
+
+
+class PlayerKind(StrEnum):
+    """Where a player runs."""
+
+    STRATEGY = "strategy"
+    """An engine strategy, in the runner's process."""
+    MODULE = "module"
+    """A Python module, in its own process through the adapter."""
+    PROGRAM = "program"
+    """Any program, in its own process."""
+
+
+@dataclass(frozen=True)
+class PlayerSpec:
+    """A player as a tournament names it."""
+
+    name: str
+    """The name on the leaderboard and in results (unique in a tournament)."""
+    source: str
+    """The strategy spec, module file or command line as given."""
+    kind: PlayerKind
+    """Where it runs."""
+    command: tuple[str, ...] = ()
+    """The command that starts it (modules and programs), with paths made absolute."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """What identifies the player in a results file's header."""
+        return {"name": self.name, "player": self.source}
+
+
+def parse_player(source: str, name: str | None = None) -> PlayerSpec:
+    """Recognise a player, or say in one line why it cannot be one."""
+    text = source.strip()
+    if not text:
+        raise MoocowError("empty player")
+    label = name or text
+    if text.endswith(".py") and not any(c.isspace() for c in text):
+        path = Path(text).expanduser()
+        if not path.is_file():
+            raise MoocowError(f"player file {text!r} not found")
+        command = (sys.executable, "-m", "moocow.runner.adapter", str(path.absolute()))
+        return PlayerSpec(label, text, PlayerKind.MODULE, command)
+    if not any(c.isspace() for c in text) and parse_spec(text)[0] in STRATEGIES:
+        load_strategy(text)  # parameter errors now, not in the middle of a tournament
+        return PlayerSpec(label, text, PlayerKind.STRATEGY)
+    return PlayerSpec(label, text, PlayerKind.PROGRAM, program_command(text))
+
+
+def program_command(text: str) -> tuple[str, ...]:
+    """Split a command line; the program must exist (a path is made absolute)."""
+    try:
+        argv = shlex.split(text)
+    except ValueError as error:
+        raise MoocowError(f"player command {text!r}: {error}") from None
+    program = argv[0]
+    if "/" in program:
+        path = Path(program).expanduser()
+        if not path.is_file():
+            raise MoocowError(f"player program {program!r} not found")
+        argv[0] = str(path.absolute())  # not resolve(): a venv's python is a symlink that must stay one
+    elif shutil.which(program) is None:
+        known = ", ".join(sorted(STRATEGIES))
+        raise MoocowError(f"player {text!r} is not a strategy ({known}), a .py file or a program on PATH")
+    return tuple(argv)

@@ -1,0 +1,253 @@
+"""One player program in its own process: lines in and out under time, CPU and size limits.
+
+The process is started through ``launch.py`` (limits set before the player runs) as the leader of
+a new session, with a scrubbed environment and a private home directory. Every read waits with a
+wall-clock deadline and watches the process's CPU time; every failure is raised as a ``Foul``
+naming the limit or the exit status, with the last line of the player's stderr. ``close`` kills
+the whole process group, so children the player started die with it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import os
+import resource
+import select
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from moocow.runner.fouls import Failure, Foul
+from moocow.runner.limits import MB, Allowance, Limits
+
+LAUNCHER = Path(__file__).with_name("launch.py")
+PACKAGE_ROOT = Path(__file__).resolve().parents[2]
+POLL_SECONDS = 0.05
+"""How often CPU time is checked while waiting for an answer."""
+EXIT_GRACE_SECONDS = 0.5
+"""How long a player that closed its output gets to exit before it is described as still running."""
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+CAN_RAISE_CPU_LIMIT = hasattr(resource, "prlimit")
+"""Linux: the runner can move the kernel's CPU limit of a running player round by round."""
+MEMORY_WORDS = ("MemoryError", "bad_alloc", "out of memory", "Cannot allocate memory", "OutOfMemoryError")
+
+
+def player_environment(home: str) -> dict[str, str]:
+    """What a player sees of the environment: a path, a private home, fixed hashing, one thread.
+
+    Nothing of the runner's own environment leaks (seeds or paths an instructor keeps there);
+    ``PYTHONHASHSEED=0`` makes Python players that iterate over sets repeat themselves exactly.
+    """
+    return {
+        "PATH": os.environ.get("PATH", os.defpath),
+        "HOME": home,
+        "TMPDIR": home,
+        "LANG": "C.UTF-8",
+        "LC_ALL": "C.UTF-8",
+        "PYTHONPATH": str(PACKAGE_ROOT),
+        "PYTHONHASHSEED": "0",
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "PYTHONIOENCODING": "utf-8",
+        "OMP_NUM_THREADS": "1",
+        "OPENBLAS_NUM_THREADS": "1",
+        "MKL_NUM_THREADS": "1",
+    }
+
+
+class PlayerProcess:
+    """A running player program; ``send`` and ``receive`` raise ``Foul`` on any misbehaviour."""
+
+    def __init__(self, command: Sequence[str], limits: Limits) -> None:
+        self.limits = limits
+        self._home = tempfile.TemporaryDirectory(prefix="moocow-player-")
+        self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 - lives as long as the process; close() closes it
+        cpu = math.ceil(limits.setup_seconds) if CAN_RAISE_CPU_LIMIT else 0
+        launcher = [
+            sys.executable, "-I", "-S", str(LAUNCHER),
+            str(limits.memory_mb * MB), str(limits.output_mb * MB), str(cpu), str(os.getpid()),
+            "--", *command,
+        ]  # fmt: skip
+        try:
+            self._popen = subprocess.Popen(
+                launcher,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=self._stderr,
+                env=player_environment(self._home.name),
+                start_new_session=True,
+                close_fds=True,
+            )
+        except OSError as error:  # out of processes or file descriptors: the runner's trouble, reported
+            self._stderr.close()
+            self._home.cleanup()
+            raise Foul(Failure.CRASH, f"could not be started: {error.strerror or error}") from None
+        assert self._popen.stdin is not None and self._popen.stdout is not None
+        self._in = self._popen.stdin.fileno()
+        self._out = self._popen.stdout.fileno()
+        os.set_blocking(self._in, False)
+        self._buffer = bytearray()
+        self._closed = False
+
+    @property
+    def pid(self) -> int:
+        """The player's process id (also its process group id)."""
+        return self._popen.pid
+
+    # ------------------------------------------------------------------ CPU time
+    def cpu_seconds(self) -> float | None:
+        """CPU time used so far by the player and its reaped children (``None`` off Linux)."""
+        try:
+            with open(f"/proc/{self.pid}/stat", "rb") as stat:
+                fields = stat.read().rpartition(b")")[2].split()
+        except OSError:
+            return None
+        return sum(int(value) for value in fields[11:15]) / CLOCK_TICKS
+
+    def allow_cpu(self, seconds: float) -> None:
+        """Move the kernel's CPU limit to ``seconds`` from now (a backstop; Linux only)."""
+        used = self.cpu_seconds()
+        if CAN_RAISE_CPU_LIMIT and used is not None:
+            with contextlib.suppress(OSError):
+                hard = resource.prlimit(self.pid, resource.RLIMIT_CPU)[1]
+                resource.prlimit(self.pid, resource.RLIMIT_CPU, (math.ceil(used + seconds) + 1, hard))
+
+    # ------------------------------------------------------------------ lines
+    def send(self, line: str, allowance: Allowance) -> None:
+        """Write one line; a player that does not read its input runs out of time."""
+        data = (line + "\n").encode("utf-8")
+        deadline = time.monotonic() + allowance.seconds
+        while data:
+            try:
+                data = data[os.write(self._in, data) :]
+            except BlockingIOError:
+                ready = select.select([], [self._in], [], self._poll(deadline))[1]
+                if not ready and time.monotonic() >= deadline:
+                    reason = f"did not read its input within {allowance.seconds_rule}"
+                    raise Foul(Failure.TIMEOUT, reason) from None
+            except (BrokenPipeError, ConnectionResetError):
+                raise self._ended("stopped reading its input") from None
+
+    def receive(self, allowance: Allowance) -> str:
+        """The next line the player writes, without its line end."""
+        deadline = time.monotonic() + allowance.seconds
+        cpu_start = self.cpu_seconds()
+        cap = self.limits.line_bytes
+        while True:
+            end = self._buffer.find(b"\n")
+            if end >= 0:
+                raw = bytes(self._buffer[:end])
+                del self._buffer[: end + 1]
+                self._check_cpu(cpu_start, allowance)
+                return self._decoded(raw, cap)
+            if len(self._buffer) > cap:
+                raise Foul(Failure.OUTPUT, f"sent more than {cap} bytes without a line end")
+            ready = select.select([self._out], [], [], self._poll(deadline))[0]
+            self._check_cpu(cpu_start, allowance)
+            if not ready and time.monotonic() >= deadline:
+                raise Foul(Failure.TIMEOUT, f"no answer within {allowance.seconds_rule}")
+            if ready:
+                chunk = os.read(self._out, 65536)
+                if not chunk:
+                    raise self._ended("closed its output")
+                self._buffer += chunk
+
+    @staticmethod
+    def _poll(deadline: float) -> float:
+        """How long the next ``select`` may sleep: until the deadline, at most one CPU poll."""
+        return min(POLL_SECONDS, max(0.0, deadline - time.monotonic()))
+
+    def _check_cpu(self, start: float | None, allowance: Allowance) -> None:
+        if allowance.cpu is None or start is None:
+            return
+        now = self.cpu_seconds()
+        if now is not None and now - start > allowance.cpu:
+            raise Foul(Failure.CPU, f"used {now - start:.2f} s of CPU time, over {allowance.cpu_rule}")
+
+    @staticmethod
+    def _decoded(raw: bytes, cap: int) -> str:
+        if len(raw) > cap:
+            raise Foul(Failure.OUTPUT, f"sent a line of {len(raw)} bytes, more than {cap}")
+        try:
+            return raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise Foul(Failure.OUTPUT, f"sent bytes that are not UTF-8: {raw[:40]!r}") from None
+
+    # ------------------------------------------------------------------ ending
+    def _ended(self, what: str) -> Foul:
+        """The foul for a player whose pipes closed: how it exited, and the last line it wrote to stderr."""
+        status = self._exit_status(EXIT_GRACE_SECONDS)
+        tail = self.stderr_tail()
+        kind = Failure.MEMORY if any(word in tail for word in MEMORY_WORDS) else Failure.CRASH
+        if self.limits.output_mb and self._stderr_size() >= self.limits.output_mb * MB:
+            kind, tail = Failure.OUTPUT, f"wrote {self.limits.output_mb} MB to stderr, the output limit"
+        if status is None:
+            described = f"{what} but kept running"
+        elif status >= 0:
+            described = f"exited with status {status}"
+        else:
+            described, kind = describe_signal(-status, kind)
+        return Foul(kind, f"{described}: {tail}" if tail else described)
+
+    def _exit_status(self, wait: float) -> int | None:
+        """The exit status (negative: signal) without reaping, so the process group stays ours to kill."""
+        if not hasattr(os, "waitid"):  # macOS: reap; the group is killed right after anyway
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self._popen.wait(wait)
+            return self._popen.returncode
+        deadline = time.monotonic() + wait
+        while True:
+            try:
+                info = os.waitid(os.P_PID, self.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+            except ChildProcessError:
+                return self._popen.returncode
+            if info is not None:
+                return info.si_status if info.si_code == os.CLD_EXITED else -info.si_status
+            if time.monotonic() >= deadline:
+                return None
+            time.sleep(0.01)
+
+    def _stderr_size(self) -> int:
+        return os.fstat(self._stderr.fileno()).st_size
+
+    def stderr_tail(self, limit: int = 200) -> str:
+        """The last non-blank line the player wrote to stderr, shortened."""
+        self._stderr.seek(max(0, self._stderr_size() - 4096))
+        lines = self._stderr.read().decode("utf-8", "replace").splitlines()
+        last = next((line.strip() for line in reversed(lines) if line.strip()), "")
+        return last if len(last) <= limit else last[: limit - 3] + "..."
+
+    def close(self, goodbye: str | None = None) -> None:
+        """Say ``goodbye`` if given, then kill the process group and clean up; safe to call twice."""
+        if self._closed:
+            return
+        self._closed = True
+        if goodbye is not None:
+            with contextlib.suppress(OSError, Foul):
+                self.send(goodbye, Allowance(0.1, "0.1 s"))
+                self._exit_status(0.2)
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.pid, signal.SIGKILL)
+        self._popen.wait()
+        for pipe in (self._popen.stdin, self._popen.stdout):
+            with contextlib.suppress(OSError):
+                pipe.close()  # type: ignore[union-attr]
+        self._stderr.close()
+        self._home.cleanup()
+
+
+def describe_signal(number: int, kind: Failure) -> tuple[str, Failure]:
+    """``killed by SIGXCPU (CPU time limit)`` and the failure kind a signal stands for."""
+    try:
+        name = signal.Signals(number).name
+    except ValueError:
+        name = f"signal {number}"
+    if number == signal.SIGXCPU:
+        return f"killed by {name} (CPU time limit)", Failure.CPU
+    if number == signal.SIGXFSZ:
+        return f"killed by {name} (output limit)", Failure.OUTPUT
+    return f"killed by {name}", kind

@@ -1,0 +1,58 @@
+"""One round: the referee holds the secret, asks the seat for guesses and scores it as in golf.
+
+A round ends when the guess is the secret or after the mercy limit of guesses, as in the course
+runner: the score is the number of guesses, the winning one included, and a round that is not won
+(by the mercy limit or by a foul) scores the mercy limit.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from moocow.runner.decks import Deal
+from moocow.runner.fouls import Failure, Foul
+from moocow.runner.seats import Seat
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How one round went."""
+
+    guesses: tuple[int, ...]
+    """Guess indices in the order played."""
+    solved: bool
+    """Whether the last guess was the secret."""
+    score: int
+    """The number of guesses if solved, otherwise the mercy limit."""
+    failure: Failure | None
+    """Why the round was lost (``None`` when solved)."""
+    reason: str | None
+    """One line saying how (``None`` when solved)."""
+    seconds: float
+    """Time spent waiting for the player's guesses (setup excluded)."""
+
+
+def play_round(seat: Seat, deal: Deal, mercy: int) -> Outcome:
+    """Play one round of ``deal`` with ``seat``; a foul loses the round, it never escapes."""
+    game = deal.game
+    target = int(game.secret_guess_index[deal.secret])
+    secret = game.secrets[deal.secret : deal.secret + 1]
+    guesses: list[int] = []
+    seconds = 0.0
+    try:
+        seat.start_round(game)
+        feedback: int | None = None
+        while len(guesses) < mercy:
+            started = time.perf_counter()
+            try:
+                guess = seat.guess(feedback)
+            finally:
+                seconds += time.perf_counter() - started
+            guesses.append(guess)
+            if guess == target:
+                return Outcome(tuple(guesses), True, len(guesses), None, None, seconds)
+            feedback = int(game.feedback(game.guesses[guess : guess + 1], secret)[0, 0])
+    except Foul as foul:
+        return Outcome(tuple(guesses), False, mercy, foul.kind, foul.reason, seconds)
+    return Outcome(tuple(guesses), False, mercy, Failure.MERCY, f"not solved in {mercy} guesses", seconds)

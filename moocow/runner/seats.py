@@ -1,0 +1,180 @@
+"""A player at the table: told a round has begun and the feedback to its last guess, it names a guess.
+
+The referee treats every player alike through ``Seat``. An engine strategy sits in the runner's
+process and is trusted. Everyone else sits in a ``ProgramSeat``: a process of its own that is
+told the game and the feedback, never the secret, and whose every answer is checked against the
+limits and the guess rule. A foul ends the process; the next round starts a fresh one, and a
+player that cannot get through its setup is disqualified for the rest of the session.
+"""
+
+from __future__ import annotations
+
+import time
+from abc import ABC, abstractmethod
+
+from moocow.engine.game import Game
+from moocow.engine.position import Position
+from moocow.engine.strategies import Strategy, check_opening, load_strategy
+from moocow.runner import protocol
+from moocow.runner.fouls import Disqualified, Failure, Foul
+from moocow.runner.limits import Allowance, Limits, tighter
+from moocow.runner.players import PlayerKind, PlayerSpec
+from moocow.runner.process import PlayerProcess
+from moocow.runner.rules import read_guess
+
+
+class Seat(ABC):
+    """One player for one session (one tournament entry): rounds in order, one guess at a time."""
+
+    identity = protocol.Identity()
+    """Who the player says it is (known after its first round has started)."""
+
+    @abstractmethod
+    def start_round(self, game: Game) -> None:
+        """A new round of ``game`` begins; raises ``Foul`` if the player cannot take part."""
+
+    @abstractmethod
+    def guess(self, feedback: int | None) -> int:
+        """The next guess index, given the feedback to the last guess (``None`` first); may raise ``Foul``."""
+
+    @abstractmethod
+    def close(self) -> None:
+        """The session is over: release what the seat holds."""
+
+
+class EngineSeat(Seat):
+    """A built-in strategy: follows the position and asks the strategy (decisions are cached)."""
+
+    def __init__(self, strategy: Strategy) -> None:
+        self.strategy = strategy
+        self.identity = protocol.Identity(strategy.spec, "moocow")
+        self._checked: set[str] = set()
+        self._position: Position | None = None
+        self._last = -1
+
+    def start_round(self, game: Game) -> None:
+        if game.spec not in self._checked:
+            check_opening(self.strategy, game)
+            self._checked.add(game.spec)
+        self._position = Position.start(game)
+
+    def guess(self, feedback: int | None) -> int:
+        assert self._position is not None, "start_round comes first"
+        if feedback is not None:
+            self._position = self._position.after(self._last, feedback)
+        self._last = self.strategy.decide(self._position)
+        return self._last
+
+    def close(self) -> None:
+        """Nothing to release: decisions stay cached in the strategy for the next session."""
+
+
+class ProgramSeat(Seat):
+    """A player process: started on demand, refereed line by line, replaced after a foul."""
+
+    def __init__(self, command: tuple[str, ...], deck: str, limits: Limits) -> None:
+        self.command = command
+        self.deck = deck
+        self.limits = limits
+        self._process: PlayerProcess | None = None
+        self._disqualified: Disqualified | None = None
+        self._game: Game | None = None
+        self._round_start = ""
+        self._round_seconds = 0.0
+        self._round_cpu_start: float | None = None
+
+    def start_round(self, game: Game) -> None:
+        process = self._ready()
+        self._game, self._round_seconds = game, 0.0
+        process.allow_cpu(self.limits.round_cpu)
+        self._round_cpu_start = process.cpu_seconds()
+        self._round_start = protocol.start_round(game.code_length, game.spec)
+
+    def guess(self, feedback: int | None) -> int:
+        assert self._game is not None, "start_round comes first"
+        if feedback is None:
+            line = self._exchange(self._round_start)
+        else:
+            line = self._exchange(protocol.feedback(self._game.decode_feedback(feedback)))
+        try:
+            return read_guess(self._game, line)
+        except Foul:
+            self._drop()
+            raise
+
+    def close(self) -> None:
+        if self._process is not None:
+            self._process.close(goodbye=protocol.QUIT)
+            self._process = None
+
+    # ------------------------------------------------------------------ the process
+    def _ready(self) -> PlayerProcess:
+        """The running process, started and greeted if need be; a failed setup disqualifies."""
+        if self._disqualified is not None:
+            raise self._disqualified
+        if self._process is None:
+            try:
+                self._process = self._started()
+            except Foul as foul:
+                self._disqualified = Disqualified(foul)
+                raise self._disqualified from None
+        return self._process
+
+    def _started(self) -> PlayerProcess:
+        """A new process that has answered the handshake within the setup time."""
+        process = PlayerProcess(self.command, self.limits)
+        setup = Allowance(self.limits.setup_seconds, f"{self.limits.setup_seconds:g} s of setup")
+        try:
+            process.send(protocol.hello(self.deck), setup)
+            self.identity = protocol.read_reply_hello(process.receive(setup))
+        except protocol.ProtocolError as error:
+            process.close()
+            raise Foul(Failure.PROTOCOL, str(error)) from None
+        except Foul:
+            process.close()
+            raise
+        return process
+
+    def _exchange(self, message: str) -> str:
+        """Send ``message`` and read the answer within this guess's allowance."""
+        assert self._process is not None
+        allowance = self._allowance()
+        started = time.perf_counter()
+        try:
+            self._process.send(message, allowance)
+            return self._process.receive(allowance)
+        except Foul:
+            self._drop()
+            raise
+        finally:
+            self._round_seconds += time.perf_counter() - started
+
+    def _allowance(self) -> Allowance:
+        """The per-guess limits, or what is left of the round's when that is less."""
+        limits = self.limits
+        seconds, seconds_rule = tighter(
+            limits.guess_seconds, f"{limits.guess_seconds:g} s per guess",
+            limits.round_seconds - self._round_seconds, f"{limits.round_seconds:g} s per round",
+        )  # fmt: skip
+        assert self._process is not None
+        used = self._process.cpu_seconds()
+        if used is None or self._round_cpu_start is None:
+            return Allowance(seconds, seconds_rule)
+        cpu, cpu_rule = tighter(
+            limits.guess_cpu, f"{limits.guess_cpu:g} s of CPU per guess",
+            limits.round_cpu - (used - self._round_cpu_start), f"{limits.round_cpu:g} s of CPU per round",
+        )  # fmt: skip
+        return Allowance(seconds, seconds_rule, cpu, cpu_rule)
+
+    def _drop(self) -> None:
+        """After a foul: end the process; the next round starts a fresh one."""
+        if self._process is not None:
+            self._process.close()
+            self._process = None
+
+
+def open_seat(player: PlayerSpec, deck: str, limits: Limits) -> Seat:
+    """The seat for ``player`` in a session of ``deck``."""
+    if player.kind is PlayerKind.STRATEGY:
+        return EngineSeat(load_strategy(player.source))
+    return ProgramSeat(player.command, deck, limits)

@@ -1,0 +1,72 @@
+"""One player's rounds in one tournament entry, in round order, in one seat.
+
+A session is the unit of work a worker takes: its plan is plain data (it crosses to worker
+processes), and every round it finishes is handed to ``emit`` at once. Secrets are dealt for all
+of the entry's rounds, so round ``k`` has the same secret whichever rounds are left to play.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from moocow.runner import protocol
+from moocow.runner.decks import Deal, load_deck
+from moocow.runner.limits import Limits
+from moocow.runner.players import PlayerSpec
+from moocow.runner.referee import Outcome, play_round
+from moocow.runner.results import RoundResult
+from moocow.runner.seats import open_seat
+
+Emit = Callable[[RoundResult], None]
+
+
+@dataclass(frozen=True)
+class SessionPlan:
+    """Which rounds of one entry one player still has to play, and under which rules."""
+
+    player: PlayerSpec
+    """The player."""
+    deck: str
+    """The entry's canonical spec."""
+    seed: int
+    """Seed of the secrets."""
+    rounds: int
+    """Rounds in the entry (all of them are dealt)."""
+    mercy: int
+    """Most guesses per round."""
+    limits: Limits
+    """Limits for players outside the engine."""
+    to_play: tuple[int, ...]
+    """The round numbers to play, ascending."""
+
+
+def play_session(plan: SessionPlan, emit: Emit) -> protocol.Identity:
+    """Play the plan's rounds, emitting each result as it is known; returns who the player said it was."""
+    deck = load_deck(plan.deck)
+    deals = deck.deal(plan.seed, plan.rounds)
+    seat = open_seat(plan.player, deck.spec, plan.limits)
+    try:
+        for number in plan.to_play:
+            outcome = play_round(seat, deals[number], plan.mercy)
+            emit(round_result(plan.player.name, deck.spec, number, deals[number], outcome))
+    finally:
+        seat.close()
+    return seat.identity
+
+
+def round_result(player: str, deck: str, number: int, deal: Deal, outcome: Outcome) -> RoundResult:
+    """The record of a round, codes written as the game writes them."""
+    game = deal.game
+    return RoundResult(
+        player=player,
+        game=deck,
+        round=number,
+        secret=deal.secret_text,
+        guesses=tuple(game.format_code(game.guesses[guess]) for guess in outcome.guesses),
+        solved=outcome.solved,
+        score=outcome.score,
+        failure=None if outcome.failure is None else str(outcome.failure),
+        reason=outcome.reason,
+        seconds=round(outcome.seconds, 6),
+    )

@@ -1,0 +1,226 @@
+"""A tournament: every player plays the same seeded rounds of every entry; results go to a file as they come.
+
+Built from options or a TOML file (the same keys), checked before the first round (unknown games,
+missing player files, bad openings are one-line errors), then played serially or by workers,
+optionally resuming a results file. Everything that decides the results is in the file's header,
+so a resumed tournament is the same tournament.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from moocow.engine.errors import MoocowError
+from moocow.engine.strategies import check_opening, load_strategy
+from moocow.runner.decks import load_deck
+from moocow.runner.leaderboard import Standing, standings
+from moocow.runner.limits import Limits
+from moocow.runner.players import PlayerKind, PlayerSpec, parse_player
+from moocow.runner.results import ResultsFile, RoundResult
+from moocow.runner.session import SessionPlan
+from moocow.runner.workers import run_sessions
+
+SETTINGS = ("players", "games", "rounds", "seed", "mercy", "limits", "workers")
+"""The keys a tournament file may have."""
+
+
+@dataclass(frozen=True)
+class Tournament:
+    """Who plays what: everything that decides the results (not how many workers play it)."""
+
+    players: tuple[PlayerSpec, ...]
+    """The players, in the order results are listed."""
+    games: tuple[str, ...]
+    """The entries' canonical specs: games, or ``bacrunner:...`` course decks."""
+    rounds: int = 10
+    """Rounds per player and entry."""
+    seed: int = 0
+    """Seed of the secrets (the same secrets for every player)."""
+    mercy: int = 20
+    """Most guesses per round; a lost round scores this."""
+    limits: Limits = field(default_factory=Limits)
+    """Limits for players outside the engine."""
+
+    def describe(self) -> dict[str, Any]:
+        """The results file's header: a resumed tournament must match it."""
+        return {
+            "players": [player.to_dict() for player in self.players],
+            "games": list(self.games),
+            "rounds": self.rounds,
+            "seed": self.seed,
+            "mercy": self.mercy,
+            "limits": self.limits.to_dict(),
+        }
+
+    def plans(self, finished: Iterable[tuple[str, str, int]] = ()) -> list[SessionPlan]:
+        """One session per player and entry, with only the rounds not yet finished."""
+        done = set(finished)
+        plans = []
+        for player in self.players:
+            for game in self.games:
+                to_play = tuple(r for r in range(self.rounds) if (player.name, game, r) not in done)
+                if to_play:
+                    plans.append(
+                        SessionPlan(player, game, self.seed, self.rounds, self.mercy, self.limits, to_play)
+                    )
+        return plans
+
+    def order(self, result: RoundResult) -> tuple[int, int, int]:
+        """Sort key of a result: player, entry, round, in the order the tournament lists them."""
+        players = [player.name for player in self.players]
+        return (players.index(result.player), self.games.index(result.game), result.round)
+
+
+def build_tournament(settings: Mapping[str, Any]) -> Tournament:
+    """A checked tournament from settings (TOML keys): unknown games or players fail here, in one line."""
+    unknown = sorted(set(settings) - set(SETTINGS))
+    if unknown:
+        raise MoocowError(f"unknown tournament setting {unknown[0]!r} (known: {', '.join(SETTINGS)})")
+    players = tuple(_player(entry) for entry in _listed(settings, "players"))
+    games = tuple(load_deck(str(spec)).spec for spec in _listed(settings, "games"))
+    for what, names in (("player", [player.name for player in players]), ("game", games)):
+        repeated = next((name for name in names if names.count(name) > 1), None)
+        if repeated is not None:
+            raise MoocowError(f"{what} {repeated!r} is listed twice")
+    limits = settings.get("limits", Limits())
+    tournament = Tournament(
+        players=players,
+        games=games,
+        rounds=_positive(settings, "rounds", 10),
+        seed=_whole(settings, "seed", 0),
+        mercy=_positive(settings, "mercy", 20),
+        limits=limits if isinstance(limits, Limits) else Limits.from_mapping(dict(limits)),
+    )
+    check_openings(tournament)
+    return tournament
+
+
+def tournament_from(
+    config: str | os.PathLike[str] | None = None,
+    limits: Sequence[str] = (),
+    **options: Any,
+) -> tuple[Tournament, int]:
+    """The tournament and worker count of a TOML file with options laid over it (``None`` keeps the file's).
+
+    ``limits`` are ``KEY=VALUE`` texts laid over the file's ``[limits]`` table.
+    """
+    settings = read_settings(config) if config is not None else {}
+    settings.update({key: value for key, value in options.items() if value not in (None, [], ())})
+    settings["limits"] = Limits.from_options(limits, settings.get("limits"))
+    workers = _positive(settings, "workers", 1)
+    settings.pop("workers", None)
+    return build_tournament(settings), workers
+
+
+def check_openings(tournament: Tournament) -> None:
+    """Deal every entry once and check each strategy's fixed first guess in every game dealt."""
+    strategies = [load_strategy(p.source) for p in tournament.players if p.kind is PlayerKind.STRATEGY]
+    for game in tournament.games:
+        deals = load_deck(game).deal(tournament.seed, tournament.rounds)
+        for played in {deal.game.spec: deal.game for deal in deals}.values():
+            for strategy in strategies:
+                check_opening(strategy, played)
+
+
+def read_settings(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """The settings in a TOML tournament file."""
+    try:
+        with open(path, "rb") as file:
+            return tomllib.load(file)
+    except OSError as error:
+        raise MoocowError(f"cannot read tournament file {str(path)!r}: {error.strerror}") from None
+    except tomllib.TOMLDecodeError as error:
+        raise MoocowError(f"tournament file {str(path)!r}: {error}") from None
+
+
+@dataclass(frozen=True)
+class TournamentResult:
+    """Every round of a tournament, in tournament order, and the leaderboards made from them."""
+
+    tournament: Tournament
+    """What was played."""
+    results: tuple[RoundResult, ...]
+    """Every round: player, then entry, then round number."""
+    played: int
+    """Rounds played in this run (the others came from a resumed results file)."""
+
+    def standings(self, game: str | None = None) -> list[Standing]:
+        """The leaderboard of one entry, or over all entries."""
+        return standings(self.results, game)
+
+
+class Progress(Protocol):
+    """What a progress display is told while a tournament runs."""
+
+    def begin(self, total: int, done: int) -> None:
+        """``total`` rounds in the tournament, ``done`` of them already in the results file."""
+
+    def advance(self, result: RoundResult) -> None:
+        """One more round finished."""
+
+
+def run_tournament(
+    tournament: Tournament,
+    results: str | os.PathLike[str] | None = None,
+    resume: bool = False,
+    workers: int = 1,
+    progress: Progress | None = None,
+) -> TournamentResult:
+    """Play the tournament (the unfinished rounds of ``results`` when resuming), appending each round."""
+    if resume and results is None:
+        raise MoocowError("--resume needs the results file to finish (--results PATH)")
+    if workers < 1:
+        raise MoocowError(f"workers must be at least 1, not {workers}")
+    log = ResultsFile(results, tournament.describe(), resume) if results is not None else None
+    collected = {result.key: result for result in (log.finished if log else [])}
+    resumed = len(collected)
+
+    def emit(result: RoundResult) -> None:
+        collected[result.key] = result
+        if log is not None:
+            log.append(result)
+        if progress is not None:
+            progress.advance(result)
+
+    if progress is not None:
+        progress.begin(len(tournament.players) * len(tournament.games) * tournament.rounds, resumed)
+    try:
+        run_sessions(tournament.plans(collected), workers, emit)
+    finally:
+        if log is not None:
+            log.close()
+    ordered = tuple(sorted(collected.values(), key=tournament.order))
+    return TournamentResult(tournament, ordered, len(ordered) - resumed)
+
+
+def _player(entry: Any) -> PlayerSpec:
+    if isinstance(entry, str):
+        return parse_player(entry)
+    if isinstance(entry, Mapping) and set(entry) <= {"name", "player"} and "player" in entry:
+        return parse_player(str(entry["player"]), entry.get("name"))
+    raise MoocowError(f"a player is a string or {{name = ..., player = ...}}, not {entry!r}")
+
+
+def _listed(settings: Mapping[str, Any], key: str) -> Sequence[Any]:
+    value = settings.get(key) or []
+    if isinstance(value, str | bytes) or not isinstance(value, Sequence) or not value:
+        raise MoocowError(f"a tournament needs a list of {key}")
+    return value
+
+
+def _whole(settings: Mapping[str, Any], key: str, default: int) -> int:
+    value = settings.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise MoocowError(f"{key} must be a whole number, not {value!r}")
+    return value
+
+
+def _positive(settings: Mapping[str, Any], key: str, default: int) -> int:
+    value = _whole(settings, key, default)
+    if value < 1:
+        raise MoocowError(f"{key} must be at least 1, not {value}")
+    return value

@@ -1,0 +1,26 @@
+"""What every command shares: the two consoles and the rule that bad input is one line, exit 2."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+
+import typer
+from rich.console import Console
+
+from moocow.engine.errors import MoocowError
+
+out = Console(highlight=False)
+"""Results, on stdout."""
+err = Console(stderr=True, highlight=False)
+"""Errors, warnings and progress, on stderr."""
+
+
+@contextlib.contextmanager
+def one_line_errors() -> Iterator[None]:
+    """``MoocowError`` (bad input from a person) becomes one line on stderr and exit status 2."""
+    try:
+        yield
+    except MoocowError as error:
+        err.print(f"error: {error}", markup=False, soft_wrap=True)
+        raise typer.Exit(2) from None

@@ -1,0 +1,5 @@
+"""Answers with chatter instead of a guess."""
+
+
+def next_guess(game, history):
+    return "hello, runner"

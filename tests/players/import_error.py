@@ -1,0 +1,3 @@
+"""Fails at import: it never gets through its setup."""
+
+raise ImportError("no module named 'numpyy'")

@@ -1,0 +1,156 @@
+"""The runner is the referee: every kind of misbehaviour is contained, recorded, and costs only that round."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from moocow.runner import bacrunner
+from moocow.runner.grading import grade
+from moocow.runner.limits import Limits
+from moocow.runner.tournament import TournamentResult as Played
+from moocow.runner.tournament import build_tournament, run_tournament
+
+PLAYERS = Path(__file__).parent / "players"
+GAME = "mastermind:pegs=3,colors=3"
+FAST = Limits(
+    guess_seconds=0.5, guess_cpu=0.3, round_seconds=5, round_cpu=5, setup_seconds=10,
+    memory_mb=256, output_mb=1, line_bytes=1000,
+)  # fmt: skip
+
+
+def play(players: list[str], rounds: int = 2, games: tuple[str, ...] = (GAME,), **more: object) -> Played:
+    """A small tournament, limits tight enough that a misbehaving player costs under a second."""
+    settings = {"players": players, "games": list(games), "rounds": rounds, "seed": 3, "limits": FAST}
+    return run_tournament(build_tournament({**settings, **more}))
+
+
+def module(name: str) -> str:
+    return str(PLAYERS / name)
+
+
+MISBEHAVIOUR = [
+    (module("crash.py"), "crash", "exited with status 1: ZeroDivisionError: division by zero"),
+    (module("exits.py"), "crash", "exited with status 3"),
+    (module("hang.py"), "timeout", "no answer within 0.5 s per guess"),
+    (module("hog.py"), "memory", "MemoryError"),
+    (module("garbage.py"), "invalid", "'hello, runner' is not a guess of mastermind:pegs=3,colors=3"),
+    (module("wrong_type.py"), "crash", "a guess must be a str, not int: 111"),
+    (module("long_line.py"), "output", "more than 1000 bytes"),
+    (module("stderr_flood.py"), "output", "the output limit"),
+    (module("import_error.py"), "disqualified", "setup failed (crash): exited with status 1: ImportError"),
+    ("sh -c 'read x; echo hello'", "disqualified", "answered the handshake with 'hello', not 'moocow 1'"),
+    ("sh -c 'read x; echo moocow 2; cat'", "disqualified", "speaks protocol version '2'"),
+    ("sh -c 'read x; echo moocow 1; read y; exec 1>&-; sleep 5'", "crash", "closed its output but kept"),
+    ("sh -c 'read x; echo moocow 1; read y; kill -SEGV $$'", "crash", "killed by SIGSEGV"),
+    ("sh -c 'read x; echo moocow 1; read y; printf \"\\377\\n\"'", "output", "not UTF-8"),
+    ("sh -c 'read x; echo moocow 1; read y; echo 1111'", "invalid", "'1111' is not a guess"),
+]
+
+
+@pytest.mark.parametrize(("player", "failure", "reason"), MISBEHAVIOUR, ids=[m[2][:40] for m in MISBEHAVIOUR])
+def test_misbehaviour_loses_the_round_with_its_reason(player: str, failure: str, reason: str) -> None:
+    """Each of the offender's rounds is lost with its reason; the engine player beside it is untouched."""
+    outcome = play([player, "minmax"])
+    offender = [result for result in outcome.results if result.player == player]
+    assert [result.round for result in offender] == [0, 1]
+    for result in offender:
+        assert (result.solved, result.score, result.failure) == (False, 20, failure)
+        assert reason in (result.reason or "")
+    assert [result.solved for result in outcome.results if result.player == "minmax"] == [True, True]
+
+
+def test_cpu_limit_trips_before_a_generous_wall_clock() -> None:
+    """A player burning CPU is stopped by its CPU allowance, even with ten times as long on the clock."""
+    outcome = play([module("spin.py")], rounds=1, limits=replace(FAST, guess_seconds=3))
+    (result,) = outcome.results
+    assert result.failure == "cpu" and "over 0.3 s of CPU per guess" in (result.reason or "")
+    assert result.seconds < 2
+
+
+def test_mercy_limit_ends_a_round_that_never_finds_the_secret() -> None:
+    """A player that always guesses 111 loses every other round after exactly ``mercy`` guesses."""
+    stubborn = "sh -c 'read x; echo moocow 1; while read y; do echo 111; done'"
+    outcome = play([stubborn], rounds=4, mercy=3)
+    for result in outcome.results:
+        if result.secret == "111":
+            assert (result.solved, result.score, result.guesses) == (True, 1, ("111",))
+        else:
+            assert (result.failure, result.score, result.guesses) == ("mercy", 3, ("111",) * 3)
+
+
+def test_near_misses_follow_the_one_rule(tmp_path: Path) -> None:
+    """Surrounding spaces are forgiven; another case is not a guess, and the reason spells the right one."""
+    spaced = tmp_path / "spaced.py"
+    spaced.write_text("def next_guess(game, history):\n    return ' \\tABCD  '\n")
+    lower = tmp_path / "lower.py"
+    lower.write_text("def next_guess(game, history):\n    return 'abcd'\n")
+    outcome = play([str(spaced), str(lower)], rounds=1, games=("bottles:n=4",), mercy=1)
+    spaced_result, lower_result = outcome.results
+    assert spaced_result.guesses == ("ABCD",) and spaced_result.failure in (None, "mercy")
+    assert lower_result.failure == "invalid"
+    assert lower_result.reason == "'abcd' is not written as bottles:n=4 writes it: 'ABCD'"
+
+
+def test_player_runs_under_limits_in_a_scrubbed_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The player sees its memory limit, a private home and none of the runner's environment."""
+    monkeypatch.setenv("MOOCOW_TEST_SEED", "888")
+    reporter = (
+        "sh -c 'read x; echo \"moocow 1 $(ulimit -v) home=$HOME seed=${MOOCOW_TEST_SEED:-unset}\"; cat'"
+    )
+    identity = grade(reporter, game=GAME, rounds=1, limits=FAST).identity
+    assert identity.student_id == str(FAST.memory_mb * 1024)
+    home, seed = identity.author.split()
+    assert home.startswith("home=") and "moocow-player-" in home
+    assert seed == "seed=unset"
+
+
+def _alive(pid: int) -> bool:
+    """Whether a process exists and is not a zombie."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_bytes().rpartition(b")")[2].split()[0]
+    except OSError:
+        return False
+    return state != b"Z"
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
+def test_background_processes_die_with_the_player(tmp_path: Path) -> None:
+    """A process the player started is killed with the player's process group when the round ends."""
+    forker = tmp_path / "forker.py"
+    shutil.copy(PLAYERS / "forker.py", forker)
+    outcome = play([str(forker)], rounds=1)
+    assert outcome.results[0].failure == "timeout"
+    pid = int(forker.with_suffix(".pid").read_text())
+    deadline = time.monotonic() + 2
+    while _alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert not _alive(pid)
+
+
+def test_tampering_with_frames_and_random_gets_nothing(tmp_path: Path) -> None:
+    """A course player hunting the secret in its frames and patching random finds and changes nothing."""
+    words = tmp_path / "words.txt"
+    words.write_text("\n".join(["bravo", "cider", "dwarf", "fjords", "glyphs", "nymph", "quartz", "wizard"]))
+    deck = bacrunner.WordSource(str(words)).spec
+    honest = module("course_first.py")
+    both = play([module("tamper.py"), honest], rounds=4, games=(deck,))
+    alone = play([honest], rounds=4, games=(deck,))
+    secrets = bacrunner.draw_secrets(bacrunner.WordSource(str(words)).words(), 3, 4)
+    tampered = [result for result in both.results if result.player.endswith("tamper.py")]
+    assert all(r.failure == "crash" and "no secret in reach" in (r.reason or "") for r in tampered)
+    assert [r.secret for r in tampered] == secrets
+    untouched = [result.without_timing() for result in both.results if result.player == honest]
+    assert untouched == [result.without_timing() for result in alone.results]
+
+
+def test_no_player_home_is_left_behind(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """After a tournament with crashing and hanging players, their private homes are gone."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    play([module("crash.py"), module("hang.py"), module("first_candidate.py")], rounds=1)
+    assert list(tmp_path.iterdir()) == []

@@ -1,0 +1,184 @@
+"""The runner's parts on their own: protocol lines, the guess rule, limits, adapters, leaderboard, players."""
+
+from __future__ import annotations
+
+import sys
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from moocow.engine.errors import MoocowError
+from moocow.plugins import load_game
+from moocow.runner import protocol
+from moocow.runner.adapter import CoursePlayer, MoocowPlayer
+from moocow.runner.fouls import Failure, Foul
+from moocow.runner.leaderboard import standings
+from moocow.runner.limits import Limits
+from moocow.runner.players import PlayerKind, parse_player
+from moocow.runner.results import RoundResult
+from moocow.runner.rules import read_guess
+
+
+def test_handshake_lines_round_trip() -> None:
+    """The runner's hello names the deck; the player's answer names the player, author with spaces."""
+    assert (
+        protocol.read_hello(protocol.hello("words:length=5,file=/a b/w.txt"))
+        == "words:length=5,file=/a b/w.txt"
+    )
+    identity = protocol.Identity("501234567", "Ada King Lovelace")
+    assert protocol.read_reply_hello(protocol.reply_hello(identity)) == identity
+    assert protocol.read_reply_hello("moocow 1") == protocol.Identity()
+    nameless = protocol.reply_hello(protocol.Identity("", " Ada  King "))
+    assert protocol.read_reply_hello(nameless) == protocol.Identity("-", "Ada King")
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [("hello", "answered the handshake with 'hello'"), ("moocow 2 x", "speaks protocol version '2'")],
+)
+def test_wrong_handshake_answers_are_refused(line: str, message: str) -> None:
+    """Anything but `moocow 1 ...` is a protocol error that says what came instead."""
+    with pytest.raises(protocol.ProtocolError, match=message):
+        protocol.read_reply_hello(line)
+
+
+@given(st.integers(1, 15), st.lists(st.integers(0, 15), min_size=1, max_size=3))
+def test_round_messages_round_trip(length: int, counts: list[int]) -> None:
+    """What the runner writes, a player reads back unchanged."""
+    start = protocol.read_message(protocol.start_round(length, "mastermind:pegs=4"))
+    assert (start.kind, start.length, start.spec) == ("game", length, "mastermind:pegs=4")
+    assert protocol.read_message(protocol.feedback(counts)).counts == tuple(counts)
+    assert protocol.read_message(protocol.QUIT).kind == "quit"
+
+
+def test_unknown_runner_message_is_a_protocol_error() -> None:
+    with pytest.raises(protocol.ProtocolError):
+        protocol.read_message("feedback one two")
+
+
+@pytest.mark.parametrize("line", ["ABCD", "ABCD\r", "  ABCD \t"])
+def test_guess_rule_forgives_surrounding_whitespace(line: str) -> None:
+    game = load_game("bottles:n=4")
+    assert read_guess(game, line) == game.guess_index("ABCD")
+
+
+@pytest.mark.parametrize(
+    ("line", "reason"),
+    [
+        ("abcd", "'abcd' is not written as bottles:n=4 writes it: 'ABCD'"),
+        ("A B C D", "'A B C D' is not written as bottles:n=4 writes it: 'ABCD'"),
+        ("AABC", "'AABC' is not a guess of bottles:n=4"),
+        ("", "'' is not a guess of bottles:n=4"),
+        ("x" * 100, f"'{'x' * 37}...' is not a guess of bottles:n=4"),
+    ],
+)
+def test_guess_rule_refuses_near_misses_and_garbage(line: str, reason: str) -> None:
+    """Other case, inner spaces, impossible codes and chatter are all invalid, with the reason given."""
+    with pytest.raises(Foul) as caught:
+        read_guess(load_game("bottles:n=4"), line)
+    assert (caught.value.kind, caught.value.reason) == (Failure.INVALID, reason)
+
+
+def test_limits_from_options_over_a_table() -> None:
+    limits = Limits.from_options(["guess_seconds=0.5", "memory_mb=100"], {"guess_cpu": 2, "memory_mb": 50})
+    assert (limits.guess_seconds, limits.guess_cpu, limits.memory_mb) == (0.5, 2, 100)
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (["speed=3"], "expected KEY=VALUE"),
+        (["memory_mb=lots"], "not a number"),
+        (["guess_seconds=0"], "positive"),
+    ],
+)
+def test_bad_limits_are_one_line_errors(options: list[str], message: str) -> None:
+    with pytest.raises(MoocowError, match=message):
+        Limits.from_options(options)
+
+
+def course_module(log: list[Any]) -> SimpleNamespace:
+    """A stand-in course module that records what it is called with."""
+
+    def guess(n: int, guesses_so_far: list[Any]) -> str:
+        log.append((n, guesses_so_far, list(guesses_so_far)))
+        return "alpha"
+
+    return SimpleNamespace(
+        initialize_wordlist=log.append, guess=guess, student_id=lambda: 42, author=lambda: " Ada\n King "
+    )
+
+
+def test_course_adapter_keeps_the_course_calling_convention() -> None:
+    """One list per round, appended to, of (guess, bulls, cows) tuples; identity as one line of text."""
+    log: list[Any] = []
+    player = CoursePlayer(course_module(log))
+    assert player.setup("bottles:n=3") == protocol.Identity("42", "Ada King")
+    assert log.pop(0) == ["ABC", "ACB", "BAC", "BCA", "CAB", "CBA"]
+    player.first_guess("words:length=5", 5)
+    player.next_guess((1, 2))
+    (n, first_list, first_seen), (_, second_list, second_seen) = log
+    assert n == 5 and first_list is second_list
+    assert (first_seen, second_seen) == ([], [("alpha", 1, 2)])
+
+
+def test_moocow_adapter_passes_the_game_and_a_history_of_counts() -> None:
+    calls: list[Any] = []
+    module = SimpleNamespace(next_guess=lambda game, history: calls.append((game, history)) or "123")
+    player = MoocowPlayer(module)
+    assert player.setup("mastermind") == protocol.Identity()
+    player.first_guess("mastermind:pegs=3", 3)
+    player.next_guess((0, 1))
+    assert calls == [("mastermind:pegs=3", []), ("mastermind:pegs=3", [("123", (0, 1))])]
+
+
+@pytest.mark.parametrize(("answer", "error"), [(123, TypeError), ("12\n3", ValueError)])
+def test_adapter_refuses_answers_that_are_not_one_line_of_text(answer: object, error: type) -> None:
+    player = MoocowPlayer(SimpleNamespace(next_guess=lambda game, history: answer))
+    with pytest.raises(error):
+        player.first_guess("mastermind", 4)
+
+
+def result(player: str, score: int, solved: bool = True, guesses: int = 1) -> RoundResult:
+    """A made-up round: ``guesses`` guesses taking 0.1 s in all."""
+    failure = None if solved else "timeout"
+    return RoundResult(player, "g", 0, "s", ("x",) * guesses, solved, score, failure, None, 0.1)
+
+
+def test_leaderboard_ranks_as_in_golf() -> None:
+    """Lowest total first, then fewer failed rounds, then name; averages, worst and time per guess."""
+    rows = standings(
+        [
+            result("b", 3, guesses=3),
+            result("b", 20, solved=False),
+            result("a", 5, guesses=5),
+            result("a", 18, guesses=18),
+            result("c", 10, guesses=10),
+            result("c", 13, guesses=13),
+        ]
+    )
+    assert [(row.player, row.total, row.failed, row.worst) for row in rows] == [
+        ("a", 23, 0, 18), ("c", 23, 0, 13), ("b", 23, 1, 20)
+    ]  # fmt: skip
+    assert rows[0].average == 11.5
+    assert rows[0].seconds_per_guess == pytest.approx(0.2 / 23)
+
+
+def test_round_results_round_trip_through_json() -> None:
+    original = result("a", 4, guesses=4)
+    assert RoundResult.from_dict(original.to_dict()) == original
+    assert "seconds" not in original.without_timing()
+
+
+def test_players_are_recognised_by_their_form(tmp_path: Any) -> None:
+    """A strategy spec, a .py file, or a command line; paths become absolute."""
+    module = tmp_path / "bot.py"
+    module.write_text("def next_guess(game, history):\n    return ''\n")
+    assert parse_player("entropy:first=1122").kind is PlayerKind.STRATEGY
+    found = parse_player(str(module), name="bot")
+    assert (found.kind, found.name, found.command[-1]) == (PlayerKind.MODULE, "bot", str(module))
+    program = parse_player(f"{sys.executable} -c pass")
+    assert program.kind is PlayerKind.PROGRAM and program.command == (sys.executable, "-c", "pass")

@@ -1,0 +1,231 @@
+"""Tournaments: every kind of player, serial and parallel alike, results appended at once, resumed exactly."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+import moocow
+from moocow.engine.errors import MoocowError
+from moocow.runner.cli import tournament as tournament_command
+from moocow.runner.limits import Limits
+from moocow.runner.results import header, read_results
+from moocow.runner.tournament import Tournament, build_tournament, run_tournament, tournament_from
+
+PLAYERS = Path(__file__).parent / "players"
+LIMITS = Limits(guess_seconds=5, setup_seconds=20)
+needs_bash = pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
+needs_proc = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
+
+
+def small(players: list[str], games: list[str], rounds: int = 4, seed: int = 7) -> Tournament:
+    return build_tournament(
+        {"players": players, "games": games, "rounds": rounds, "seed": seed, "limits": LIMITS}
+    )
+
+
+def comparable(results: object) -> list[dict[str, object]]:
+    """Results without their timing fields, in tournament order."""
+    return [result.without_timing() for result in results.results]  # type: ignore[attr-defined]
+
+
+@needs_bash
+def test_one_strategy_in_three_places_makes_the_same_guesses() -> None:
+    """First consistent code, played by the engine, a Python module and a bash program: the same guesses."""
+    chosen = small(["first", str(PLAYERS / "first_candidate.py"), str(PLAYERS / "mastermind.sh")],
+                   ["mastermind:pegs=3,colors=4"], rounds=6)  # fmt: skip
+    results = run_tournament(chosen).results
+    by_player = [[result.guesses for result in results if result.player == p.name] for p in chosen.players]
+    assert by_player[0] == by_player[1] == by_player[2]
+    assert all(result.solved for result in results)
+
+
+def test_parallel_workers_give_the_serial_results(tmp_path: Path) -> None:
+    """Four workers, the same results as one, misbehaving players included; results file has every round."""
+    chosen = small(["minmax", "parts", str(PLAYERS / "first_candidate.py"), str(PLAYERS / "crash.py")],
+                   ["mastermind:pegs=3,colors=3", "bottles:n=4", "digits:length=3,symbols=6"])  # fmt: skip
+    serial = run_tournament(chosen)
+    parallel = run_tournament(chosen, results=tmp_path / "results.jsonl", workers=4)
+    assert comparable(parallel) == comparable(serial)
+    assert len(serial.results) == 4 * 3 * 4 and parallel.played == 48
+    lines = (tmp_path / "results.jsonl").read_text().splitlines()
+    assert json.loads(lines[0])["tournament"] == chosen.describe()
+    assert sorted(lines[1:]) == sorted(json.dumps(r.to_dict(), ensure_ascii=False) for r in parallel.results)
+
+
+def test_secrets_are_drawn_with_random_random_seed() -> None:
+    """Round k's secret is the k-th `Random(seed).choice` over the game's secrets in canonical order."""
+    import random
+
+    game = moocow.load_game("digits:length=3,symbols=6")
+    rng = random.Random(11)
+    expected = [game.format_code(game.secrets[rng.choice(range(len(game.secrets)))]) for _ in range(5)]
+    results = run_tournament(small(["minmax"], [game.spec], rounds=5, seed=11)).results
+    assert [result.secret for result in results] == expected
+
+
+def test_an_existing_results_file_is_not_overwritten(tmp_path: Path) -> None:
+    """Without --resume a results file that has content is refused; with a different tournament too."""
+    path = tmp_path / "results.jsonl"
+    run_tournament(small(["first"], ["bottles:n=4"], rounds=2), results=path)
+    with pytest.raises(MoocowError, match="--resume finishes it"):
+        run_tournament(small(["first"], ["bottles:n=4"], rounds=2), results=path)
+    with pytest.raises(MoocowError, match="belongs to another tournament"):
+        run_tournament(small(["first"], ["bottles:n=4"], rounds=3), results=path, resume=True)
+
+
+def test_resume_cuts_a_torn_line_and_plays_only_what_is_missing(tmp_path: Path) -> None:
+    """A results file ending in half a line is finished: the torn round is played again, nothing else."""
+    path = tmp_path / "results.jsonl"
+    chosen = small(["first", "minmax"], ["mastermind:pegs=3,colors=3"], rounds=3)
+    full = run_tournament(chosen, results=path)
+    lines = path.read_text().splitlines(keepends=True)
+    path.write_text("".join(lines[:4]) + lines[4][:20])
+    resumed = run_tournament(chosen, results=path, resume=True)
+    assert resumed.played == 3
+    assert comparable(resumed) == comparable(full)
+    assert len(path.read_text().splitlines()) == 1 + 6
+
+
+def _descendants(pid: int) -> set[int]:
+    """Every process below ``pid``, from /proc."""
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_bytes().rpartition(b")")[2].split()
+        except OSError:
+            continue
+        children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    found, todo = set(), [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.add(child)
+            todo.append(child)
+    return found
+
+
+def _lines(path: Path) -> list[bytes]:
+    return path.read_bytes().splitlines() if path.exists() else []
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_bytes().rpartition(b")")[2].split()[0] != b"Z"
+    except OSError:
+        return False
+
+
+@needs_bash
+@needs_proc
+def test_killed_tournament_resumes_to_the_uninterrupted_results(tmp_path: Path) -> None:
+    """Kill a parallel tournament midway: nothing it started survives it, and resuming finishes it exactly."""
+    settings = {
+        "players": [str(PLAYERS / "slow_first.py"), str(PLAYERS / "mastermind.sh"), "minmax"],
+        "games": ["mastermind:pegs=3,colors=3", "mastermind:pegs=2,colors=5"],
+        "rounds": 8,
+        "seed": 5,
+        "limits": LIMITS.to_dict(),
+    }
+    results = tmp_path / "results.jsonl"
+    script = tmp_path / "run.py"
+    script.write_text(
+        "import json, sys\n"
+        "from moocow.runner.tournament import build_tournament, run_tournament\n"
+        "if __name__ == '__main__':\n"
+        "    run_tournament(build_tournament(json.loads(sys.argv[1])), results=sys.argv[2], workers=2)\n"
+    )
+    root = str(Path(moocow.__file__).resolve().parents[1])
+    scratch = tmp_path / "scratch"  # a killed runner cannot remove its players' homes: keep them here
+    scratch.mkdir()
+    environment = {**os.environ, "PYTHONPATH": root, "TMPDIR": str(scratch)}
+    runner = subprocess.Popen([sys.executable, script, json.dumps(settings), results], env=environment)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and len(_lines(results)) < 8:
+        time.sleep(0.01)
+    started = _descendants(runner.pid)
+    os.kill(runner.pid, signal.SIGKILL)
+    runner.wait()
+    total = 3 * 2 * 8
+    chosen = build_tournament(settings)
+    finished = len(read_results(results, header(chosen.describe())))
+    assert 7 <= finished < total, "the tournament was not killed midway"
+    deadline = time.monotonic() + 5
+    while any(_alive(pid) for pid in started) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(_alive(pid) for pid in started), "workers or players outlived the runner"
+
+    resumed = run_tournament(chosen, results=results, resume=True, workers=2)
+    uninterrupted = run_tournament(chosen)
+    assert comparable(resumed) == comparable(uninterrupted)
+    assert resumed.played == total - finished
+    keys = [tuple(json.loads(line)[k] for k in ("player", "game", "round")) for line in
+            results.read_text().splitlines()[1:]]  # fmt: skip
+    assert len(keys) == len(set(keys)) == total
+
+
+def test_tournament_file_with_options_laid_over_it(tmp_path: Path) -> None:
+    """A TOML file gives players, games, rounds, seed, limits and workers; options replace what they name."""
+    config = tmp_path / "tournament.toml"
+    config.write_text(
+        'players = ["minmax", {name = "naive", player = "first"}]\n'
+        'games = ["bottles:n=4"]\nrounds = 3\nseed = 2\nworkers = 2\n'
+        "[limits]\nguess_seconds = 1.5\n"
+    )
+    chosen, workers = tournament_from(config, ["memory_mb=512"], rounds=5, games=None)
+    assert [player.name for player in chosen.players] == ["minmax", "naive"]
+    assert (chosen.games, chosen.rounds, chosen.seed, workers) == (("bottles:n=4",), 5, 2, 2)
+    assert (chosen.limits.guess_seconds, chosen.limits.memory_mb) == (1.5, 512)
+
+
+@pytest.mark.parametrize(
+    ("settings", "message"),
+    [
+        ({"players": ["minmax", "minmax"], "games": ["bottles:n=4"]}, "player 'minmax' is listed twice"),
+        ({"players": ["minmax"], "games": ["nosuchgame"]}, "unknown game 'nosuchgame'"),
+        ({"players": ["minmax:first=99"], "games": ["bottles:n=4"]}, "'99'"),
+        ({"players": ["nosuchplayer"], "games": ["bottles:n=4"]}, "is not a strategy"),
+        ({"players": ["missing.py"], "games": ["bottles:n=4"]}, "player file 'missing.py' not found"),
+        ({"players": ["minmax"], "games": ["bottles:n=4"], "rounds": 0}, "rounds must be at least 1"),
+        ({"players": ["minmax"], "games": ["bottles:n=4"], "colour": 1}, "unknown tournament setting"),
+    ],
+)
+def test_bad_tournaments_fail_before_the_first_round(settings: dict[str, object], message: str) -> None:
+    """Mistakes in players, games or numbers are one-line errors, raised before anything is played."""
+    with pytest.raises(MoocowError, match=message.replace("(", r"\(")):
+        build_tournament(settings)
+
+
+def test_tournament_cli_prints_leaderboards_and_writes_results(tmp_path: Path) -> None:
+    """`moocow tournament`: a leaderboard per game and overall, every round in the results file."""
+    app = typer.Typer()
+    app.command()(tournament_command)
+    path = tmp_path / "results.jsonl"
+    arguments = ["-p", "minmax", "-p", "first", "-g", "mastermind:pegs=3,colors=3", "-g", "bottles:n=4",
+                 "--rounds", "3", "--seed", "4", "--results", str(path), "--workers", "2"]  # fmt: skip
+    outcome = CliRunner().invoke(app, arguments)
+    assert outcome.exit_code == 0, outcome.output
+    for title in ("mastermind:pegs=3,colors=3", "bottles:n=4", "all games", "12 rounds played"):
+        assert title in outcome.stdout
+    assert len(path.read_text().splitlines()) == 1 + 12
+    again = CliRunner().invoke(app, [*arguments, "--resume"])
+    assert again.exit_code == 0 and "0 rounds played" in again.stdout
+
+
+def test_tournament_cli_error_is_one_line() -> None:
+    """An unknown game is one line on stderr and exit status 2."""
+    app = typer.Typer()
+    app.command()(tournament_command)
+    outcome = CliRunner().invoke(app, ["-p", "minmax", "-g", "nosuchgame"])
+    assert outcome.exit_code == 2
+    assert outcome.output.strip().startswith("error: unknown game 'nosuchgame'")
+    assert len(outcome.output.strip().splitlines()) == 1
