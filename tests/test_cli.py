@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -100,3 +101,24 @@ def test_play_against_a_seeded_secret(run) -> None:
     result = run("play", "bottles:n=3", "--seed", "5", input=f"AAB\n{secret}\n")
     assert result.exit_code == 0, result.output
     assert "error:" in result.output and "Solved in 1 guess." in result.output
+
+
+def test_tournament_says_why_rounds_were_lost(run) -> None:
+    """After the leaderboard, each round lost to a foul is listed with its reason."""
+    crash = str(Path(__file__).with_name("players") / "crash.py")
+    result = run(
+        "tournament",
+        "-p",
+        "minmax",
+        "-p",
+        crash,
+        "-g",
+        "mastermind:pegs=3,colors=4",
+        "-r",
+        "2",
+        "--seed",
+        "1",
+    )
+    assert result.exit_code == 0, result.output
+    assert "minmax" in result.stdout
+    assert f"{crash} lost mastermind:pegs=3,colors=4 round 0: crash: exited with status 1" in result.stderr

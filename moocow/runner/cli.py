@@ -8,6 +8,7 @@ same however it is registered.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated
 
@@ -105,6 +106,24 @@ def tournament(
         out.print(leaderboard_table(outcome.standings(entry), entry))
     out.print(leaderboard_table(outcome.standings(), "all games" if games else chosen.games[0]))
     out.print(f"{outcome.played} rounds played, seed {chosen.seed}, mercy {chosen.mercy}.")
+    report_fouls(outcome.results)
+
+
+FOULS_SHOWN = 10
+"""Lost rounds listed by reason after the leaderboard (the results file has them all)."""
+
+
+def report_fouls(results: Sequence[RoundResult]) -> None:
+    """Say why rounds were lost to something other than the mercy limit, so no one has to dig."""
+    fouls = [result for result in results if result.failure not in (None, "mercy")]
+    for result in fouls[:FOULS_SHOWN]:
+        err.print(
+            f"{result.player} lost {result.game} round {result.round}: {result.failure}: {result.reason}",
+            markup=False,
+            soft_wrap=True,
+        )
+    if len(fouls) > FOULS_SHOWN:
+        err.print(f"... and {len(fouls) - FOULS_SHOWN} more lost rounds (see --results)", markup=False)
 
 
 def leaderboard_table(rows: list[Standing], title: str) -> Table:
