@@ -5,14 +5,18 @@ from __future__ import annotations
 import importlib.util
 import json
 import random
+import string
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 import typer
+from hypothesis import given
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from moocow.engine.errors import MoocowError
+from moocow.plugins import load_game
 from moocow.runner import bacrunner
 from moocow.runner.cli import grade as grade_command
 from moocow.runner.grading import grade
@@ -53,8 +57,9 @@ def course_runner(player: ModuleType, words: list[str], seed: int, rounds: int, 
     return lines
 
 
-def imported(path: Path) -> ModuleType:
-    """A player module imported into this process, as the course runner imports it."""
+def imported(path: Path, monkeypatch: pytest.MonkeyPatch) -> ModuleType:
+    """A player module imported into this process as the course runner imports it, its folder importable."""
+    monkeypatch.syspath_prepend(str(path.parent))
     spec = importlib.util.spec_from_file_location(f"course_{path.stem}", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -84,12 +89,20 @@ def test_course_secrets_for_seed_888() -> None:
     ]  # fmt: skip
 
 
+COURSE_PLAYERS = [PLAYERS / "course_first.py", PLAYERS / "course_probe.py"]
+"""A player that guesses list words, and one that probes with non-words first."""
+
+
 @needs_words_alpha
-def test_grade_matches_the_course_runner_on_words_alpha() -> None:
+@pytest.mark.parametrize("player", COURSE_PLAYERS, ids=lambda path: path.stem)
+def test_grade_matches_the_course_runner_on_words_alpha(
+    player: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """With the course's settings, moocow's log (so every guess and the total) is the course runner's."""
-    player = PLAYERS / "course_first.py"
     words = bacrunner.WordSource(str(WORDS_ALPHA)).words()
-    expected = course_runner(imported(player), words, bacrunner.SEED, bacrunner.ROUNDS, bacrunner.MERCY)
+    expected = course_runner(
+        imported(player, monkeypatch), words, bacrunner.SEED, bacrunner.ROUNDS, bacrunner.MERCY
+    )
     graded = grade(str(player), words=str(WORDS_ALPHA))
     assert graded.log_lines() == expected
     assert graded.failures() == []
@@ -103,15 +116,38 @@ def test_course_words_are_read_as_the_course_reads_them(word_file: Path) -> None
     ]  # fmt: skip
 
 
-def test_grade_matches_the_course_runner_on_a_small_file(word_file: Path) -> None:
+@pytest.mark.parametrize("player", COURSE_PLAYERS, ids=lambda path: path.stem)
+def test_grade_matches_the_course_runner_on_a_small_file(
+    player: Path, word_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Any word file: same secrets, same guesses, same total, with mercy cutting rounds short."""
-    player = PLAYERS / "course_first.py"
     words = bacrunner.WordSource(str(word_file)).words()
-    expected = course_runner(imported(player), words, seed=5, rounds=12, mercy=3)
+    expected = course_runner(imported(player, monkeypatch), words, seed=5, rounds=12, mercy=3)
     graded = grade(str(player), words=str(word_file), seed=5, rounds=12, mercy=3)
     assert graded.log_lines() == expected
     assert {result.failure for result in graded.rounds} <= {None, "mercy"}
     assert graded.total == int(expected[-1].split()[0])
+
+
+@pytest.fixture(scope="module")
+def every_length(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A word file with a word of each length from 1 to 15, so that every word game loads."""
+    path = tmp_path_factory.mktemp("words") / "lengths.txt"
+    path.write_text("\n".join(string.ascii_lowercase[:length] for length in range(1, 16)))
+    return path
+
+
+@given(st.data())
+def test_the_engine_scores_distinct_letters_as_the_course_does(
+    every_length: Path, data: st.DataObject
+) -> None:
+    """On words of distinct letters (every guess of the word game) the engine scores as the course does."""
+    length = data.draw(st.integers(1, 15))
+    words = st.permutations(string.ascii_lowercase).map(lambda letters: "".join(letters[:length]))
+    guess, secret = data.draw(words), data.draw(words)
+    game = load_game(f"words:length={length},file={every_length}")
+    feedback = game.feedback(game.parse_code(guess)[None], game.parse_code(secret)[None])[0, 0]
+    assert game.decode_feedback(feedback) == bacrunner.count_bulls_and_cows(guess, secret)
 
 
 def test_grade_cli_prints_the_log_and_writes_gradescope_results(word_file: Path, tmp_path: Path) -> None:

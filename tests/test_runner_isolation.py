@@ -133,20 +133,36 @@ def test_background_processes_die_with_the_player(tmp_path: Path) -> None:
     assert not _alive(pid)
 
 
+def course_deck(folder: Path) -> str:
+    """The course's deck over a small word file written in ``folder``."""
+    words = folder / "words.txt"
+    words.write_text("\n".join(["bravo", "cider", "dwarf", "fjords", "glyphs", "nymph", "quartz", "wizard"]))
+    return bacrunner.WordSource(str(words)).spec
+
+
 def test_tampering_with_frames_and_random_gets_nothing(tmp_path: Path) -> None:
     """A course player hunting the secret in its frames and patching random finds and changes nothing."""
-    words = tmp_path / "words.txt"
-    words.write_text("\n".join(["bravo", "cider", "dwarf", "fjords", "glyphs", "nymph", "quartz", "wizard"]))
-    deck = bacrunner.WordSource(str(words)).spec
+    deck = course_deck(tmp_path)
     honest = module("course_first.py")
     both = play([module("tamper.py"), honest], rounds=4, games=(deck,))
     alone = play([honest], rounds=4, games=(deck,))
-    secrets = bacrunner.draw_secrets(bacrunner.WordSource(str(words)).words(), 3, 4)
+    secrets = bacrunner.draw_secrets(bacrunner.WordSource.from_spec(deck).words(), 3, 4)
     tampered = [result for result in both.results if result.player.endswith("tamper.py")]
     assert all(r.failure == "crash" and "no secret in reach" in (r.reason or "") for r in tampered)
     assert [r.secret for r in tampered] == secrets
     untouched = [result.without_timing() for result in both.results if result.player == honest]
     assert untouched == [result.without_timing() for result in alone.results]
+
+
+def test_course_rounds_take_any_text_but_still_foul_on_what_is_not_a_line(tmp_path: Path) -> None:
+    """Chatter is a course guess, scored and recorded; control characters, long lines, hangs still foul."""
+    escape = "sh -c 'read x; echo moocow 1; while read y; do printf \"\\033[31mbravo\\n\"; done'"
+    players = [module("garbage.py"), escape, module("long_line.py"), module("hang.py")]
+    outcome = play(players, rounds=1, games=(course_deck(tmp_path),), mercy=2)
+    assert [(result.failure, result.guesses) for result in outcome.results] == [
+        ("mercy", ("hello, runner", "hello, runner")), ("invalid", ()), ("output", ()), ("timeout", ()),
+    ]  # fmt: skip
+    assert outcome.results[1].reason == "'\\x1b[31mbravo' is not a line of printable text"
 
 
 def test_no_player_home_is_left_behind(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

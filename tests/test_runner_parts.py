@@ -19,7 +19,7 @@ from moocow.runner.leaderboard import standings
 from moocow.runner.limits import Limits
 from moocow.runner.players import PlayerKind, parse_player
 from moocow.runner.results import RoundResult
-from moocow.runner.rules import read_guess
+from moocow.runner.rules import Guess, read_course_guess, read_guess
 
 
 def test_handshake_lines_round_trip() -> None:
@@ -62,7 +62,7 @@ def test_unknown_runner_message_is_a_protocol_error() -> None:
 @pytest.mark.parametrize("line", ["ABCD", "ABCD\r", "  ABCD \t"])
 def test_guess_rule_forgives_surrounding_whitespace(line: str) -> None:
     game = load_game("bottles:n=4")
-    assert read_guess(game, line) == game.guess_index("ABCD")
+    assert read_guess(game, line) == Guess("ABCD", game.guess_index("ABCD"))
 
 
 @pytest.mark.parametrize(
@@ -80,6 +80,30 @@ def test_guess_rule_refuses_near_misses_and_garbage(line: str, reason: str) -> N
     with pytest.raises(Foul) as caught:
         read_guess(load_game("bottles:n=4"), line)
     assert (caught.value.kind, caught.value.reason) == (Failure.INVALID, reason)
+
+
+@pytest.mark.parametrize(
+    ("line", "text"),
+    [
+        ("eeeee", "eeeee"),
+        (" aeiou\r", "aeiou"),
+        ("HUNTS", "HUNTS"),
+        ("hu nts", "hu nts"),
+        ("", ""),
+        ("ü" * 20, "ü" * 20),
+    ],
+)
+def test_course_rule_takes_any_printable_line_as_sent(line: str, text: str) -> None:
+    """In a course round any text is a guess, as in bacrunner.py: only surrounding whitespace goes."""
+    assert read_course_guess(line) == Guess(text)
+
+
+@pytest.mark.parametrize("line", ["\x1b[31mhunts", "hu\tnts", "hunts\u2028x", "\x00"])
+def test_course_rule_refuses_what_a_one_line_log_cannot_show(line: str) -> None:
+    with pytest.raises(Foul) as caught:
+        read_course_guess(line)
+    assert caught.value.kind is Failure.INVALID
+    assert caught.value.reason == f"{line!r} is not a line of printable text"
 
 
 def test_limits_from_options_over_a_table() -> None:

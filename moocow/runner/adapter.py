@@ -107,7 +107,7 @@ class MoocowPlayer(ModulePlayer):
 
 def word_list(deck: str) -> list[str]:
     """The words a course player is given: the course's list, or every guess of another game."""
-    if deck.split(":", 1)[0].strip() == bacrunner.NAME:
+    if bacrunner.is_course_deck(deck):
         return bacrunner.WordSource.from_spec(deck).words()
     from moocow.plugins import load_game
 

@@ -3,10 +3,11 @@
 The course runner (ikokkari/BullsAndCows, ``bacrunner.py``) reads ``words_alpha.txt`` with
 ``open(..., encoding="utf-8")``, keeps ``x.strip()`` when it is 5 to 15 characters long with no
 character twice, in file order, and draws every secret with ``random.Random(seed).choice`` over
-that list. Each round ends when the guess equals the secret or after ``mercy`` guesses; a round
-scores its number of guesses and the total is printed after the rounds. The functions here do
-exactly that, and write its log. No numpy here: the adapter that runs course players in their
-own process uses ``WordSource.words`` to hand them the same word list.
+that list. It takes any string as a guess and scores it with ``count_bulls_and_cows``; a round
+ends when the guess equals the secret or after ``mercy`` guesses, scores its number of guesses,
+and the total is printed after the rounds. The functions here do exactly that, and write its log.
+No numpy here: the adapter that runs course players in their own process uses
+``WordSource.words`` to hand them the same word list.
 """
 
 from __future__ import annotations
@@ -33,6 +34,11 @@ ROUNDS = 20
 """The course runner's number of rounds."""
 MERCY = 20
 """The course runner's mercy limit: the most guesses a round may take."""
+
+
+def is_course_deck(spec: str) -> bool:
+    """Whether a deck spec names the course's deck (``bacrunner:...``) rather than a game."""
+    return spec.split(":", 1)[0].strip() == NAME
 
 
 def acceptable(word: str, minlen: int, maxlen: int) -> bool:
@@ -90,6 +96,17 @@ def draw_secrets(words: Sequence[str], seed: int, rounds: int) -> list[str]:
     """The course's secrets: ``random.Random(seed).choice(words)`` once per round."""
     rng = random.Random(seed)
     return [rng.choice(words) for _ in range(rounds)]
+
+
+def count_bulls_and_cows(guess: str, secret: str) -> tuple[int, int]:
+    """The course's scoring, verbatim: ``zip`` pairs the characters, so the longer string is cut short."""
+    bulls, cows = 0, 0
+    for c1, c2 in zip(guess, secret, strict=False):
+        if c1 == c2:
+            bulls += 1
+        else:
+            cows += 1 if c1 in secret else 0
+    return (bulls, cows)
 
 
 def header_line(seed: int) -> str:

@@ -16,8 +16,7 @@ from moocow.engine.errors import MoocowError
 from moocow.engine.game import Game
 from moocow.engine.solve import secret_index
 from moocow.plugins import load_game
-from moocow.runner.bacrunner import NAME as COURSE_DECK
-from moocow.runner.bacrunner import WordSource, draw_secrets
+from moocow.runner.bacrunner import WordSource, draw_secrets, is_course_deck
 
 
 @dataclass(frozen=True, eq=False)
@@ -98,6 +97,6 @@ class CourseDeck(Deck):
 @lru_cache(maxsize=32)
 def load_deck(spec: str) -> Deck:
     """The deck a spec names: ``bacrunner:...`` or any game spec (cached: decks hold built games)."""
-    if spec.split(":", 1)[0].strip() == COURSE_DECK:
+    if is_course_deck(spec):
         return CourseDeck(WordSource.from_spec(spec))
     return GameDeck(load_game(spec))

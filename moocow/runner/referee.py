@@ -2,7 +2,8 @@
 
 A round ends when the guess is the secret or after the mercy limit of guesses, as in the course
 runner: the score is the number of guesses, the winning one included, and a round that is not won
-(by the mercy limit or by a foul) scores the mercy limit.
+(by the mercy limit or by a foul) scores the mercy limit. A guess of the game is answered with the
+game's feedback; a course guess, any text (``rules.py``), with the course's bulls and cows.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from moocow.runner.bacrunner import count_bulls_and_cows
 from moocow.runner.decks import Deal
 from moocow.runner.fouls import Failure, Foul
 from moocow.runner.seats import Seat
@@ -19,8 +21,8 @@ from moocow.runner.seats import Seat
 class Outcome:
     """How one round went."""
 
-    guesses: tuple[int, ...]
-    """Guess indices in the order played."""
+    guesses: tuple[str, ...]
+    """The guesses in the order played, as the game writes them or as sent in a course round."""
     solved: bool
     """Whether the last guess was the secret."""
     score: int
@@ -36,9 +38,8 @@ class Outcome:
 def play_round(seat: Seat, deal: Deal, mercy: int) -> Outcome:
     """Play one round of ``deal`` with ``seat``; a foul loses the round, it never escapes."""
     game = deal.game
-    target = int(game.secret_guess_index[deal.secret])
-    secret = game.secrets[deal.secret : deal.secret + 1]
-    guesses: list[int] = []
+    secret, secret_text = game.secrets[deal.secret : deal.secret + 1], deal.secret_text
+    guesses: list[str] = []
     seconds = 0.0
     try:
         seat.start_round(game)
@@ -49,10 +50,13 @@ def play_round(seat: Seat, deal: Deal, mercy: int) -> Outcome:
                 guess = seat.guess(feedback)
             finally:
                 seconds += time.perf_counter() - started
-            guesses.append(guess)
-            if guess == target:
+            guesses.append(guess.text)
+            if guess.text == secret_text:
                 return Outcome(tuple(guesses), True, len(guesses), None, None, seconds)
-            feedback = int(game.feedback(game.guesses[guess : guess + 1], secret)[0, 0])
+            if guess.index is None:
+                feedback = game.encode_feedback(count_bulls_and_cows(guess.text, secret_text))
+            else:
+                feedback = int(game.feedback(game.guesses[guess.index : guess.index + 1], secret)[0, 0])
     except Foul as foul:
         return Outcome(tuple(guesses), False, mercy, foul.kind, foul.reason, seconds)
     return Outcome(tuple(guesses), False, mercy, Failure.MERCY, f"not solved in {mercy} guesses", seconds)

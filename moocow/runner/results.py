@@ -35,7 +35,7 @@ class RoundResult:
     secret: str
     """The secret, as the game writes it."""
     guesses: tuple[str, ...]
-    """The player's guesses, as the game writes them."""
+    """The player's guesses, as the game writes them (in a course round: as the player sent them)."""
     solved: bool
     """Whether the last guess was the secret."""
     score: int

@@ -4,11 +4,21 @@ A line counts as a guess when, with surrounding whitespace removed (line ends, `
 Windows, stray spaces), it is exactly how the game writes one of its guesses (``format_code``):
 ``1122`` in Mastermind, ``blinkers`` in the word game. Near-misses are not guesses: other case
 (``BLINKERS``), inner spaces or commas (``1 1 2 2``), a word outside the game's list. They lose
-the round, and the reason names the spelling that would have counted. The course runner compares
-strings exactly too, so a course player that never relied on stray spaces scores the same.
+the round, and the reason names the spelling that would have counted.
+
+The course exception: in a session of the course deck (``bacrunner:...``) a guess is any line of
+printable text, because ``bacrunner.py`` takes any string its player returns and scores it. So
+``eeeee``, a word of another length or not in the list, ``BLINKERS`` or ``blin kers`` is a guess,
+recorded as sent and scored as the course scores it (``bacrunner.count_bulls_and_cows``: other case
+never matches, ``zip`` cuts the longer of guess and secret short); only the secret itself wins.
+Surrounding whitespace is removed as from any answer. A line with a character that is not
+printable (a tab, an escape sequence, a line separator) is invalid: the course's log could not
+show it on one line.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from moocow.engine.errors import MoocowError
 from moocow.engine.game import Game
@@ -18,15 +28,42 @@ SHOWN = 40
 """Characters of an offending answer quoted in the reason."""
 
 
-def read_guess(game: Game, line: str) -> int:
-    """The guess index ``line`` names under the rule, or a ``Foul`` saying why it names none."""
+@dataclass(frozen=True)
+class Guess:
+    """One guess as played."""
+
+    text: str
+    """As the game writes it, or, in a course round, as the player sent it."""
+    index: int | None = None
+    """Its index in the game's guesses; ``None`` for a course guess, scored as the course scores text."""
+
+    @classmethod
+    def of(cls, game: Game, index: int) -> Guess:
+        """The game's guess ``index``, written as the game writes it."""
+        return cls(game.format_code(game.guesses[index]), index)
+
+
+def read_guess(game: Game, line: str) -> Guess:
+    """The guess ``line`` names under the rule, or a ``Foul`` saying why it names none."""
     text = line.strip()
-    shown = text if len(text) <= SHOWN else text[: SHOWN - 3] + "..."
     try:
-        index = game.guess_index(text)
+        guess = Guess.of(game, game.guess_index(text))
     except MoocowError:
-        raise Foul(Failure.INVALID, f"{shown!r} is not a guess of {game.spec}") from None
-    written = game.format_code(game.guesses[index])
-    if text != written:
-        raise Foul(Failure.INVALID, f"{shown!r} is not written as {game.spec} writes it: {written!r}")
-    return index
+        raise Foul(Failure.INVALID, f"{_shown(text)!r} is not a guess of {game.spec}") from None
+    if text != guess.text:
+        written = f"is not written as {game.spec} writes it: {guess.text!r}"
+        raise Foul(Failure.INVALID, f"{_shown(text)!r} {written}")
+    return guess
+
+
+def read_course_guess(line: str) -> Guess:
+    """The guess ``line`` is in a course round: its printable text as sent, or a ``Foul``."""
+    text = line.strip()
+    if not text.isprintable():
+        raise Foul(Failure.INVALID, f"{_shown(text)!r} is not a line of printable text")
+    return Guess(text)
+
+
+def _shown(text: str) -> str:
+    """An offending answer, cut to ``SHOWN`` characters for the reason."""
+    return text if len(text) <= SHOWN else text[: SHOWN - 3] + "..."

@@ -3,8 +3,9 @@
 The referee treats every player alike through ``Seat``. An engine strategy sits in the runner's
 process and is trusted. Everyone else sits in a ``ProgramSeat``: a process of its own that is
 told the game and the feedback, never the secret, and whose every answer is checked against the
-limits and the guess rule. A foul ends the process; the next round starts a fresh one, and a
-player that cannot get through its setup is disqualified for the rest of the session.
+limits and the guess rule (in a session of the course deck, the course's exception to it). A foul
+ends the process; the next round starts a fresh one, and a player that cannot get through its
+setup is disqualified for the rest of the session.
 """
 
 from __future__ import annotations
@@ -16,11 +17,12 @@ from moocow.engine.game import Game
 from moocow.engine.position import Position
 from moocow.engine.strategies import Strategy, check_opening, load_strategy
 from moocow.runner import protocol
+from moocow.runner.bacrunner import is_course_deck
 from moocow.runner.fouls import Disqualified, Failure, Foul
 from moocow.runner.limits import Allowance, Limits, tighter
 from moocow.runner.players import PlayerKind, PlayerSpec
 from moocow.runner.process import PlayerProcess
-from moocow.runner.rules import read_guess
+from moocow.runner.rules import Guess, read_course_guess, read_guess
 
 
 class Seat(ABC):
@@ -34,8 +36,8 @@ class Seat(ABC):
         """A new round of ``game`` begins; raises ``Foul`` if the player cannot take part."""
 
     @abstractmethod
-    def guess(self, feedback: int | None) -> int:
-        """The next guess index, given the feedback to the last guess (``None`` first); may raise ``Foul``."""
+    def guess(self, feedback: int | None) -> Guess:
+        """The next guess, given the feedback to the last guess (``None`` first); may raise ``Foul``."""
 
     @abstractmethod
     def close(self) -> None:
@@ -58,12 +60,12 @@ class EngineSeat(Seat):
             self._checked.add(game.spec)
         self._position = Position.start(game)
 
-    def guess(self, feedback: int | None) -> int:
+    def guess(self, feedback: int | None) -> Guess:
         assert self._position is not None, "start_round comes first"
         if feedback is not None:
             self._position = self._position.after(self._last, feedback)
         self._last = self.strategy.decide(self._position)
-        return self._last
+        return Guess.of(self._position.game, self._last)
 
     def close(self) -> None:
         """Nothing to release: decisions stay cached in the strategy for the next session."""
@@ -76,6 +78,7 @@ class ProgramSeat(Seat):
         self.command = command
         self.deck = deck
         self.limits = limits
+        self._course = is_course_deck(deck)
         self._process: PlayerProcess | None = None
         self._disqualified: Disqualified | None = None
         self._game: Game | None = None
@@ -90,14 +93,14 @@ class ProgramSeat(Seat):
         self._round_cpu_start = process.cpu_seconds()
         self._round_start = protocol.start_round(game.code_length, game.spec)
 
-    def guess(self, feedback: int | None) -> int:
+    def guess(self, feedback: int | None) -> Guess:
         assert self._game is not None, "start_round comes first"
         if feedback is None:
             line = self._exchange(self._round_start)
         else:
             line = self._exchange(protocol.feedback(self._game.decode_feedback(feedback)))
         try:
-            return read_guess(self._game, line)
+            return read_course_guess(line) if self._course else read_guess(self._game, line)
         except Foul:
             self._drop()
             raise

@@ -56,14 +56,13 @@ def play_session(plan: SessionPlan, emit: Emit) -> protocol.Identity:
 
 
 def round_result(player: str, deck: str, number: int, deal: Deal, outcome: Outcome) -> RoundResult:
-    """The record of a round, codes written as the game writes them."""
-    game = deal.game
+    """The record of a round."""
     return RoundResult(
         player=player,
         game=deck,
         round=number,
         secret=deal.secret_text,
-        guesses=tuple(game.format_code(game.guesses[guess]) for guess in outcome.guesses),
+        guesses=outcome.guesses,
         solved=outcome.solved,
         score=outcome.score,
         failure=None if outcome.failure is None else str(outcome.failure),
