@@ -18,6 +18,7 @@ from rich.table import Table
 from moocow import api
 from moocow.interactive import assist as run_assistant
 from moocow.interactive import play as run_play
+from moocow.optimal.cli import optimal, tree
 from moocow.runner.cli import grade, tournament
 from moocow.terminal import err, one_line_errors, out
 
@@ -147,6 +148,8 @@ def play(
 
 app.command()(tournament)
 app.command()(grade)
+app.command()(optimal)
+app.command()(tree)
 
 
 def _ask(prompt: str) -> str | None:

@@ -33,6 +33,8 @@ class Strategy(ABC):
     """One line for people."""
     params: ClassVar[tuple[Param, ...]] = (OPENING,)
     """The parameters a spec may set."""
+    positional: ClassVar[str | None] = None
+    """A parameter a spec may give bare, as ``name:VALUE`` (``tree:PATH``); ``None``: always key=value."""
 
     def __init__(self, **values: Any) -> None:
         self.values: dict[str, Any] = bind(self.name, self.params, values)
@@ -173,6 +175,10 @@ def load_strategy(spec: str | Strategy, **overrides: Any) -> Strategy:
     """
     if isinstance(spec, Strategy):
         return type(spec)(**{**spec.values, **overrides}) if overrides else spec
+    bare_name, _, rest = spec.strip().partition(":")
+    bare = STRATEGIES.get(bare_name.strip())
+    if bare is not None and bare.positional and rest.strip() and "=" not in rest:
+        return bare(**{bare.positional: rest.strip(), **overrides})
     name, arguments = parse_spec(spec)
     cls = STRATEGIES.get(name)
     if cls is None:
@@ -185,3 +191,8 @@ def check_opening(strategy: Strategy, game: Game) -> None:
     """Fail early, in one line, when a strategy's fixed first guess is not a guess of ``game``."""
     if strategy.values["first"] is not None:
         game.guess_index(strategy.values["first"])
+
+
+from moocow.engine.treestrategy import TreeStrategy  # noqa: E402  (registers itself below, needs Strategy)
+
+STRATEGIES[TreeStrategy.name] = TreeStrategy

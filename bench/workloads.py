@@ -1,0 +1,70 @@
+"""Every workload of the suite, in table order, with the sample sizes that keep each baseline short.
+
+Measured baseline times per secret (from scratch): about 0.6 s on Mastermind 4x6, 2 s on words,
+10 s on digits and on 7 bottles, 12 minutes on 8 bottles. The samples keep each workload under
+a minute, except 8 bottles, where one secret is the least there is.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from bench.evaluations import EvaluationWorkload
+from bench.optimal import OptimalWorkload
+from bench.rounds import RunnerWorkload
+from bench.rows import Row
+
+
+class Workload(Protocol):
+    """Something the suite measures: a name to select it by and rows to show."""
+
+    @property
+    def name(self) -> str:
+        """Unique; ``--only`` matches a substring of it."""
+
+    @property
+    def quick(self) -> bool:
+        """Whether ``--quick`` runs it."""
+
+    def run(self) -> list[Row]:
+        """Measure moocow and the baseline; the rows of the table."""
+
+
+WORKLOADS: tuple[Workload, ...] = (
+    EvaluationWorkload("minmax", "mastermind", sample=20),
+    EvaluationWorkload("minmax", "digits", sample=4),
+    EvaluationWorkload("minmax", "words", sample=10),
+    EvaluationWorkload("minmax", "bottles:n=6", sample=60),
+    EvaluationWorkload("minmax", "bottles:n=7", sample=6),
+    EvaluationWorkload("minmax", "bottles:n=8", sample=1, repeats=1),
+    EvaluationWorkload("expected", "mastermind", sample=20),
+    EvaluationWorkload("entropy", "mastermind", sample=20),
+    EvaluationWorkload("parts", "mastermind", sample=20),
+    EvaluationWorkload("first", "mastermind"),
+    EvaluationWorkload("random", "mastermind"),
+    EvaluationWorkload("minmax", "bottles:n=5", quick=True),
+    EvaluationWorkload("entropy", "mastermind:pegs=3,colors=4", sample=12, quick=True),
+    RunnerWorkload("strategy"),
+    RunnerWorkload("module"),
+    RunnerWorkload("program"),
+    RunnerWorkload("strategy", "mastermind:pegs=3,colors=4", rounds=20, quick=True),
+    OptimalWorkload("bottles:n=4"),
+    OptimalWorkload("mastermind:pegs=3,colors=3", quick=True),
+    OptimalWorkload("bottles:n=5", baseline=False),
+    OptimalWorkload("mastermind", baseline=False, repeats=1),
+    OptimalWorkload("bottles:n=6", baseline=False, repeats=1),
+)
+"""The suite; ``--quick`` runs the ones marked quick (a few seconds in all)."""
+
+
+def select(only: str | None, quick: bool) -> list[Workload]:
+    """The workloads whose name contains ``only`` (all without it), the quick ones with ``quick``."""
+    return [w for w in WORKLOADS if (only is None or only in w.name) and (w.quick or not quick)]
+
+
+def find(name: str) -> Workload:
+    """The workload called exactly ``name``."""
+    for workload in WORKLOADS:
+        if workload.name == name:
+            return workload
+    raise KeyError(name)

@@ -1,0 +1,210 @@
+"""Strategy trees people can keep: a documented JSON file, a readable print and Graphviz export.
+
+The file format (``moocow-tree``, version 1) is plain JSON written in the game's own notation,
+so a tree can be read, diffed and edited by hand and does not depend on the engine's indices::
+
+    {
+      "format": "moocow-tree",
+      "version": 1,
+      "game": "mastermind",            # the game spec the tree plays
+      "strategy": "minmax",            # what built it (free text, for people)
+      "secrets": 1296,                 # secrets the root covers
+      "total": 5801,                   # guesses over all secrets, the winning ones included
+      "worst": 5,                      # the most guesses any secret takes
+      "root": {
+        "guess": "1122",               # the code played at this node, as people type it
+        "size": 1296,                  # secrets that reach this node
+        "children": {                  # one subtree per non-winning answer, keyed by the
+          "0B0W": {"guess": "3456", "size": 256, "children": {...}},   # answer as people write it
+          ...
+        }
+      }
+    }
+
+A node without children is a win: its guess is the one secret that reaches it. The statistics
+are redundant (they follow from the nodes) and are checked on loading, which catches a file
+edited inconsistently.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from moocow.engine import tree as tree_module
+from moocow.engine.errors import MoocowError
+from moocow.engine.game import Game
+
+if TYPE_CHECKING:  # tree.py imports the strategies, which register the tree strategy
+    from moocow.engine.tree import Node
+
+FORMAT = "moocow-tree"
+"""The ``format`` field of every tree file."""
+VERSION = 1
+"""The version this module writes and reads."""
+
+
+@dataclass(frozen=True)
+class TreeStats:
+    """What a tree costs, read off its nodes."""
+
+    secrets: int
+    """Secrets the root covers."""
+    total: int
+    """Guesses over all secrets, the winning ones included."""
+    worst: int
+    """The most guesses any secret takes."""
+    histogram: tuple[int, ...]
+    """``histogram[k - 1]``: how many secrets take ``k`` guesses."""
+
+
+def walk(root: Node) -> Iterator[tuple[Node, int]]:
+    """Every node with its depth (the root has depth 1), parents before children."""
+    stack = [(root, 1)]
+    while stack:
+        node, depth = stack.pop()
+        yield node, depth
+        stack.extend((child, depth + 1) for child in node.children.values())
+
+
+def tree_stats(root: Node) -> TreeStats:
+    """Statistics of a tree: each secret pays one guess at every node it passes through."""
+    counts: dict[int, int] = {}
+    for node, depth in walk(root):
+        won_here = node.size - sum(child.size for child in node.children.values())
+        if won_here:
+            counts[depth] = counts.get(depth, 0) + won_here
+    worst = max(counts)
+    histogram = tuple(counts.get(depth, 0) for depth in range(1, worst + 1))
+    total = sum(depth * count for depth, count in counts.items())
+    return TreeStats(root.size, total, worst, histogram)
+
+
+def tree_to_dict(game: Game, root: Node, strategy: str) -> dict[str, Any]:
+    """The JSON-ready document of a tree (see the module docstring)."""
+    stats = tree_stats(root)
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "game": game.spec,
+        "strategy": strategy,
+        "secrets": stats.secrets,
+        "total": stats.total,
+        "worst": stats.worst,
+        "root": _node_to_dict(game, root),
+    }
+
+
+def _node_to_dict(game: Game, node: Node) -> dict[str, Any]:
+    shown: dict[str, Any] = {"guess": game.format_code(game.guesses[node.guess]), "size": node.size}
+    if node.children:
+        shown["children"] = {
+            game.format_feedback(value): _node_to_dict(game, child)
+            for value, child in sorted(node.children.items())
+        }
+    return shown
+
+
+def save_tree(path: str | os.PathLike[str], game: Game, root: Node, strategy: str) -> None:
+    """Write a tree file; the parent folder must exist."""
+    text = json.dumps(tree_to_dict(game, root, strategy), indent=1)
+    try:
+        Path(path).write_text(text + "\n", encoding="utf-8")
+    except OSError as error:
+        raise MoocowError(f"cannot write tree {path}: {error.strerror}") from None
+
+
+@dataclass(frozen=True)
+class SavedTree:
+    """A tree read from a file, with what the file says about it."""
+
+    game: str
+    """Spec of the game the tree plays."""
+    strategy: str
+    """What built the tree."""
+    root: Node
+    """The tree itself, in the game's indices."""
+
+
+def read_tree_document(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """The JSON document of a tree file, its format and version checked."""
+    try:
+        document = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as error:
+        raise MoocowError(f"cannot read tree {path}: {error.strerror}") from None
+    except json.JSONDecodeError as error:
+        raise MoocowError(f"{path} is not JSON: {error.msg} at line {error.lineno}") from None
+    if not isinstance(document, dict) or document.get("format") != FORMAT:
+        raise MoocowError(f'{path} is not a moocow tree file (no "format": "{FORMAT}")')
+    if document.get("version") != VERSION:
+        raise MoocowError(f"{path}: tree format version {document.get('version')!r} is not {VERSION}")
+    return document
+
+
+def load_tree(path: str | os.PathLike[str], game: Game) -> SavedTree:
+    """Read a tree file for ``game``; a file for another game or an inconsistent tree is refused."""
+    document = read_tree_document(path)
+    if document.get("game") != game.spec:
+        raise MoocowError(f"{path} is a tree for {document.get('game')}, not for {game.spec}")
+    try:
+        root = _node_from_dict(game, document["root"])
+    except (KeyError, TypeError, AttributeError) as error:
+        raise MoocowError(f"{path}: malformed tree node ({error})") from None
+    stats = tree_stats(root)
+    claimed = (document.get("secrets"), document.get("total"), document.get("worst"))
+    if claimed != (stats.secrets, stats.total, stats.worst):
+        raise MoocowError(
+            f"{path}: the file says secrets/total/worst {claimed}, its nodes give "
+            f"{(stats.secrets, stats.total, stats.worst)}"
+        )
+    return SavedTree(game.spec, str(document.get("strategy", "")), root)
+
+
+def _node_from_dict(game: Game, shown: dict[str, Any]) -> Node:
+    node = tree_module.Node(game.guess_index(shown["guess"]), int(shown["size"]))
+    for answer, child in shown.get("children", {}).items():
+        value = game.parse_feedback(answer)
+        if value == game.win:
+            raise MoocowError(f"the winning answer {answer} cannot have a subtree")
+        node.children[value] = _node_from_dict(game, child)
+    if sum(child.size for child in node.children.values()) not in (node.size, node.size - 1):
+        raise MoocowError(f"node {shown['guess']}: its children do not add up to its size {node.size}")
+    return node
+
+
+def format_tree(game: Game, root: Node, max_depth: int | None = None) -> str:
+    """The tree as indented text: ``answer -> guess (secrets)``, one node a line."""
+    return "\n".join(_format_lines(game, root, max_depth))
+
+
+def _format_lines(game: Game, node: Node, max_depth: int | None, depth: int = 1) -> Iterator[str]:
+    """Depth-first lines below ``node`` (recursion is shallow: one level per guess)."""
+    if depth == 1:
+        yield f"{game.format_code(game.guesses[node.guess])} ({node.size})"
+    if max_depth is not None and depth >= max_depth:
+        return
+    for value, child in sorted(node.children.items()):
+        code = game.format_code(game.guesses[child.guess])
+        won = "" if child.children else "  win"
+        yield f"{'  ' * depth}{game.format_feedback(value)} -> {code} ({child.size}){won}"
+        yield from _format_lines(game, child, max_depth, depth + 1)
+
+
+def tree_to_dot(game: Game, root: Node, name: str = "strategy") -> str:
+    """Graphviz DOT text: one box per guess (code and secrets), edges labelled with the answer."""
+    lines = [f"digraph {json.dumps(name)} {{", "  node [shape=box, fontname=monospace];"]
+    numbers: dict[int, int] = {}
+    for node, _ in walk(root):
+        number = numbers.setdefault(id(node), len(numbers))
+        label = f"{game.format_code(game.guesses[node.guess])}\\n{node.size}"
+        style = "" if node.children else ", style=rounded"
+        lines.append(f'  n{number} [label="{label}"{style}];')
+        for value, child in sorted(node.children.items()):
+            child_number = numbers.setdefault(id(child), len(numbers))
+            lines.append(f'  n{number} -> n{child_number} [label="{game.format_feedback(value)}"];')
+    lines.append("}")
+    return "\n".join(lines) + "\n"

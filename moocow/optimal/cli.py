@@ -1,0 +1,146 @@
+"""``moocow optimal`` and ``moocow tree``: thin commands over ``prove_optimal`` and the tree files.
+
+Plain typer-annotated functions, registered on the main app with ``app.command()(optimal)``;
+each turns ``MoocowError`` into one line on stderr and exit status 2 itself.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import typer
+from rich.console import Console
+
+from moocow.engine.errors import MoocowError
+from moocow.engine.evaluation import evaluate_with_tree
+from moocow.engine.game import Game
+from moocow.engine.strategies import load_strategy
+from moocow.engine.tree import Node
+from moocow.engine.treefile import format_tree, save_tree, tree_to_dot
+from moocow.optimal.progress import SearchProgress
+from moocow.optimal.prove import OptimalResult, prove_optimal
+from moocow.plugins import load_game
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+DEFAULT_WORKERS = os.cpu_count() or 1
+"""Processes ``moocow optimal`` searches with unless told: every core."""
+DEFAULT_SHOW = 2
+"""Levels ``moocow tree`` prints when asked for nothing else."""
+
+out = Console(highlight=False)
+err = Console(stderr=True, highlight=False)
+
+GameArg = Annotated[str, typer.Argument(help="A game spec, e.g. mastermind, bottles:n=5, digits.")]
+SaveOpt = Annotated[Path | None, typer.Option("--save", help="Write the tree to this JSON file.")]
+ShowOpt = Annotated[
+    int | None, typer.Option("--show", help="Print the tree down to this many guesses.", min=1)
+]
+DotOpt = Annotated[Path | None, typer.Option("--dot", help="Write the tree for Graphviz (- for stdout).")]
+
+
+def one_line_errors(function: F) -> F:
+    """Turn ``MoocowError`` into one line on stderr and exit status 2."""
+
+    @functools.wraps(function)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return function(*args, **kwargs)
+        except MoocowError as error:
+            err.print(f"error: {error}", markup=False, soft_wrap=True)
+            raise typer.Exit(2) from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+@one_line_errors
+def optimal(
+    game: GameArg,
+    max_depth: Annotated[
+        int | None, typer.Option("--max-depth", help="Allow at most this many guesses for any secret.", min=1)
+    ] = None,
+    candidates_only: Annotated[
+        bool, typer.Option("--candidates-only", help="Guess only codes that are still possible.")
+    ] = False,
+    workers: Annotated[
+        int, typer.Option("--workers", help="Processes to search with (default: one per core).", min=1)
+    ] = DEFAULT_WORKERS,
+    save: SaveOpt = None,
+    show: ShowOpt = None,
+    dot: DotOpt = None,
+) -> None:
+    """Find the strategy with the fewest guesses in total, and prove it (Ctrl-C keeps the best so far)."""
+    loaded = load_game(game)
+    with SearchProgress(err) as progress:
+        result = prove_optimal(loaded, max_depth, candidates_only, progress, workers)
+    out.print(describe(result), soft_wrap=True)
+    if result.root is not None:
+        label = optimal_label(result)
+        _emit(loaded, result.root, label, save, show, dot)
+
+
+def describe(result: OptimalResult) -> str:
+    """One line for people: the total, whether it is proven, the time."""
+    limits = [f"at most {result.max_depth} guesses"] if result.max_depth else []
+    limits += ["candidates only"] if result.candidates_only else []
+    where = f"{result.game} ({', '.join(limits)})" if limits else result.game
+    seconds = f"{result.seconds:.1f} s"
+    if result.total is None and result.proven:
+        return f"{where}: no strategy meets the limit (proven in {seconds})"
+    if result.proven:
+        return f"{where}: {result.total} guesses in total, proven optimal in {seconds}"
+    best = "no strategy yet" if result.total is None else f"best found {result.total}"
+    return f"{where}: interrupted after {seconds}; {best}, proven lower bound {result.lower_bound}"
+
+
+def optimal_label(result: OptimalResult) -> str:
+    """What built an optimal tree, as recorded in its file."""
+    options = [f"max_depth={result.max_depth}"] if result.max_depth else []
+    options += ["candidates_only=true"] if result.candidates_only else []
+    state = "" if result.proven else " (unproven)"
+    return f"optimal{':' + ','.join(options) if options else ''}{state}"
+
+
+@one_line_errors
+def tree(
+    game: GameArg,
+    strategy: Annotated[
+        str, typer.Option("--strategy", "-s", help="A strategy spec, e.g. minmax, entropy, tree:PATH.")
+    ] = "minmax",
+    save: SaveOpt = None,
+    show: ShowOpt = None,
+    dot: DotOpt = None,
+) -> None:
+    """Build the tree of a strategy over every secret: save it, print it, or export it for Graphviz."""
+    loaded = load_game(game)
+    chosen = load_strategy(strategy)
+    evaluation, root = evaluate_with_tree(loaded, chosen)
+    total, worst = evaluation.total, evaluation.worst
+    out.print(f"{loaded.spec} with {chosen.spec}: {total} guesses in total, worst {worst}", soft_wrap=True)
+    if save is None and dot is None and show is None:
+        show = DEFAULT_SHOW
+    _emit(loaded, root, chosen.spec, save, show, dot)
+
+
+def _emit(game: Game, root: Node, label: str, save: Path | None, show: int | None, dot: Path | None) -> None:
+    """Save, print and export a tree as asked."""
+    if save is not None:
+        save_tree(save, game, root, label)
+        out.print(f"saved to {save}", markup=False)
+    if show is not None:
+        out.print(format_tree(game, root, show), markup=False, highlight=False)
+    if dot is not None:
+        text = tree_to_dot(game, root)
+        if str(dot) == "-":
+            sys.stdout.write(text)
+        else:
+            try:
+                dot.write_text(text, encoding="utf-8")
+            except OSError as error:
+                raise MoocowError(f"cannot write {dot}: {error.strerror}") from None
+            out.print(f"Graphviz file written to {dot}", markup=False)

@@ -1,0 +1,100 @@
+"""One call: the strategy with the fewest guesses in total for a game, and the proof that it is.
+
+The search starts from the tree of Irving's heuristic as the strategy to beat, so an
+interrupted search always has a complete strategy to hand back, and a search that cannot beat
+the heuristic proves the heuristic optimal. Ctrl-C stops it cleanly: the result then holds the
+best tree found and the lower bound proven so far.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from moocow.engine.errors import MoocowError
+from moocow.engine.evaluation import evaluate_with_tree
+from moocow.engine.game import Game
+from moocow.engine.strategies import load_strategy
+from moocow.engine.tree import Node
+from moocow.optimal.bounds import INFEASIBLE
+from moocow.optimal.search import ProgressHook, Search, SearchStats
+
+STARTING_STRATEGY = "expected"
+"""The heuristic whose tree is the first strategy to beat (Irving's: the best total of the four)."""
+
+
+@dataclass(frozen=True)
+class OptimalResult:
+    """The outcome of an exact search, complete or interrupted."""
+
+    game: str
+    """Spec of the game."""
+    max_depth: int | None
+    """The limit on any secret's guesses, if one was set."""
+    candidates_only: bool
+    """Whether only codes still possible were allowed as guesses."""
+    total: int | None
+    """Guesses over all secrets of the best strategy found (``None``: none within the limit)."""
+    lower_bound: int | None
+    """Proven: no strategy needs fewer guesses in total (``None``: no strategy meets the limit)."""
+    root: Node | None
+    """The best strategy's tree."""
+    seconds: float
+    """Wall-clock time of the search, the feedback table included."""
+    interrupted: bool
+    """Whether the search was stopped before it finished."""
+    stats: SearchStats
+    """What the search did."""
+
+    @property
+    def proven(self) -> bool:
+        """Whether the total found is the optimum (or it is proven that no strategy meets the limit)."""
+        return not self.interrupted and self.total == self.lower_bound
+
+
+def prove_optimal(
+    game: Game,
+    max_depth: int | None = None,
+    candidates_only: bool = False,
+    progress: ProgressHook | None = None,
+    workers: int = 1,
+) -> OptimalResult:
+    """The strategy with the fewest guesses in total over all secrets, each equally likely.
+
+    ``max_depth`` limits the guesses any secret may take; ``candidates_only`` allows only codes
+    still possible as guesses. ``progress`` is called with (fraction done, best, bound);
+    ``workers`` processes search the parts of each first guess side by side.
+    """
+    if max_depth is not None and max_depth < 1:
+        raise MoocowError(f"max depth must be at least 1, not {max_depth}")
+    started = time.perf_counter()
+    search = Search(game, max_depth, candidates_only, progress, workers)
+    start_total, start_tree = _starting_strategy(game, max_depth, candidates_only)
+    search.root.best, search.root.tree = start_total, start_tree
+    interrupted = False
+    try:
+        search.run(start_total)
+    except KeyboardInterrupt:
+        interrupted = True
+    found = search.root.best < INFEASIBLE
+    proven_lower = search.root.lower
+    return OptimalResult(
+        game=game.spec,
+        max_depth=max_depth,
+        candidates_only=candidates_only,
+        total=search.root.best if found else None,
+        lower_bound=None if proven_lower >= INFEASIBLE else proven_lower,
+        root=search.root.tree,
+        seconds=time.perf_counter() - started,
+        interrupted=interrupted,
+        stats=search.stats,
+    )
+
+
+def _starting_strategy(game: Game, max_depth: int | None, candidates_only: bool) -> tuple[int, Node | None]:
+    """The heuristic's total and tree when it meets the limit, else nothing to beat yet."""
+    strategy = load_strategy(STARTING_STRATEGY, candidates_only=candidates_only)
+    evaluation, tree = evaluate_with_tree(game, strategy)
+    if max_depth is not None and evaluation.worst > max_depth:
+        return INFEASIBLE, None
+    return evaluation.total, tree

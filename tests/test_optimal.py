@@ -1,0 +1,173 @@
+"""The exact search: published optima, agreement with a plain exhaustive search, limits, interruption."""
+
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+import pytest
+
+from moocow.engine.errors import MoocowError
+from moocow.engine.evaluation import evaluate
+from moocow.engine.game import Game
+from moocow.engine.strategies import load_strategy
+from moocow.engine.table import FeedbackTable
+from moocow.engine.treefile import tree_stats
+from moocow.optimal.bounds import INFEASIBLE, level_bounds
+from moocow.optimal.prove import prove_optimal
+from moocow.optimal.symmetry import GuessClasses
+from moocow.plugins.bottles import Bottles
+from moocow.plugins.digits import Digits
+from moocow.plugins.mastermind import Mastermind
+
+
+class PlainMastermind(Mastermind):
+    """Mastermind that declares no symmetry: the search must find the same optimum without it."""
+
+    symmetries = frozenset()
+
+
+def exhaustive(game: Game, max_depth: int | None = None, candidates_only: bool = False) -> float:
+    """The optimum by trying every guess at every set, with no bound, symmetry or ordering."""
+    table = FeedbackTable.for_game(game).rows(np.arange(len(game.secrets)))
+    guess_of = game.secret_guess_index
+
+    @cache
+    def best(candidates: tuple[int, ...], depth: float) -> float:
+        if depth == 0:
+            return float("inf")
+        if len(candidates) == 1:
+            return 1
+        rows = table[list(candidates)]
+        guesses = guess_of[list(candidates)] if candidates_only else range(table.shape[1])
+        result = float("inf")
+        for guess in guesses:
+            parts: dict[int, list[int]] = {}
+            for secret, answer in zip(candidates, rows[:, guess], strict=True):
+                if answer != game.win:
+                    parts.setdefault(int(answer), []).append(secret)
+            if any(len(part) == len(candidates) for part in parts.values()):
+                continue
+            cost = len(candidates) + sum(best(tuple(part), depth - 1) for part in parts.values())
+            result = min(result, cost)
+        return result
+
+    return best(tuple(range(len(game.secrets))), float("inf") if max_depth is None else max_depth)
+
+
+@pytest.mark.parametrize(("n", "total"), [(3, 15), (4, 86), (5, 535)])
+def test_published_bottle_optima(n: int, total: int) -> None:
+    """Bottles: 15, 86 and 535 guesses in total for 3, 4 and 5 bottles, proven."""
+    result = prove_optimal(Bottles(n=n))
+    assert result.proven
+    assert result.total == result.lower_bound == total
+    assert result.root is not None and tree_stats(result.root).total == total
+
+
+def test_mastermind_koyama_and_lai() -> None:
+    """Mastermind 4x6: 5625 in total (Koyama and Lai 1993), proven; the tree plays to that total."""
+    result = prove_optimal(Mastermind(), workers=2)
+    assert result.proven and result.total == 5625
+    assert result.root is not None
+    stats = tree_stats(result.root)
+    assert (stats.total, stats.secrets) == (5625, 1296)
+
+
+SMALL = [
+    (Mastermind(pegs=2, colors=4), None, False),
+    (Mastermind(pegs=3, colors=3), None, False),
+    (Mastermind(pegs=3, colors=3), 4, False),
+    (Mastermind(pegs=3, colors=3), None, True),
+    (PlainMastermind(pegs=3, colors=3), None, False),
+    (Digits(length=2, symbols=5), None, False),
+    (Digits(length=3, symbols=4), 4, True),
+    (Bottles(n=4), 5, False),
+    (Bottles(n=4), 4, False),
+    (Digits(length=3, symbols=4), 3, True),
+    (Bottles(n=4), None, True),
+]
+
+
+@pytest.mark.parametrize(("game", "max_depth", "candidates_only"), SMALL, ids=str)
+def test_agrees_with_exhaustive_search(game: Game, max_depth: int | None, candidates_only: bool) -> None:
+    """Every pruning together changes no optimum on games small enough to search naively."""
+    result = prove_optimal(game, max_depth, candidates_only)
+    assert result.proven
+    expected = exhaustive(game, max_depth, candidates_only)
+    if expected == float("inf"):
+        assert result.total is None and result.root is None
+        return
+    assert result.total == expected
+    assert result.root is not None
+    stats = tree_stats(result.root)
+    assert stats.total == result.total
+    assert max_depth is None or stats.worst <= max_depth
+
+
+def test_the_optimal_tree_is_at_least_as_good_as_every_heuristic() -> None:
+    """No heuristic beats the proven optimum (Mastermind 3x4)."""
+    game = Mastermind(pegs=3, colors=4)
+    optimum = prove_optimal(game).total
+    assert optimum is not None
+    for name in ("minmax", "expected", "entropy", "parts"):
+        assert evaluate(game, load_strategy(name)).total >= optimum
+
+
+def test_two_workers_find_the_same_optimum() -> None:
+    """Searching the parts of the first guesses in two processes changes nothing but the time."""
+    game = Mastermind(pegs=3, colors=4)
+    alone, together = prove_optimal(game), prove_optimal(game, workers=2)
+    assert together.proven and together.total == alone.total
+    assert together.root is not None and tree_stats(together.root).total == alone.total
+
+
+def test_a_limit_no_strategy_meets_is_proven_impossible() -> None:
+    """Nine codes cannot be told apart in two guesses when an answer has at most five values."""
+    result = prove_optimal(Mastermind(pegs=2, colors=3), max_depth=2)
+    assert result.proven and result.total is None and result.root is None
+    with pytest.raises(MoocowError, match="at least 1"):
+        prove_optimal(Bottles(n=3), max_depth=0)
+
+
+def test_interrupted_search_keeps_the_best_tree_and_a_bound() -> None:
+    """Ctrl-C during the search: the heuristic's tree (or better) and a lower bound below it."""
+
+    def interrupt(done: float, best: int | None, lower: int) -> None:
+        raise KeyboardInterrupt
+
+    result = prove_optimal(Bottles(n=5), progress=interrupt)
+    assert result.interrupted and not result.proven
+    assert result.root is not None and result.total is not None and result.lower_bound is not None
+    assert result.lower_bound <= 535 <= result.total == tree_stats(result.root).total
+
+
+def test_counting_bounds() -> None:
+    """n candidates need 2n - 1 guesses while n <= k + 1; depth limits make big sets infeasible."""
+    bounds = level_bounds(20, branching=4, depth=None)
+    assert list(bounds[:6]) == [0, 1, 3, 5, 7, 9]
+    assert bounds[6] == 9 + 3
+    limited = level_bounds(20, branching=4, depth=2)
+    assert limited[5] == 9 and limited[6] == INFEASIBLE
+
+
+def test_canonical_guesses_match_the_notes() -> None:
+    """Mastermind: 5 first guesses, then 12/53/39/130/57 second ones; Bulls and Cows: 1 then 20."""
+    game = Mastermind()
+    classes = GuessClasses(game)
+    first = classes.canonical(())
+    assert first is not None
+    assert [game.format_code(code) for code in game.guesses[first]] == [
+        "1111",
+        "1112",
+        "1122",
+        "1123",
+        "1234",
+    ]
+    seconds = [
+        classes.canonical((game.guess_index(code),)) for code in ("1111", "1112", "1122", "1123", "1234")
+    ]
+    assert [int(mask.sum()) for mask in seconds if mask is not None] == [12, 53, 39, 130, 57]
+    digits = Digits()
+    digit_classes = GuessClasses(digits)
+    assert int(digit_classes.canonical(()).sum()) == 1
+    assert int(digit_classes.canonical((digits.guess_index("0123"),)).sum()) == 20

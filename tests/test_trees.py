@@ -1,0 +1,166 @@
+"""Strategy trees: the JSON file round trip, playing from a saved tree, the text and DOT forms."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from moocow.assistant import Assistant
+from moocow.engine.errors import MoocowError
+from moocow.engine.evaluation import evaluate, evaluate_with_tree
+from moocow.engine.position import Position
+from moocow.engine.solve import solve
+from moocow.engine.strategies import load_strategy
+from moocow.engine.tree import Node
+from moocow.engine.treefile import format_tree, load_tree, save_tree, tree_stats, tree_to_dot, walk
+from moocow.optimal.cli import optimal, tree
+from moocow.plugins.bottles import Bottles
+from moocow.plugins.digits import Digits
+from moocow.plugins.mastermind import Mastermind
+
+CASES = [
+    (Mastermind(), "minmax:first=1122"),
+    (Mastermind(pegs=3, colors=4), "entropy:candidates_only=true"),
+    (Digits(length=3, symbols=6), "random:seed=4"),
+    (Bottles(n=5), "expected:fewest_moves=true"),
+    (Bottles(n=4), "first"),
+]
+
+
+def _same_tree(left: Node, right: Node) -> bool:
+    if (left.guess, left.size, sorted(left.children)) != (right.guess, right.size, sorted(right.children)):
+        return False
+    return all(_same_tree(child, right.children[value]) for value, child in left.children.items())
+
+
+@pytest.mark.parametrize(("game", "spec"), CASES, ids=lambda case: str(case))
+def test_evaluation_from_a_saved_tree_equals_the_strategy(game, spec: str, tmp_path: Path) -> None:
+    """Saving a strategy's tree and playing it back gives the very same evaluation."""
+    strategy = load_strategy(spec)
+    direct, root = evaluate_with_tree(game, strategy)
+    path = tmp_path / "tree.json"
+    save_tree(path, game, root, strategy.spec)
+    replayed = evaluate(game, load_strategy(f"tree:{path}"))
+    assert replayed.total == direct.total
+    assert (replayed.worst, replayed.histogram) == (direct.worst, direct.histogram)
+    assert _same_tree(load_tree(path, game).root, root)
+
+
+def test_tree_statistics_match_the_evaluation() -> None:
+    """Total, worst and histogram read off the nodes equal what evaluation counts per secret."""
+    game = Mastermind()
+    evaluation, root = evaluate_with_tree(game, load_strategy("minmax:first=1122"))
+    stats = tree_stats(root)
+    assert (stats.total, stats.worst, stats.histogram) == (5801, 5, evaluation.histogram)
+
+
+def test_the_file_is_written_in_the_games_notation(tmp_path: Path) -> None:
+    """Codes and answers appear as people type them, with the documented fields."""
+    game = Mastermind()
+    _, root = evaluate_with_tree(game, load_strategy("minmax:first=1122"))
+    path = tmp_path / "knuth.json"
+    save_tree(path, game, root, "minmax:first=1122")
+    document = json.loads(path.read_text())
+    assert document["format"] == "moocow-tree" and document["version"] == 1
+    assert (document["game"], document["total"], document["worst"], document["secrets"]) == (
+        "mastermind",
+        5801,
+        5,
+        1296,
+    )
+    assert document["root"]["guess"] == "1122"
+    assert document["root"]["children"]["0B0W"]["size"] == 256
+
+
+def test_both_spec_forms_name_the_same_tree(tmp_path: Path) -> None:
+    """``tree:PATH`` and ``tree:path=PATH`` load the same strategy; a bare ``tree`` is refused."""
+    bare, keyed = load_strategy(f"tree:{tmp_path}/x.json"), load_strategy(f"tree:path={tmp_path}/x.json")
+    assert bare.values == keyed.values
+    with pytest.raises(MoocowError, match="which tree file"):
+        load_strategy("tree")
+    with pytest.raises(MoocowError, match="first guess"):
+        load_strategy(f"tree:path={tmp_path}/x.json", first="1122")
+
+
+def test_a_tree_for_another_game_or_an_edited_one_is_refused(tmp_path: Path) -> None:
+    """Loading checks the game and the redundant statistics."""
+    game = Bottles(n=4)
+    _, root = evaluate_with_tree(game, load_strategy("minmax"))
+    path = tmp_path / "b4.json"
+    save_tree(path, game, root, "minmax")
+    with pytest.raises(MoocowError, match="not for bottles:n=5"):
+        load_tree(path, Bottles(n=5))
+    document = json.loads(path.read_text())
+    document["total"] += 1
+    path.write_text(json.dumps(document))
+    with pytest.raises(MoocowError, match="its nodes give"):
+        load_tree(path, game)
+    path.write_text("{")
+    with pytest.raises(MoocowError, match="not JSON"):
+        load_tree(path, game)
+
+
+def test_solve_and_assist_play_from_a_tree(tmp_path: Path) -> None:
+    """A saved tree plays in ``solve``; ``assist`` suggests from it and refuses to leave it."""
+    game = Mastermind()
+    _, root = evaluate_with_tree(game, load_strategy("minmax:first=1122"))
+    path = tmp_path / "knuth.json"
+    save_tree(path, game, root, "minmax")
+    strategy = load_strategy(f"tree:{path}")
+    secret = 700
+    from_tree = [step.guess for step in solve(game, strategy, secret)]
+    assert from_tree == [step.guess for step in solve(game, load_strategy("minmax:first=1122"), secret)]
+    assistant = Assistant(game, strategy)
+    assert assistant.suggestion() == "1122"
+    assistant.record("1234", "0 0")
+    with pytest.raises(MoocowError, match="does not cover 1234"):
+        assistant.suggestion()
+    assert strategy.decide(Position.start(game)) == root.guess
+
+
+def test_text_and_dot_forms() -> None:
+    """The text form has one line per node shown; DOT has one box per node and one edge per child."""
+    game = Bottles(n=3)
+    _, root = evaluate_with_tree(game, load_strategy("minmax"))
+    nodes = list(walk(root))
+    text = format_tree(game, root)
+    assert len(text.splitlines()) == len(nodes)
+    assert text.splitlines()[0] == "ABC (6)"
+    assert format_tree(game, root, max_depth=1) == "ABC (6)"
+    dot = tree_to_dot(game, root)
+    assert dot.startswith('digraph "strategy" {') and dot.rstrip().endswith("}")
+    assert dot.count("[label=") == 2 * len(nodes) - 1
+    assert dot.count(" -> ") == len(nodes) - 1
+
+
+def _app() -> typer.Typer:
+    app = typer.Typer()
+    app.command()(optimal)
+    app.command()(tree)
+    return app
+
+
+def test_tree_command_saves_prints_and_exports(tmp_path: Path) -> None:
+    """``moocow tree`` writes a file that ``tree:PATH`` replays, and DOT on request."""
+    runner = CliRunner()
+    path = tmp_path / "b4.json"
+    result = runner.invoke(_app(), ["tree", "bottles:n=4", "-s", "expected", "--save", str(path)])
+    assert result.exit_code == 0, result.output
+    replay = runner.invoke(_app(), ["tree", "bottles:n=4", "-s", f"tree:{path}", "--dot", "-"])
+    assert replay.exit_code == 0
+    assert "digraph" in replay.stdout
+    built, replayed = result.stdout.splitlines()[0], replay.stdout.splitlines()[0]
+    assert built.rsplit(": ", 1)[-1] == replayed.rsplit(": ", 1)[-1] == "86 guesses in total, worst 5"
+
+
+def test_commands_turn_bad_input_into_one_line(tmp_path: Path) -> None:
+    """A missing tree file or an unknown game: one line on stderr, exit status 2."""
+    runner = CliRunner()
+    result = runner.invoke(_app(), ["tree", "bottles:n=4", "-s", f"tree:{tmp_path}/missing.json"])
+    assert result.exit_code == 2
+    assert "cannot read tree" in result.stderr
+    assert runner.invoke(_app(), ["optimal", "nosuchgame"]).exit_code == 2
