@@ -28,3 +28,11 @@ def test_readme_test_command_is_what_ci_runs() -> None:
     ci_lines = (ROOT / ".ci" / "run").read_text().splitlines()
     command = next(line for line in ci_lines if "pytest" in line)
     assert command in readme
+
+
+def test_package_exports_the_api() -> None:
+    """The lazy names of ``moocow`` are exactly ``moocow.api.__all__`` (kept apart: players import light)."""
+    import moocow
+    import moocow.api
+
+    assert set(moocow.api.__all__) == moocow._API
