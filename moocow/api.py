@@ -13,10 +13,11 @@ from moocow.assistant import Assistant
 from moocow.engine.evaluation import Evaluation
 from moocow.engine.evaluation import evaluate as evaluate_strategy
 from moocow.engine.game import Game
+from moocow.engine.registry import STRATEGIES
+from moocow.engine.registry import load_strategy as strategy_from_spec
 from moocow.engine.solve import secret_index
 from moocow.engine.solve import solve as play_out
-from moocow.engine.strategies import STRATEGIES, Strategy
-from moocow.engine.strategies import load_strategy as strategy_from_spec
+from moocow.engine.strategies import Strategy
 from moocow.plugins import game_classes, load_game, load_plugin_file, plugin_errors
 
 __all__ = [

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import gc
+import subprocess
+import sys
+import weakref
+
 import numpy as np
 import pytest
 
 from moocow.engine.errors import MoocowError
 from moocow.engine.evaluation import evaluate
 from moocow.engine.position import Position
+from moocow.engine.registry import STRATEGIES, load_strategy, parse_strategy_spec
 from moocow.engine.solve import solve
-from moocow.engine.strategies import load_strategy
 from moocow.engine.table import FeedbackTable
 from moocow.plugins.bottles import Bottles
 from moocow.plugins.digits import Digits
@@ -82,6 +87,24 @@ def test_table_in_blocks_matches_table_in_memory() -> None:
     assert evaluate(game, load_strategy("minmax")).total == expected
 
 
+def test_a_dropped_games_table_is_freed_at_once() -> None:
+    """The table holds its game weakly: it goes with the game's last reference, not at a later gc."""
+    gc.collect()
+    gc.disable()
+    try:
+        game = Mastermind(pegs=3, colors=4)
+        evaluate(game, load_strategy("minmax"))
+        table = weakref.ref(FeedbackTable.for_game(game))
+        assert table() is not None
+        del game
+        assert table() is None
+    finally:
+        gc.enable()
+    orphan = FeedbackTable(Digits(length=3, symbols=6), budget=0)
+    with pytest.raises(ReferenceError, match="game of this feedback table is gone"):
+        orphan.rows(np.array([0]))
+
+
 def test_candidates_only_guesses_only_possible_codes() -> None:
     """With candidates_only every guess could have been the secret."""
     game = Mastermind()
@@ -130,6 +153,29 @@ def test_unknown_strategy_and_bad_opening() -> None:
         load_strategy("minimax")
     with pytest.raises(MoocowError):
         evaluate(Mastermind(), load_strategy("minmax:first=1127"))
+
+
+def test_the_registry_reads_every_strategy_spec() -> None:
+    """One parser for every caller: only ``tree`` takes a bare value; the old import path still works."""
+    from moocow.engine import strategies
+
+    assert strategies.STRATEGIES is STRATEGIES and strategies.load_strategy is load_strategy
+    assert set(STRATEGIES) == {*BUILT_IN, "tree"}
+    assert parse_strategy_spec("tree:/trees/a,b.json") == ("tree", {"path": "/trees/a,b.json"})
+    assert parse_strategy_spec("tree:path=/trees/a=b.json") == ("tree", {"path": "/trees/a=b.json"})
+    assert parse_strategy_spec("minmax:first=1122") == ("minmax", {"first": "1122"})
+    with pytest.raises(MoocowError, match="expected key=value"):
+        parse_strategy_spec("minmax:1122")
+
+
+def test_strategies_import_without_the_registry() -> None:
+    """Defining strategies pulls in neither the registry nor the tree strategy: no import cycle."""
+    code = (
+        "import sys, moocow.engine.strategies; "
+        "print(sorted(m for m in sys.modules if m.endswith(('.registry', '.treestrategy'))))"
+    )
+    found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert found.stdout.strip() == "[]"
 
 
 DEFAULT_SIZE_RESULTS = {

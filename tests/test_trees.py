@@ -13,14 +13,17 @@ from moocow.assistant import Assistant
 from moocow.engine.errors import MoocowError
 from moocow.engine.evaluation import evaluate, evaluate_with_tree
 from moocow.engine.position import Position
+from moocow.engine.registry import load_strategy
 from moocow.engine.solve import solve
-from moocow.engine.strategies import load_strategy
 from moocow.engine.tree import Node
 from moocow.engine.treefile import format_tree, load_tree, save_tree, tree_stats, tree_to_dot, walk
 from moocow.optimal.cli import optimal, tree
 from moocow.plugins.bottles import Bottles
 from moocow.plugins.digits import Digits
 from moocow.plugins.mastermind import Mastermind
+from moocow.runner.cli import grade
+from moocow.runner.players import PlayerKind, parse_player
+from moocow.runner.tournament import build_tournament, run_tournament
 
 CASES = [
     (Mastermind(), "minmax:first=1122"),
@@ -164,3 +167,28 @@ def test_commands_turn_bad_input_into_one_line(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert "cannot read tree" in result.stderr
     assert runner.invoke(_app(), ["optimal", "nosuchgame"]).exit_code == 2
+
+
+def test_a_saved_tree_plays_in_the_runner_as_tree_path(tmp_path: Path) -> None:
+    """``tree:PATH`` is a runner player: a tournament and ``moocow grade`` play it as the strategy saved."""
+    path = tmp_path / "b4.json"
+    saved = CliRunner().invoke(_app(), ["tree", "bottles:n=4", "-s", "expected", "--save", str(path)])
+    assert saved.exit_code == 0, saved.output
+    player = f"tree:{path}"
+    assert parse_player(player).kind is PlayerKind.STRATEGY
+    chosen = build_tournament({"players": [player, "expected"], "games": ["bottles:n=4"], "rounds": 6})
+    results = run_tournament(chosen).results
+    assert all(result.solved for result in results)
+    by_player = [
+        [result.guesses for result in results if result.player == name] for name in (player, "expected")
+    ]
+    assert by_player[0] == by_player[1]
+    grading = typer.Typer()
+    grading.command()(grade)
+    logs = [
+        CliRunner().invoke(grading, [name, "--game", "bottles:n=4", "--rounds", "6"])
+        for name in (player, "expected")
+    ]
+    assert [log.exit_code for log in logs] == [0, 0], logs[0].output
+    from_tree, direct = (log.stdout.splitlines() for log in logs)
+    assert from_tree[:-1] == direct[:-1] and from_tree[-1].split()[0] == direct[-1].split()[0]

@@ -1,8 +1,9 @@
 """Typed parameters and the one spec syntax shared by games and strategies.
 
 A spec is ``name`` or ``name:key=value,key=value``: ``bottles:n=7``,
-``mastermind:pegs=5,colors=8``, ``minmax:candidates_only=true``. The same text works on the
-command line, in TOML files and from Python, so a result can always be reproduced from its spec.
+``mastermind:pegs=5,colors=8``, ``minmax:candidates_only=true``; a name may let one parameter
+go without its key (``tree:PATH``). The same text works on the command line, in TOML files and
+from Python, so a result can always be reproduced from its spec.
 """
 
 from __future__ import annotations
@@ -83,12 +84,20 @@ def _to_number(value: Any, kind: type, where: str) -> int | float:
         raise MoocowError(f"{where} must be {noun}, not {value!r}") from None
 
 
-def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
-    """Split ``name:key=value,...`` into the name and its raw (text) arguments."""
+def parse_spec(spec: str, bare: Mapping[str, str] | None = None) -> tuple[str, dict[str, str]]:
+    """Split ``name:key=value,...`` into the name and its raw (text) arguments.
+
+    ``bare`` maps a name to the parameter its spec may give without the key, so with
+    ``{"tree": "path"}`` the spec ``tree:x.json`` reads as ``tree:path=x.json`` (a value holding
+    ``=`` still needs the key).
+    """
     name, _, rest = spec.strip().partition(":")
     name = name.strip()
     if not name:
         raise MoocowError(f"empty name in spec {spec!r}")
+    bare_key = (bare or {}).get(name)
+    if bare_key is not None and rest.strip() and "=" not in rest:
+        return name, {bare_key: rest.strip()}
     arguments: dict[str, str] = {}
     for item in filter(None, (part.strip() for part in rest.split(","))):
         key, equals, value = item.partition("=")

@@ -4,6 +4,7 @@ Every strategy is deterministic for its parameters (``random`` too: its choice i
 position), so a decision is a function of the position and is computed once and cached.
 Ties are broken the same way everywhere: candidates first, then (optionally, for games with a
 notion of moving pieces) the fewest moves from the last guess, then the lowest guess index.
+Strategies are found by name in ``moocow.engine.registry``.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import numpy as np
 
 from moocow.engine.errors import MoocowError
 from moocow.engine.game import Game
-from moocow.engine.params import Param, bind, format_spec, parse_spec
+from moocow.engine.params import Param, bind, format_spec
 from moocow.engine.partitions import entropy_cost, expected_size, partition_sizes, parts_cost, worst_case
 from moocow.engine.position import Position
 
@@ -33,8 +34,6 @@ class Strategy(ABC):
     """One line for people."""
     params: ClassVar[tuple[Param, ...]] = (OPENING,)
     """The parameters a spec may set."""
-    positional: ClassVar[str | None] = None
-    """A parameter a spec may give bare, as ``name:VALUE`` (``tree:PATH``); ``None``: always key=value."""
 
     def __init__(self, **values: Any) -> None:
         self.values: dict[str, Any] = bind(self.name, self.params, values)
@@ -162,37 +161,16 @@ class Parts(HeuristicStrategy):
     score = staticmethod(parts_cost)
 
 
-STRATEGIES: dict[str, type[Strategy]] = {
-    cls.name: cls for cls in (Minmax, Expected, Entropy, Parts, FirstCandidate, RandomCandidate)
-}
-"""The built-in strategies by name."""
-
-
-def load_strategy(spec: str | Strategy, **overrides: Any) -> Strategy:
-    """A strategy from its spec (``minmax``, ``random:seed=3``, ``minmax:first=1122``).
-
-    ``overrides`` set or replace parameters, e.g. ``first="1122"`` from a command-line option.
-    """
-    if isinstance(spec, Strategy):
-        return type(spec)(**{**spec.values, **overrides}) if overrides else spec
-    bare_name, _, rest = spec.strip().partition(":")
-    bare = STRATEGIES.get(bare_name.strip())
-    if bare is not None and bare.positional and rest.strip() and "=" not in rest:
-        return bare(**{bare.positional: rest.strip(), **overrides})
-    name, arguments = parse_spec(spec)
-    cls = STRATEGIES.get(name)
-    if cls is None:
-        known = ", ".join(sorted(STRATEGIES))
-        raise MoocowError(f"unknown strategy {name!r} (known: {known})")
-    return cls(**{**arguments, **overrides})
-
-
 def check_opening(strategy: Strategy, game: Game) -> None:
     """Fail early, in one line, when a strategy's fixed first guess is not a guess of ``game``."""
     if strategy.values["first"] is not None:
         game.guess_index(strategy.values["first"])
 
 
-from moocow.engine.treestrategy import TreeStrategy  # noqa: E402  (registers itself below, needs Strategy)
+def __getattr__(name: str) -> Any:
+    """``STRATEGIES`` and ``load_strategy`` live in the registry; imports from here keep working."""
+    if name in ("STRATEGIES", "load_strategy"):
+        from moocow.engine import registry  # at call time: the registry imports this module
 
-STRATEGIES[TreeStrategy.name] = TreeStrategy
+        return getattr(registry, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -3,11 +3,14 @@
 Stored secrets x guesses, so the rows of a candidate set are one contiguous gather: that is the
 access pattern of every heuristic. Within the memory budget the whole table is held; beyond it
 the same rows are recomputed from the game's kernel in blocks, slower but with bounded memory.
+The game keeps its table and the table refers to the game weakly, so a dropped game frees its
+table (up to gigabytes) at once rather than at the next cyclic garbage collection.
 """
 
 from __future__ import annotations
 
 import os
+import weakref
 from collections.abc import Iterator
 
 import numpy as np
@@ -25,7 +28,7 @@ class FeedbackTable:
     """Feedback values ``[secret, guess]`` for one game, in memory or in blocks."""
 
     def __init__(self, game: Game, budget: int = DEFAULT_BUDGET) -> None:
-        self.game = game
+        self._game = weakref.ref(game)
         self.secret_count = len(game.secrets)
         self.guess_count = len(game.guesses)
         self.in_memory = self.secret_count * self.guess_count <= budget
@@ -33,6 +36,14 @@ class FeedbackTable:
         self._rows: np.ndarray | None = self._compute_all() if self.in_memory else None
         self.values = np.array(game.feedback_values(), dtype=np.uint8)
         """The feedback values the game can give, ascending: the values partitions are counted over."""
+
+    @property
+    def game(self) -> Game:
+        """The game this is the table of (held weakly: the game holds its table, not the reverse)."""
+        game = self._game()
+        if game is None:
+            raise ReferenceError("the game of this feedback table is gone: keep the game while using it")
+        return game
 
     @classmethod
     def for_game(cls, game: Game) -> FeedbackTable:
@@ -56,18 +67,21 @@ class FeedbackTable:
         """Feedback of every guess against each of ``secrets``: ``(len(secrets), guess_count)``."""
         if self._rows is not None:
             return self._rows.take(secrets, axis=0)
-        return np.ascontiguousarray(self.game.feedback(self.game.guesses, self.game.secrets[secrets]).T)
+        game = self.game
+        return np.ascontiguousarray(game.feedback(game.guesses, game.secrets[secrets]).T)
 
     def column(self, guess: int, secrets: np.ndarray) -> np.ndarray:
         """Feedback of one guess against each of ``secrets``."""
         if self._rows is not None:
             return self._rows[secrets, guess]
-        return self.game.feedback(self.game.guesses[guess : guess + 1], self.game.secrets[secrets])[0]
+        game = self.game
+        return game.feedback(game.guesses[guess : guess + 1], game.secrets[secrets])[0]
 
     def _compute_all(self) -> np.ndarray:
+        game = self.game
         table = np.empty((self.secret_count, self.guess_count), dtype=np.uint8)
         step = self.rows_per_block()
         for start in range(0, self.secret_count, step):
             stop = min(start + step, self.secret_count)
-            table[start:stop] = self.game.feedback(self.game.guesses, self.game.secrets[start:stop]).T
+            table[start:stop] = game.feedback(game.guesses, game.secrets[start:stop]).T
         return table

@@ -33,14 +33,11 @@ import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from moocow.engine import tree as tree_module
 from moocow.engine.errors import MoocowError
 from moocow.engine.game import Game
-
-if TYPE_CHECKING:  # tree.py imports the strategies, which register the tree strategy
-    from moocow.engine.tree import Node
+from moocow.engine.tree import Node
 
 FORMAT = "moocow-tree"
 """The ``format`` field of every tree file."""
@@ -165,7 +162,7 @@ def load_tree(path: str | os.PathLike[str], game: Game) -> SavedTree:
 
 
 def _node_from_dict(game: Game, shown: dict[str, Any]) -> Node:
-    node = tree_module.Node(game.guess_index(shown["guess"]), int(shown["size"]))
+    node = Node(game.guess_index(shown["guess"]), int(shown["size"]))
     for answer, child in shown.get("children", {}).items():
         value = game.parse_feedback(answer)
         if value == game.win:

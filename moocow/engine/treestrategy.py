@@ -7,23 +7,20 @@ person played another guess in ``assist``) is refused with a one-line reason.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from moocow.engine.errors import MoocowError
 from moocow.engine.params import Param
 from moocow.engine.position import Position
 from moocow.engine.strategies import OPENING, Strategy
+from moocow.engine.tree import Node
 from moocow.engine.treefile import load_tree
-
-if TYPE_CHECKING:  # tree.py imports the strategies, which register the tree strategy
-    from moocow.engine.tree import Node
 
 
 class TreeStrategy(Strategy):
     name = "tree"
     summary = "play a saved strategy tree: tree:PATH (see moocow tree --save)"
     params = (Param("path", str, None, "the tree file (JSON) to play"), OPENING)
-    positional = "path"
 
     def __init__(self, **values: Any) -> None:
         super().__init__(**values)

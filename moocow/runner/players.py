@@ -1,10 +1,10 @@
 """How a player is named: a built-in strategy, a Python module file, or any program's command line.
 
-``minmax`` or ``entropy:first=1122`` is an engine strategy (trusted, played in the runner's own
-process); ``bot.py`` is a Python module with the course's or moocow's interface; anything else
-is a command line (``./bot``, ``"awk -W interactive -f bot.awk"``, ``"java Bot"``) run in its own
-process, speaking the line protocol. Modules run through the adapter, so every untrusted player is
-isolated the same way.
+``minmax``, ``entropy:first=1122`` or ``tree:best.json`` is an engine strategy, read as the
+strategy registry reads it (trusted, played in the runner's own process); ``bot.py`` is a Python
+module with the course's or moocow's interface; anything else is a command line (``./bot``,
+``"awk -W interactive -f bot.awk"``, ``"java Bot"``) run in its own process, speaking the line
+protocol. Modules run through the adapter, so every untrusted player is isolated the same way.
 """
 
 from __future__ import annotations
@@ -18,8 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from moocow.engine.errors import MoocowError
-from moocow.engine.params import parse_spec
-from moocow.engine.strategies import STRATEGIES, load_strategy
+from moocow.engine.registry import STRATEGIES, load_strategy, parse_strategy_spec
 
 
 class PlayerKind(StrEnum):
@@ -63,7 +62,7 @@ def parse_player(source: str, name: str | None = None) -> PlayerSpec:
             raise MoocowError(f"player file {text!r} not found")
         command = (sys.executable, "-m", "moocow.runner.adapter", str(path.absolute()))
         return PlayerSpec(label, text, PlayerKind.MODULE, command)
-    if not any(c.isspace() for c in text) and parse_spec(text)[0] in STRATEGIES:
+    if not any(c.isspace() for c in text) and parse_strategy_spec(text)[0] in STRATEGIES:
         load_strategy(text)  # parameter errors now, not in the middle of a tournament
         return PlayerSpec(label, text, PlayerKind.STRATEGY)
     return PlayerSpec(label, text, PlayerKind.PROGRAM, program_command(text))

@@ -15,7 +15,8 @@ from abc import ABC, abstractmethod
 
 from moocow.engine.game import Game
 from moocow.engine.position import Position
-from moocow.engine.strategies import Strategy, check_opening, load_strategy
+from moocow.engine.registry import load_strategy
+from moocow.engine.strategies import Strategy, check_opening
 from moocow.runner import protocol
 from moocow.runner.bacrunner import is_course_deck
 from moocow.runner.fouls import Disqualified, Failure, Foul

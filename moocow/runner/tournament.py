@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from moocow.engine.errors import MoocowError
-from moocow.engine.strategies import check_opening, load_strategy
+from moocow.engine.registry import load_strategy
+from moocow.engine.strategies import check_opening
 from moocow.runner.decks import load_deck
 from moocow.runner.leaderboard import Standing, standings
 from moocow.runner.limits import Limits
