@@ -26,8 +26,8 @@ from bench.fresh import fresh_game
 from bench.measure import Measured, measure, median
 from bench.rows import Row, ratio
 from moocow.engine.evaluation import Evaluation, evaluate_with_tree
+from moocow.engine.registry import load_strategy
 from moocow.engine.solve import solve
-from moocow.engine.strategies import load_strategy
 from moocow.plugins import load_game
 
 SAMPLE_SEED = 0

@@ -50,9 +50,10 @@ WORKLOADS: tuple[Workload, ...] = (
     RunnerWorkload("strategy", "mastermind:pegs=3,colors=4", rounds=20, quick=True),
     OptimalWorkload("bottles:n=4"),
     OptimalWorkload("mastermind:pegs=3,colors=3", quick=True),
-    OptimalWorkload("bottles:n=5", baseline=False),
-    OptimalWorkload("mastermind", baseline=False, repeats=1),
-    OptimalWorkload("bottles:n=6", baseline=False, repeats=1),
+    OptimalWorkload("bottles:n=5", baseline="numpy"),
+    OptimalWorkload("mastermind", baseline="numpy", repeats=1),
+    OptimalWorkload("bottles:n=6", baseline="numpy", repeats=1),
+    OptimalWorkload("digits", baseline="none", repeats=1, workers=2),
 )
 """The suite; ``--quick`` runs the ones marked quick (a few seconds in all)."""
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from moocow.engine.registry import load_strategy
 from moocow.engine.solve import solve
-from moocow.engine.strategies import load_strategy
 from moocow.optimal.prove import prove_optimal
 from moocow.plugins.bottles import Bottles
 from moocow.plugins.mastermind import Mastermind

@@ -156,10 +156,7 @@ def test_unknown_strategy_and_bad_opening() -> None:
 
 
 def test_the_registry_reads_every_strategy_spec() -> None:
-    """One parser for every caller: only ``tree`` takes a bare value; the old import path still works."""
-    from moocow.engine import strategies
-
-    assert strategies.STRATEGIES is STRATEGIES and strategies.load_strategy is load_strategy
+    """One parser for every caller: only ``tree`` takes a bare value."""
     assert set(STRATEGIES) == {*BUILT_IN, "tree"}
     assert parse_strategy_spec("tree:/trees/a,b.json") == ("tree", {"path": "/trees/a,b.json"})
     assert parse_strategy_spec("tree:path=/trees/a=b.json") == ("tree", {"path": "/trees/a=b.json"})

@@ -10,9 +10,10 @@ import pytest
 from moocow.engine.errors import MoocowError
 from moocow.engine.evaluation import evaluate
 from moocow.engine.game import Game
-from moocow.engine.strategies import load_strategy
+from moocow.engine.registry import load_strategy
 from moocow.engine.table import FeedbackTable
 from moocow.engine.treefile import tree_stats
+from moocow.optimal import kernel, search
 from moocow.optimal.bounds import INFEASIBLE, level_bounds
 from moocow.optimal.prove import prove_optimal
 from moocow.optimal.symmetry import GuessClasses
@@ -88,9 +89,21 @@ SMALL = [
 ]
 
 
+@pytest.mark.parametrize("kernel_level", [0, 2, 99], ids=["kernel", "mixed", "python"])
 @pytest.mark.parametrize(("game", "max_depth", "candidates_only"), SMALL, ids=str)
-def test_agrees_with_exhaustive_search(game: Game, max_depth: int | None, candidates_only: bool) -> None:
-    """Every pruning together changes no optimum on games small enough to search naively."""
+def test_agrees_with_exhaustive_search(
+    game: Game,
+    max_depth: int | None,
+    candidates_only: bool,
+    kernel_level: int,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every pruning together changes no optimum on games small enough to search naively.
+
+    Whether the compiled kernel searches everything, the levels below the second guess (the
+    default) or nothing.
+    """
+    monkeypatch.setattr(search, "KERNEL_LEVEL", kernel_level)
     result = prove_optimal(game, max_depth, candidates_only)
     assert result.proven
     expected = exhaustive(game, max_depth, candidates_only)
@@ -171,3 +184,24 @@ def test_canonical_guesses_match_the_notes() -> None:
     digit_classes = GuessClasses(digits)
     assert int(digit_classes.canonical(()).sum()) == 1
     assert int(digit_classes.canonical((digits.guess_index("0123"),)).sum()) == 20
+
+
+@pytest.mark.parametrize(
+    "game", [Mastermind(), Digits(), Bottles(n=5), PlainMastermind(pegs=3, colors=4)], ids=str
+)
+def test_compiled_relabelling_matches_the_python_classes(game: Game) -> None:
+    """Along random histories, the kernel's stabiliser keeps exactly the canonical guesses."""
+    classes = GuessClasses(game)
+    rng = np.random.default_rng(7)
+    for _ in range(20):
+        played: tuple[int, ...] = ()
+        symmetry = classes.stabiliser(played)
+        for _ in range(3):
+            guess = int(rng.integers(len(game.guesses)))
+            played = (*played, guess)
+            symmetry = kernel._restrict(classes.codes, symmetry, guess)
+            expected = classes.canonical(played)
+            if expected is None:
+                assert len(symmetry[0]) == 0 and symmetry[3].all()
+            else:
+                assert (symmetry[3] == expected).all()

@@ -165,12 +165,3 @@ def check_opening(strategy: Strategy, game: Game) -> None:
     """Fail early, in one line, when a strategy's fixed first guess is not a guess of ``game``."""
     if strategy.values["first"] is not None:
         game.guess_index(strategy.values["first"])
-
-
-def __getattr__(name: str) -> Any:
-    """``STRATEGIES`` and ``load_strategy`` live in the registry; imports from here keep working."""
-    if name in ("STRATEGIES", "load_strategy"):
-        from moocow.engine import registry  # at call time: the registry imports this module
-
-        return getattr(registry, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -19,7 +19,7 @@ from rich.console import Console
 from moocow.engine.errors import MoocowError
 from moocow.engine.evaluation import evaluate_with_tree
 from moocow.engine.game import Game
-from moocow.engine.strategies import load_strategy
+from moocow.engine.registry import load_strategy
 from moocow.engine.tree import Node
 from moocow.engine.treefile import format_tree, save_tree, tree_to_dot
 from moocow.optimal.progress import SearchProgress

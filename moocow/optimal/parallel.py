@@ -1,15 +1,21 @@
-"""Both cores: the parts of each first guess are searched in worker processes at once.
+"""Every core: the second guesses of each set are tried side by side in worker processes.
 
-The parts of a guess are independent searches. Each is given the loosest budget it can have
-(the guess's budget less the bounds of the other parts), so they can run side by side; their sum
-is then exact when below the guess's budget and a valid lower bound otherwise. Workers are forked
-from the searching process (they inherit its feedback table and keep their own caches from one
-part to the next) and ignore Ctrl-C, which the searching process handles.
+The searching process walks the first two levels (the first guess, then each part it leaves) and
+hands each second guess worth trying to a worker, with the budget the best guess known so far
+leaves; the worker searches the parts that guess leaves to the end (below, the compiled kernel)
+and sends back their total and, when it is under the budget, their trees. As soon as a worker is
+free it gets the next guess, with the latest budget: most guesses are refuted, and a refutation
+needs the tightest budget there is. Sharing out the first guess's parts instead left one core
+idle for most of Bulls and Cows, whose largest part alone took longer than all the others.
+
+Workers are forked from the searching process (they inherit its table and keep their own caches
+from one guess to the next) and ignore Ctrl-C, which the searching process handles.
 """
 
 from __future__ import annotations
 
 import multiprocessing
+import queue
 import signal
 from multiprocessing.pool import Pool
 from typing import TYPE_CHECKING
@@ -23,6 +29,9 @@ if TYPE_CHECKING:
 _search: Search | None = None
 """The search a forked worker works for (set in the parent just before forking)."""
 
+WAIT_SECONDS = 0.1
+"""How long the searching process blocks on a result before looking again (Ctrl-C stays prompt)."""
+
 
 def _start_worker() -> None:
     """A worker leaves Ctrl-C and the progress bar to the searching process."""
@@ -31,25 +40,30 @@ def _start_worker() -> None:
         _search.progress = None
 
 
-def _solve_part(
-    task: tuple[np.ndarray, int | None, int, tuple[int, ...] | None],
-) -> tuple[int, Node | None, int, int]:
-    """In a worker: a part's value, its tree when exact, and the sets searched and found cached."""
+GuessTask = tuple[np.ndarray, int, int | None, int, tuple[int, ...] | None, int]
+"""A set, a guess, the depth below it, the parts' budget, the guesses played, the set's level."""
+
+
+def _guess_value(task: GuessTask) -> tuple[int, list[Node] | None, int, int]:
+    """In a worker: the parts' total, their trees when under budget, sets searched and found cached."""
     assert _search is not None
-    part, depth, budget, played = task
+    candidates, guess, depth, budget, played, level = task
     nodes, hits = _search.stats.nodes, _search.stats.cache_hits
-    value = _search.solve(part, depth, budget, played, 1)
-    tree = _search.subtree(part, depth) if value < budget else None
-    return value, tree, _search.stats.nodes - nodes, _search.stats.cache_hits - hits
+    total = _search.guess_value(candidates, guess, depth, budget, played, level)
+    trees = None
+    if total < budget:
+        trees = [_search.subtree(part, depth) for part in _search.parts(candidates, guess)]
+    return total, trees, _search.stats.nodes - nodes, _search.stats.cache_hits - hits
 
 
-class PartPool:
-    """A pool of forked workers that search the parts of one guess side by side."""
+class GuessPool:
+    """A pool of forked workers that try the guesses of one set side by side."""
 
     def __init__(self, search: Search, workers: int) -> None:
         global _search
         _search = search
         self.search = search
+        self.workers = workers
         self.pool: Pool = multiprocessing.get_context("fork").Pool(workers, initializer=_start_worker)
 
     def close(self) -> None:
@@ -57,31 +71,61 @@ class PartPool:
         self.pool.terminate()
         self.pool.join()
 
-    def parts_total(
+    def best_guess(
         self,
-        parts: list[np.ndarray],
-        part_bounds: list[int],
+        candidates: np.ndarray,
+        guesses: list[int],
+        guess_bounds: list[int],
+        floor: int,
+        beta: int,
         depth: int | None,
-        budget: int,
         played: tuple[int, ...] | None,
-    ) -> int:
-        """Total of the parts if below ``budget`` (their trees kept), else a lower bound ``>= budget``."""
-        bounds_sum = sum(part_bounds)
-        tasks = [
-            (part, depth, budget - (bounds_sum - bound), played)
-            for part, bound in zip(parts, part_bounds, strict=True)
-        ]
-        pending = {index: self.pool.apply_async(_solve_part, (task,)) for index, task in enumerate(tasks)}
-        values = list(part_bounds)
-        for index, result in pending.items():
-            value, tree, nodes, hits = result.get()
-            values[index] = value
-            self.search.stats.nodes += nodes
-            self.search.stats.cache_hits += hits
-            if tree is not None:
-                self.search.keep_subtree(parts[index], depth, tree)
-            self.search.mark_part(index + 1, len(parts))
-            self.search.raise_lower(sum(values))
-            if sum(values) >= budget:
-                return sum(values)  # later parts are still searched by the workers; their results are dropped
-        return sum(values)
+        level: int,
+    ) -> tuple[int, int]:
+        """``Search._best_guess`` with the guesses shared out: the same result, in less time."""
+        search, count = self.search, len(candidates)
+        results: queue.SimpleQueue = queue.SimpleQueue()
+        best, best_guess, bound = floor, -1, beta
+        running, position = 0, 0
+        while True:
+            while running < self.workers and position < len(guesses):
+                if guess_bounds[position] >= bound:
+                    best = min(best, guess_bounds[position])
+                    position = len(guesses)
+                    break
+                guess = guesses[position]
+                task = (candidates, guess, depth, bound - count, played, level)
+                self.pool.apply_async(
+                    _guess_value,
+                    (task,),
+                    callback=lambda outcome, guess=guess: results.put((guess, outcome)),
+                    error_callback=lambda error: results.put((-1, error)),
+                )
+                running, position = running + 1, position + 1
+            if running == 0:
+                return best, best_guess
+            guess, outcome = _next(results)
+            running -= 1
+            if isinstance(outcome, BaseException):
+                raise outcome
+            total, trees, nodes, hits = outcome
+            search.stats.nodes += nodes
+            search.stats.cache_hits += hits
+            search.mark_guess(level, position - running, len(guesses))
+            value = count + total
+            if value < bound:
+                best, best_guess, bound = value, guess, value
+                assert trees is not None
+                for part, tree in zip(search.parts(candidates, guess), trees, strict=True):
+                    search.keep_subtree(part, depth, tree)
+            else:
+                best = min(best, value)
+
+
+def _next(results: queue.SimpleQueue) -> tuple[int, object]:
+    """The next result, waiting in short steps so that Ctrl-C is seen at once."""
+    while True:
+        try:
+            return results.get(timeout=WAIT_SECONDS)
+        except queue.Empty:
+            continue

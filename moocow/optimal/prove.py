@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from moocow.engine.errors import MoocowError
 from moocow.engine.evaluation import evaluate_with_tree
 from moocow.engine.game import Game
-from moocow.engine.strategies import load_strategy
+from moocow.engine.registry import load_strategy
 from moocow.engine.tree import Node
 from moocow.optimal.bounds import INFEASIBLE
 from moocow.optimal.search import ProgressHook, Search, SearchStats

@@ -12,7 +12,8 @@ guess leaves, the winning answer excluded. Pruning, in the order it happens at a
   that splits into singletons (its bound is exact) ends the node at once;
 - parts largest first, each with the budget the others' bounds leave, so a bad guess fails early;
 - a cache of every set solved (exact value and guess) or refuted (a lower bound);
-- with ``workers > 1``, the parts of each first guess searched side by side (``parallel``).
+- with ``workers > 1``, the second guesses of each set tried side by side (``parallel``);
+- below the second guess, the compiled kernel (``kernel``), which runs the same search.
 
 A set's value does not depend on how it was reached, so the cache is keyed by the set (and the
 guesses left, under a depth limit); the tree of the best strategy is read back from the cache.
@@ -30,9 +31,15 @@ from moocow.engine.errors import MoocowError
 from moocow.engine.game import Game
 from moocow.engine.table import FeedbackTable
 from moocow.engine.tree import Node
+from moocow.optimal import kernel
 from moocow.optimal.bounds import INFEASIBLE, level_bounds
-from moocow.optimal.parallel import PartPool
+from moocow.optimal.parallel import GuessPool
 from moocow.optimal.symmetry import GuessClasses
+
+KERNEL_LEVEL = 2
+"""From this level down (0: the first guess's set), sets go to the compiled kernel."""
+PARALLEL_LEVEL = 1
+"""At this level the guesses of each set are tried side by side by the workers (``parallel``)."""
 
 PROGRESS_SECONDS = 0.2
 """Least time between two calls of the progress hook."""
@@ -89,6 +96,7 @@ class Search:
         self.table = table.rows(secrets)
         """The whole feedback table, ``[secret, guess]``."""
         self.guess_of = game.secret_guess_index.astype(np.int32)
+        self._all_guesses = np.arange(self.table.shape[1], dtype=np.int32)
         self.win = game.win
         present = np.bincount(self.table.ravel(), minlength=256) > 0
         present[self.win] = False
@@ -104,12 +112,13 @@ class Search:
         self.root = RootState()
         self.workers = workers
         """Processes searching the parts of each first guess side by side (1: this one alone)."""
-        self._pool: PartPool | None = None
+        self._pool: GuessPool | None = None
         self._subtrees: dict[tuple[bytes, int | None], Node] = {}
         self._marks: list[tuple[int, int]] = []
         self._root_guess = (0, 0, 0)
         """The first guess being searched: candidates, the bound it must beat, the next guess's bound."""
         self._shown = 0.0
+        self._kernel: _KernelSearch | None = None
 
     def _check_win_identifies_secret(self) -> None:
         wins = self.table == self.win
@@ -130,7 +139,8 @@ class Search:
         self.root.lower = int(self.bounds(self.max_depth)[len(everything)])
         self.root.best = min(self.root.best, beta)
         if self.workers > 1:
-            self._pool = PartPool(self, self.workers)
+            self.kernel.warm_up()  # compile (or load) it once, not in every worker
+            self._pool = GuessPool(self, self.workers)
         try:
             value = self.solve(everything, self.max_depth, beta, (), 0)
         finally:
@@ -138,7 +148,7 @@ class Search:
                 self._pool.close()
                 self._pool = None
         self.root.lower = max(self.root.lower, min(value, self.root.best))
-        self.stats.cached = len(self.cache)
+        self.stats.cached = len(self.cache) + (len(self._kernel.cache) if self._kernel else 0)
         return value
 
     def solve(
@@ -149,6 +159,8 @@ class Search:
         static = int(self.bounds(depth)[count])
         if count <= 2 or static >= beta:
             return static  # one or two candidates: guessing one of them attains the bound
+        if level >= KERNEL_LEVEL:
+            return self.kernel.solve(candidates, played, depth, beta, self.stats)
         key = (candidates.tobytes(), depth)
         known = self.cache.get(key)
         if known is not None:
@@ -165,37 +177,88 @@ class Search:
         order, guess_bounds, floor = self._ordered_guesses(
             candidates, guesses, rows, child_depth, beta, canonical
         )
-        best, best_guess, bound = floor, -1, beta
-        for position, column in enumerate(order):
-            if guess_bounds[position] >= bound:
-                best = min(best, int(guess_bounds[position]))
-                break
-            if level == 0:
-                following = int(guess_bounds[position + 1]) if position + 1 < len(order) else INFEASIBLE
-                self._root_guess = (count, bound, following)
-                self.raise_lower(int(guess_bounds[position]) - count)
-            if level <= 1:
-                self._mark(2 * level, position, len(order))
-            guess = int(guesses[column])
-            value = count + self._parts_total(
-                candidates, rows[:, column], child_depth, bound - count, _extend(played, guess), level
+        guess_order = [int(guesses[column]) for column in order]
+        bound_order = [int(bound) for bound in guess_bounds]
+        if level == PARALLEL_LEVEL and self._pool is not None:
+            best, best_guess = self._pool.best_guess(
+                candidates, guess_order, bound_order, floor, beta, child_depth, played, level
             )
-            if value < bound:
-                best, best_guess, bound = value, guess, value
-                if level == 0:
-                    self.cache[key] = (value, guess)
-                    self._record_best(value)
-            else:
-                best = min(best, value)
+        else:
+            best, best_guess = self._best_guess(
+                candidates, guess_order, bound_order, floor, beta, child_depth, played, level
+            )
         self.cache[key] = (best, best_guess) if best_guess >= 0 else (max(best, beta), -1)
         return best if best_guess >= 0 else max(best, beta)
 
+    def _best_guess(
+        self,
+        candidates: np.ndarray,
+        guesses: list[int],
+        guess_bounds: list[int],
+        floor: int,
+        beta: int,
+        child_depth: int | None,
+        played: tuple[int, ...] | None,
+        level: int,
+    ) -> tuple[int, int]:
+        """Try the guesses in order: ``(value, guess)`` of the best below ``beta``, else ``(bound, -1)``."""
+        count = len(candidates)
+        best, best_guess, bound = floor, -1, beta
+        for position, guess in enumerate(guesses):
+            if guess_bounds[position] >= bound:
+                best = min(best, guess_bounds[position])
+                break
+            if level == 0:
+                following = guess_bounds[position + 1] if position + 1 < len(guesses) else INFEASIBLE
+                self._root_guess = (count, bound, following)
+                self.raise_lower(guess_bounds[position] - count)
+            if level <= 1:
+                self.mark_guess(level, position, len(guesses))
+            value = count + self.guess_value(candidates, guess, child_depth, bound - count, played, level)
+            if value < bound:
+                best, best_guess, bound = value, guess, value
+                if level == 0:
+                    self.cache[(candidates.tobytes(), self.max_depth)] = (value, guess)
+                    self._record_best(value)
+            else:
+                best = min(best, value)
+        return best, best_guess
+
+    def guess_value(
+        self,
+        candidates: np.ndarray,
+        guess: int,
+        depth: int | None,
+        budget: int,
+        played: tuple[int, ...] | None,
+        level: int,
+    ) -> int:
+        """The total of the parts ``guess`` leaves if below ``budget``; else a bound ``>= budget``."""
+        return self._parts_total(self.parts(candidates, guess), depth, budget, _extend(played, guess), level)
+
+    @property
+    def kernel(self) -> _KernelSearch:
+        """The compiled search, set up on first use (it copies the table guess-major)."""
+        if self._kernel is None:
+            self._kernel = _KernelSearch(self)
+        return self._kernel
+
+    def parts(self, candidates: np.ndarray, guess: int) -> list[np.ndarray]:
+        """The non-winning parts ``guess`` splits the candidates into, largest first."""
+        return _split(candidates, self.table[candidates, guess], self.win)
+
+    def _allowed(self, candidates: np.ndarray) -> np.ndarray:
+        """The guesses allowed with these candidates left."""
+        if self.candidates_only:
+            return self.guess_of[candidates]
+        return self._all_guesses
+
     def _guesses_and_rows(self, candidates: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The guesses allowed here and the feedback ``[candidate, guess]`` of each."""
+        guesses = self._allowed(candidates)
         if self.candidates_only:
-            guesses = self.guess_of[candidates]
             return guesses, self.table[np.ix_(candidates, guesses)]
-        return np.arange(self.table.shape[1], dtype=np.int32), self.table[candidates]
+        return guesses, self.table[candidates]
 
     def _ordered_guesses(
         self,
@@ -242,19 +305,15 @@ class Search:
 
     def _parts_total(
         self,
-        candidates: np.ndarray,
-        answers: np.ndarray,
+        parts: list[np.ndarray],
         depth: int | None,
         budget: int,
         played: tuple[int, ...] | None,
         level: int,
     ) -> int:
-        """Total of the parts a guess leaves if below ``budget``; else a lower bound ``>= budget``."""
-        parts = _split(candidates, answers, self.win)
+        """Total of a guess's parts if below ``budget``; else a lower bound ``>= budget``."""
         bounds = self.bounds(depth)
         part_bounds = [int(bounds[len(part)]) for part in parts]
-        if level == 0 and self._pool is not None:
-            return self._pool.parts_total(parts, part_bounds, depth, budget, played)
         remaining = sum(part_bounds)
         total = 0
         for index, (part, part_bound) in enumerate(zip(parts, part_bounds, strict=True)):
@@ -278,6 +337,10 @@ class Search:
         """
         count, bound, following = self._root_guess
         self.root.lower = max(self.root.lower, min(bound, following, count + parts_lower))
+
+    def mark_guess(self, level: int, index: int, count: int) -> None:
+        """Progress: ``index`` of the ``count`` guesses tried at a set of ``level`` 0 or 1."""
+        self._mark(2 * level, index, count)
 
     def mark_part(self, index: int, count: int) -> None:
         """Progress: ``index`` of the ``count`` parts of the first guess being searched."""
@@ -326,14 +389,83 @@ class Search:
         if len(candidates) <= 2:
             guess = int(self.guess_of[candidates[0]])
         else:
-            _, guess = self.cache[(candidates.tobytes(), depth)]
+            _, guess = self.cache.get((candidates.tobytes(), depth), (-1, -1))
+            if guess < 0:
+                guess = self.kernel.guess(candidates, depth)
             assert guess >= 0, "the tree is read only along exactly solved sets"
         node = Node(guess, len(candidates))
-        answers = self.table[candidates, guess]
         child_depth = None if depth is None else depth - 1
-        for part in _split(candidates, answers, self.win):
+        for part in self.parts(candidates, guess):
             node.children[int(self.table[part[0], guess])] = self.subtree(part, child_depth)
         return node
+
+
+class _KernelSearch:
+    """The compiled search (``kernel``) set up for one ``Search``: its arrays and its own cache."""
+
+    def __init__(self, search: Search) -> None:
+        self.search = search
+        unlimited = search.max_depth is None
+        depths = [None] if unlimited else range(search.max_depth + 1)
+        wide = np.uint16 if len(search.table) < 1 << 16 else np.uint32
+        self.game = (
+            search.table,
+            search.guess_of,
+            search._all_guesses,
+            search.candidates_only,
+            np.stack([search.bounds(depth) for depth in depths]),
+            unlimited,
+            search.win,
+            search.answer_limit,
+            len(search.answers),
+            search.classes.codes,
+        )
+        """What ``kernel.solve`` reads: the table, the guesses, the counting bounds, the rules."""
+        self.cache = kernel.KernelCache()
+        self.counters = np.zeros(2, dtype=np.int64)
+        counts = np.zeros((search.table.shape[1], search.answer_limit), dtype=wide)
+        is_candidate = np.zeros(search.table.shape[1], dtype=np.uint8)
+        self.work = (self.cache.parts(), self.counters, counts, is_candidate)
+        """What it writes: its cache, its counters, and scratch space left zeroed (a count per
+        guess and answer, a flag per guess)."""
+
+    def warm_up(self) -> None:
+        """Compile the kernel, or load it from numba's cache: the first call does."""
+        few = np.arange(min(3, len(self.search.table)), dtype=np.int32)
+        self.solve(few, None, self.search.max_depth, 0, SearchStats())
+
+    def _row(self, depth: int | None) -> int:
+        return 0 if depth is None else depth
+
+    def solve(
+        self,
+        candidates: np.ndarray,
+        played: tuple[int, ...] | None,
+        depth: int | None,
+        beta: int,
+        stats: SearchStats,
+    ) -> int:
+        """``Search.solve`` for a set below the Python levels; its counters added to ``stats``."""
+        before = self.counters.copy()
+        symmetry = self.search.classes.stabiliser(played)
+        value = kernel.solve(
+            self.game,
+            self.work,
+            np.ascontiguousarray(candidates, dtype=np.int32),
+            symmetry,
+            self._row(depth),
+            beta,
+        )
+        stats.nodes += int(self.counters[kernel.NODES] - before[kernel.NODES])
+        stats.cache_hits += int(self.counters[kernel.HITS] - before[kernel.HITS])
+        return int(value)
+
+    def guess(self, candidates: np.ndarray, depth: int | None) -> int:
+        """The best guess of a set the kernel solved exactly (-1 if it did not)."""
+        _, guess = kernel.lookup(
+            self.cache.parts(), np.ascontiguousarray(candidates, np.int32), self._row(depth)
+        )
+        return int(guess)
 
 
 def _extend(played: tuple[int, ...] | None, guess: int) -> tuple[int, ...] | None:
