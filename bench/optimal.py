@@ -42,13 +42,13 @@ WARM_UP = "mastermind:pegs=2,colors=3"
 
 @contextmanager
 def kernel_off() -> Iterator[None]:
-    """Search every set with the numpy code: the search before the compiled kernel."""
-    level = search.KERNEL_LEVEL
-    search.KERNEL_LEVEL = 1 << 30
+    """Search every set with the numpy code and counting bounds: the search before the compiled kernel."""
+    levels = search.KERNEL_LEVEL, search.PROBE_LEVEL
+    search.KERNEL_LEVEL = search.PROBE_LEVEL = 1 << 30
     try:
         yield
     finally:
-        search.KERNEL_LEVEL = level
+        search.KERNEL_LEVEL, search.PROBE_LEVEL = levels
 
 
 @dataclass(frozen=True)
@@ -94,7 +94,10 @@ class OptimalWorkload:
                 baseline_seconds=baseline_seconds,
                 ratio=ratio(baseline_seconds, moocow_seconds),
                 peak_rss=max(run.peak_rss for run in searches),
-                result=f"total {result.total:,}, {proof}; {result.stats.nodes:,} sets searched",
+                result=(
+                    f"total {result.total:,}, {proof}; {result.stats.nodes:,} sets searched, "
+                    f"{result.stats.bounded:,} bounded"
+                ),
                 agree=baselines[0].value == result.total if baselines else None,
                 details={
                     "moocow_runs": [run.seconds for run in searches],

@@ -16,6 +16,7 @@ from moocow.engine.treefile import tree_stats
 from moocow.optimal import kernel, search
 from moocow.optimal.bounds import INFEASIBLE, level_bounds
 from moocow.optimal.prove import prove_optimal
+from moocow.optimal.search import Search
 from moocow.optimal.symmetry import GuessClasses
 from moocow.plugins.bottles import Bottles
 from moocow.plugins.digits import Digits
@@ -28,8 +29,16 @@ class PlainMastermind(Mastermind):
     symmetries = frozenset()
 
 
-def exhaustive(game: Game, max_depth: int | None = None, candidates_only: bool = False) -> float:
-    """The optimum by trying every guess at every set, with no bound, symmetry or ordering."""
+def exhaustive(
+    game: Game,
+    max_depth: int | None = None,
+    candidates_only: bool = False,
+    secrets: tuple[int, ...] | None = None,
+) -> float:
+    """The optimum by trying every guess at every set, with no bound, symmetry or ordering.
+
+    Over every secret, or over ``secrets`` (indices) alone.
+    """
     table = FeedbackTable.for_game(game).rows(np.arange(len(game.secrets)))
     guess_of = game.secret_guess_index
 
@@ -53,7 +62,8 @@ def exhaustive(game: Game, max_depth: int | None = None, candidates_only: bool =
             result = min(result, cost)
         return result
 
-    return best(tuple(range(len(game.secrets))), float("inf") if max_depth is None else max_depth)
+    everything = tuple(range(len(game.secrets))) if secrets is None else secrets
+    return best(everything, float("inf") if max_depth is None else max_depth)
 
 
 @pytest.mark.parametrize(("n", "total"), [(3, 15), (4, 86), (5, 535)])
@@ -89,21 +99,25 @@ SMALL = [
 ]
 
 
-@pytest.mark.parametrize("kernel_level", [0, 2, 99], ids=["kernel", "mixed", "python"])
+@pytest.mark.parametrize(
+    ("kernel_level", "probe_level"), [(0, 0), (2, 1), (99, 99)], ids=["kernel", "mixed", "python"]
+)
 @pytest.mark.parametrize(("game", "max_depth", "candidates_only"), SMALL, ids=str)
 def test_agrees_with_exhaustive_search(
     game: Game,
     max_depth: int | None,
     candidates_only: bool,
     kernel_level: int,
+    probe_level: int,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Every pruning together changes no optimum on games small enough to search naively.
 
-    Whether the compiled kernel searches everything, the levels below the second guess (the
-    default) or nothing.
+    Whether the compiled kernel searches (and bounds the parts of) everything, the levels below
+    the second guess (the default) or nothing.
     """
     monkeypatch.setattr(search, "KERNEL_LEVEL", kernel_level)
+    monkeypatch.setattr(search, "PROBE_LEVEL", probe_level)
     result = prove_optimal(game, max_depth, candidates_only)
     assert result.proven
     expected = exhaustive(game, max_depth, candidates_only)
@@ -115,6 +129,25 @@ def test_agrees_with_exhaustive_search(
     stats = tree_stats(result.root)
     assert stats.total == result.total
     assert max_depth is None or stats.worst <= max_depth
+
+
+@pytest.mark.parametrize(
+    "game", [Mastermind(pegs=3, colors=3), Digits(length=3, symbols=4), Bottles(n=4)], ids=str
+)
+def test_the_deeper_bound_lies_between_counting_and_the_optimum(game: Game) -> None:
+    """``set_bound`` of random sets: never above their optimum, never below counting, above it for some."""
+    search = Search(game)
+    rng = np.random.default_rng(3)
+    raised = 0
+    for _ in range(40):
+        size = int(rng.integers(3, len(game.secrets) + 1))
+        secrets = np.sort(rng.choice(len(game.secrets), size, replace=False)).astype(np.int32)
+        bound = search.kernel.set_bound(secrets, None, search.stats)
+        counting = int(search.bounds(None)[size])
+        assert counting <= bound <= exhaustive(game, secrets=tuple(secrets.tolist()))
+        raised += bound > counting
+    assert raised > 0
+    assert search.stats.bounded > 0
 
 
 def test_the_optimal_tree_is_at_least_as_good_as_every_heuristic() -> None:
@@ -201,7 +234,8 @@ def test_compiled_relabelling_matches_the_python_classes(game: Game) -> None:
             played = (*played, guess)
             symmetry = kernel._restrict(classes.codes, symmetry, guess)
             expected = classes.canonical(played)
+            mask = kernel._canonical(classes.codes, symmetry[0], symmetry[1])
             if expected is None:
-                assert len(symmetry[0]) == 0 and symmetry[3].all()
+                assert len(symmetry[0]) == 0 and mask.all()
             else:
-                assert (symmetry[3] == expected).all()
+                assert (mask == expected).all()

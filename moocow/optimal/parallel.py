@@ -44,16 +44,17 @@ GuessTask = tuple[np.ndarray, int, int | None, int, tuple[int, ...] | None, int]
 """A set, a guess, the depth below it, the parts' budget, the guesses played, the set's level."""
 
 
-def _guess_value(task: GuessTask) -> tuple[int, list[Node] | None, int, int]:
-    """In a worker: the parts' total, their trees when under budget, sets searched and found cached."""
+def _guess_value(task: GuessTask) -> tuple[int, list[Node] | None, tuple[int, int, int]]:
+    """In a worker: the parts' total, their trees when under budget, and the counters' growth."""
     assert _search is not None
     candidates, guess, depth, budget, played, level = task
-    nodes, hits = _search.stats.nodes, _search.stats.cache_hits
+    before = _search.stats.counters()
     total = _search.guess_value(candidates, guess, depth, budget, played, level)
     trees = None
     if total < budget:
         trees = [_search.subtree(part, depth) for part in _search.parts(candidates, guess)]
-    return total, trees, _search.stats.nodes - nodes, _search.stats.cache_hits - hits
+    after = _search.stats.counters()
+    return total, trees, (after[0] - before[0], after[1] - before[1], after[2] - before[2])
 
 
 class GuessPool:
@@ -108,9 +109,8 @@ class GuessPool:
             running -= 1
             if isinstance(outcome, BaseException):
                 raise outcome
-            total, trees, nodes, hits = outcome
-            search.stats.nodes += nodes
-            search.stats.cache_hits += hits
+            total, trees, counted = outcome
+            search.stats.add(*counted)
             search.mark_guess(level, position - running, len(guesses))
             value = count + total
             if value < bound:

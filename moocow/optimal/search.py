@@ -10,6 +10,9 @@ guess leaves, the winning answer excluded. Pruning, in the order it happens at a
 - guesses with identical partitions of ``S``: tried once; guesses that split nothing: never;
 - guesses in order of their bound, candidates first, then Irving's expected size, so a guess
   that splits into singletons (its bound is exact) ends the node at once;
+- the parts a guess leaves bounded one level deeper (their best guess's counting bound, cached)
+  before any is searched: counting alone is far below the truth for large sets, and refuting a
+  guess on it meant solving most of its parts exactly (Bulls and Cows: hours against minutes);
 - parts largest first, each with the budget the others' bounds leave, so a bad guess fails early;
 - a cache of every set solved (exact value and guess) or refuted (a lower bound);
 - with ``workers > 1``, the second guesses of each set tried side by side (``parallel``);
@@ -38,6 +41,8 @@ from moocow.optimal.symmetry import GuessClasses
 
 KERNEL_LEVEL = 2
 """From this level down (0: the first guess's set), sets go to the compiled kernel."""
+PROBE_LEVEL = 1
+"""From this level down, a guess's parts are bounded one level deeper before any is searched."""
 PARALLEL_LEVEL = 1
 """At this level the guesses of each set are tried side by side by the workers (``parallel``)."""
 
@@ -56,8 +61,20 @@ class SearchStats:
     """Candidate sets expanded (their guesses scored)."""
     cache_hits: int = 0
     """Sets answered from the cache."""
+    bounded: int = 0
+    """Sets bounded one level deeper before (or instead of) being searched (``kernel.set_bound``)."""
     cached: int = 0
     """Sets in the searching process's cache at the end (workers keep their own)."""
+
+    def add(self, nodes: int, cache_hits: int, bounded: int) -> None:
+        """Count work done elsewhere (the compiled kernel, a worker process)."""
+        self.nodes += nodes
+        self.cache_hits += cache_hits
+        self.bounded += bounded
+
+    def counters(self) -> tuple[int, int, int]:
+        """The counters ``add`` takes, for passing between processes."""
+        return self.nodes, self.cache_hits, self.bounded
 
 
 @dataclass
@@ -312,8 +329,7 @@ class Search:
         level: int,
     ) -> int:
         """Total of a guess's parts if below ``budget``; else a lower bound ``>= budget``."""
-        bounds = self.bounds(depth)
-        part_bounds = [int(bounds[len(part)]) for part in parts]
+        part_bounds = [self.part_bound(part, depth, level + 1) for part in parts]
         remaining = sum(part_bounds)
         total = 0
         for index, (part, part_bound) in enumerate(zip(parts, part_bounds, strict=True)):
@@ -326,6 +342,13 @@ class Search:
             if total + remaining >= budget:
                 return total + remaining
         return total
+
+    def part_bound(self, part: np.ndarray, depth: int | None, level: int) -> int:
+        """A lower bound on a part's total: one level deeper than counting (the compiled
+        ``kernel.set_bound``) from ``PROBE_LEVEL`` down, the counting bound above it."""
+        if level >= PROBE_LEVEL:
+            return self.kernel.set_bound(part, depth, self.stats)
+        return int(self.bounds(depth)[len(part)])
 
     # ------------------------------------------------------------------ root bookkeeping
     def raise_lower(self, parts_lower: int) -> None:
@@ -422,7 +445,7 @@ class _KernelSearch:
         )
         """What ``kernel.solve`` reads: the table, the guesses, the counting bounds, the rules."""
         self.cache = kernel.KernelCache()
-        self.counters = np.zeros(2, dtype=np.int64)
+        self.counters = np.zeros(3, dtype=np.int64)
         counts = np.zeros((search.table.shape[1], search.answer_limit), dtype=wide)
         is_candidate = np.zeros(search.table.shape[1], dtype=np.uint8)
         self.work = (self.cache.parts(), self.counters, counts, is_candidate)
@@ -430,9 +453,10 @@ class _KernelSearch:
         guess and answer, a flag per guess)."""
 
     def warm_up(self) -> None:
-        """Compile the kernel, or load it from numba's cache: the first call does."""
+        """Compile the kernel, or load it from numba's cache: the first call of each entry does."""
         few = np.arange(min(3, len(self.search.table)), dtype=np.int32)
         self.solve(few, None, self.search.max_depth, 0, SearchStats())
+        self.set_bound(few, self.search.max_depth, SearchStats())
 
     def _row(self, depth: int | None) -> int:
         return 0 if depth is None else depth
@@ -456,9 +480,22 @@ class _KernelSearch:
             self._row(depth),
             beta,
         )
-        stats.nodes += int(self.counters[kernel.NODES] - before[kernel.NODES])
-        stats.cache_hits += int(self.counters[kernel.HITS] - before[kernel.HITS])
+        self._count(before, stats)
         return int(value)
+
+    def set_bound(self, candidates: np.ndarray, depth: int | None, stats: SearchStats) -> int:
+        """``kernel.set_bound``: a set's counting bound raised one level deeper (cached)."""
+        before = self.counters.copy()
+        value = kernel.set_bound(
+            self.game, self.work, np.ascontiguousarray(candidates, np.int32), self._row(depth)
+        )
+        self._count(before, stats)
+        return int(value)
+
+    def _count(self, before: np.ndarray, stats: SearchStats) -> None:
+        """Add what the kernel counted since ``before`` to ``stats``."""
+        nodes, hits, bounded = (self.counters - before)[[kernel.NODES, kernel.HITS, kernel.PROBES]]
+        stats.add(int(nodes), int(hits), int(bounded))
 
     def guess(self, candidates: np.ndarray, depth: int | None) -> int:
         """The best guess of a set the kernel solved exactly (-1 if it did not)."""

@@ -42,22 +42,17 @@ class GuessClasses:
             self._cache[key] = self._canonical(key)
         return self._cache[key]
 
-    def stabiliser(
-        self, played: tuple[int, ...] | None
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    def stabiliser(self, played: tuple[int, ...] | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The relabellings fixing ``played`` as the compiled search takes them (``kernel._restrict``).
 
-        Position permutations, forced symbol images, their inverses and the canonical mask;
-        the first three empty when they prune nothing (``played`` is ``None`` or every class
-        is a single guess).
+        Position permutations, forced symbol images and their inverses; empty when they prune
+        nothing (``played`` is ``None`` or every class is a single guess).
         """
-        canonical = None if played is None else self.canonical(played)
-        if canonical is None:
+        if played is None or self.canonical(played) is None:
             perms, forward, backward = self._identity_stabiliser()
-            return perms[:0], forward[:0], backward[:0], np.ones(len(self.codes), dtype=bool)
+            return perms[:0], forward[:0], backward[:0]
         self._stabiliser(played)
-        perms, forward, backward = self._stabilisers[played]
-        return perms, forward, backward, canonical
+        return self._stabilisers[played]
 
     def _canonical(self, played: tuple[int, ...]) -> np.ndarray | None:
         perms, maps = self._stabiliser(played)
