@@ -23,6 +23,7 @@ from moocow.plugins.digits import Digits
 from moocow.plugins.mastermind import Mastermind
 from moocow.runner.cli import grade
 from moocow.runner.players import PlayerKind, parse_player
+from moocow.runner.playertree import player_tree
 from moocow.runner.tournament import build_tournament, run_tournament
 
 CASES = [
@@ -192,3 +193,57 @@ def test_a_saved_tree_plays_in_the_runner_as_tree_path(tmp_path: Path) -> None:
     assert [log.exit_code for log in logs] == [0, 0], logs[0].output
     from_tree, direct = (log.stdout.splitlines() for log in logs)
     assert from_tree[:-1] == direct[:-1] and from_tree[-1].split()[0] == direct[-1].split()[0]
+
+
+PLAYERS = Path(__file__).with_name("players")
+
+FICKLE_PLAYER = '''
+"""Plays the first code that fits, but opens with another code every other round."""
+from moocow import load_game
+
+_rounds = []
+
+
+def next_guess(game, history):
+    played = load_game(game)
+    if not history:
+        _rounds.append(None)
+        return played.format_code(played.secrets[len(_rounds) % 2])
+    candidates = played.secrets
+    for guess, counts in history:
+        code = played.guesses[played.guess_index(guess)][None, :]
+        candidates = candidates[played.feedback(code, candidates)[0] == played.encode_feedback(tuple(counts))]
+    return played.format_code(candidates[0])
+'''
+
+
+def test_a_players_tree_is_the_tree_of_the_strategy_it_plays(tmp_path: Path) -> None:
+    """A module player refereed against every secret gives the tree of the strategy it follows."""
+    game = Mastermind(pegs=3, colors=4)
+    player = str(PLAYERS / "first_candidate.py")
+    root = player_tree(game, parse_player(player))
+    assert _same_tree(root, evaluate_with_tree(game, load_strategy("first"))[1])
+    path = tmp_path / "player.json"
+    result = CliRunner().invoke(_app(), ["tree", game.spec, "--player", player, "--save", str(path)])
+    assert result.exit_code == 0, result.output
+    assert evaluate(game, load_strategy(f"tree:{path}")).total == tree_stats(root).total == 250
+
+
+def test_a_player_that_does_not_decide_by_the_history_has_no_tree(tmp_path: Path) -> None:
+    """Two openings in two rounds: no tree, and the error names both guesses and both secrets."""
+    fickle = tmp_path / "fickle.py"
+    fickle.write_text(FICKLE_PLAYER)
+    with pytest.raises(MoocowError, match=r"as its first guess it guessed 112 with secret 111 and 111 with"):
+        player_tree(Mastermind(pegs=3, colors=4), parse_player(str(fickle)))
+
+
+def test_a_player_that_loses_a_round_or_a_second_source_is_one_line() -> None:
+    """A crashing player, or both --strategy and --player: one line on stderr, exit status 2."""
+    runner = CliRunner()
+    game = "mastermind:pegs=3,colors=4"
+    crash = runner.invoke(_app(), ["tree", game, "--player", str(PLAYERS / "crash.py")])
+    assert crash.exit_code == 2
+    assert crash.stderr.startswith("error: ") and "lost the round with secret 112: exited" in crash.stderr
+    assert len(crash.stderr.strip().splitlines()) == 1
+    both = runner.invoke(_app(), ["tree", "bottles:n=3", "-s", "minmax", "-p", "minmax"])
+    assert both.exit_code == 2 and "not both" in both.stderr

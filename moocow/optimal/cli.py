@@ -1,40 +1,39 @@
 """``moocow optimal`` and ``moocow tree``: thin commands over ``prove_optimal`` and the tree files.
 
 Plain typer-annotated functions, registered on the main app with ``app.command()(optimal)``;
-each turns ``MoocowError`` into one line on stderr and exit status 2 itself.
+each turns ``MoocowError`` into one line on stderr and exit status 2 itself
+(``terminal.one_line_errors``).
 """
 
 from __future__ import annotations
 
-import functools
 import os
 import sys
-from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Annotated
 
 import typer
-from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from moocow.engine.errors import MoocowError
 from moocow.engine.evaluation import evaluate_with_tree
 from moocow.engine.game import Game
 from moocow.engine.registry import load_strategy
 from moocow.engine.tree import Node
-from moocow.engine.treefile import format_tree, save_tree, tree_to_dot
+from moocow.engine.treefile import format_tree, save_tree, tree_stats, tree_to_dot
 from moocow.optimal.progress import SearchProgress
 from moocow.optimal.prove import OptimalResult, prove_optimal
 from moocow.plugins import load_game
-
-F = TypeVar("F", bound=Callable[..., Any])
+from moocow.runner.players import PlayerKind, parse_player
+from moocow.runner.playertree import player_tree
+from moocow.terminal import err, one_line_errors, out
 
 DEFAULT_WORKERS = os.cpu_count() or 1
 """Processes ``moocow optimal`` searches with unless told: every core."""
 DEFAULT_SHOW = 2
 """Levels ``moocow tree`` prints when asked for nothing else."""
-
-out = Console(highlight=False)
-err = Console(stderr=True, highlight=False)
+DEFAULT_STRATEGY = "minmax"
+"""The strategy ``moocow tree`` builds when given neither a strategy nor a player."""
 
 GameArg = Annotated[str, typer.Argument(help="A game spec, e.g. mastermind, bottles:n=5, digits.")]
 SaveOpt = Annotated[Path | None, typer.Option("--save", help="Write the tree to this JSON file.")]
@@ -44,21 +43,6 @@ ShowOpt = Annotated[
 DotOpt = Annotated[Path | None, typer.Option("--dot", help="Write the tree for Graphviz (- for stdout).")]
 
 
-def one_line_errors(function: F) -> F:
-    """Turn ``MoocowError`` into one line on stderr and exit status 2."""
-
-    @functools.wraps(function)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return function(*args, **kwargs)
-        except MoocowError as error:
-            err.print(f"error: {error}", markup=False, soft_wrap=True)
-            raise typer.Exit(2) from None
-
-    return wrapper  # type: ignore[return-value]
-
-
-@one_line_errors
 def optimal(
     game: GameArg,
     max_depth: Annotated[
@@ -75,13 +59,14 @@ def optimal(
     dot: DotOpt = None,
 ) -> None:
     """Find the strategy with the fewest guesses in total, and prove it (Ctrl-C keeps the best so far)."""
-    loaded = load_game(game)
-    with SearchProgress(err) as progress:
-        result = prove_optimal(loaded, max_depth, candidates_only, progress, workers)
-    out.print(describe(result), soft_wrap=True)
-    if result.root is not None:
-        label = optimal_label(result)
-        _emit(loaded, result.root, label, save, show, dot)
+    with one_line_errors():
+        loaded = load_game(game)
+        with SearchProgress(err) as progress:
+            result = prove_optimal(loaded, max_depth, candidates_only, progress, workers)
+        out.print(describe(result), soft_wrap=True)
+        if result.root is not None:
+            label = optimal_label(result)
+            _emit(loaded, result.root, label, save, show, dot)
 
 
 def describe(result: OptimalResult) -> str:
@@ -106,25 +91,54 @@ def optimal_label(result: OptimalResult) -> str:
     return f"optimal{':' + ','.join(options) if options else ''}{state}"
 
 
-@one_line_errors
 def tree(
     game: GameArg,
     strategy: Annotated[
-        str, typer.Option("--strategy", "-s", help="A strategy spec, e.g. minmax, entropy, tree:PATH.")
-    ] = "minmax",
+        str | None,
+        typer.Option(
+            "--strategy", "-s", help="A strategy spec, e.g. minmax, entropy, tree:PATH (default minmax)."
+        ),
+    ] = None,
+    player: Annotated[
+        str | None,
+        typer.Option(
+            "--player",
+            "-p",
+            help="Instead, a player as tournaments name it (a .py module or a program), "
+            "refereed against every secret; it must decide by the history alone.",
+        ),
+    ] = None,
     save: SaveOpt = None,
     show: ShowOpt = None,
     dot: DotOpt = None,
 ) -> None:
-    """Build the tree of a strategy over every secret: save it, print it, or export it for Graphviz."""
-    loaded = load_game(game)
-    chosen = load_strategy(strategy)
-    evaluation, root = evaluate_with_tree(loaded, chosen)
-    total, worst = evaluation.total, evaluation.worst
-    out.print(f"{loaded.spec} with {chosen.spec}: {total} guesses in total, worst {worst}", soft_wrap=True)
-    if save is None and dot is None and show is None:
-        show = DEFAULT_SHOW
-    _emit(loaded, root, chosen.spec, save, show, dot)
+    """Build the tree of a strategy or a player over every secret: save it, print it, or export it."""
+    with one_line_errors():
+        if strategy is not None and player is not None:
+            raise MoocowError("give --strategy or --player, not both")
+        loaded = load_game(game)
+        if player is not None and parse_player(player).kind is not PlayerKind.STRATEGY:
+            label, root = player, _player_root(loaded, player)
+        else:
+            chosen = load_strategy(player or strategy or DEFAULT_STRATEGY)
+            label, root = chosen.spec, evaluate_with_tree(loaded, chosen)[1]
+        stats = tree_stats(root)
+        out.print(
+            f"{loaded.spec} with {label}: {stats.total} guesses in total, worst {stats.worst}", soft_wrap=True
+        )
+        if save is None and dot is None and show is None:
+            show = DEFAULT_SHOW
+        _emit(loaded, root, label, save, show, dot)
+
+
+def _player_root(game: Game, player: str) -> Node:
+    """A player's tree, with a bar of the rounds played on stderr."""
+    columns = (TextColumn("rounds"), BarColumn(), MofNCompleteColumn())
+    with Progress(*columns, console=err, transient=True, disable=not err.is_terminal) as bar:
+        task = bar.add_task("rounds", total=len(game.secrets))
+        return player_tree(
+            game, parse_player(player), progress=lambda done, _: bar.update(task, completed=done)
+        )
 
 
 def _emit(game: Game, root: Node, label: str, save: Path | None, show: int | None, dot: Path | None) -> None:

@@ -12,13 +12,15 @@ class SearchProgress:
     """A ``ProgressHook`` drawing on stderr; use it as a context manager around the search."""
 
     def __init__(self, console: Console | None = None) -> None:
+        console = console or Console(stderr=True)
         self._progress = Progress(
             TextColumn("{task.description}"),
             BarColumn(),
             TextColumn("{task.percentage:>5.1f}%"),
             TimeElapsedColumn(),
-            console=console or Console(stderr=True),
+            console=console,
             transient=True,
+            disable=not console.is_terminal,  # a log or a pipe gets no bar and no stray blank line
         )
         self._task = self._progress.add_task("searching", total=1.0)
 
