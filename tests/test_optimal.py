@@ -187,6 +187,24 @@ def test_interrupted_search_keeps_the_best_tree_and_a_bound() -> None:
     assert result.lower_bound <= 535 <= result.total == tree_stats(result.root).total
 
 
+@pytest.mark.parametrize("workers", [1, 2])
+def test_an_interrupted_search_keeps_the_parts_it_finished(workers: int) -> None:
+    """Stopped at the first improvement on Irving's 540 (5 bottles), long before the first guess is
+    finished: the tree handed back plays the parts already solved optimally and totals what it says."""
+    reports: list[tuple[float, int | None]] = []
+
+    def stop_on_improvement(done: float, best: int | None, lower: int) -> None:
+        reports.append((done, best))
+        if best is not None and best < 540:
+            raise KeyboardInterrupt
+
+    result = prove_optimal(Bottles(n=5), progress=stop_on_improvement, workers=workers)
+    assert result.interrupted and result.root is not None and result.total is not None
+    assert result.lower_bound is not None and result.lower_bound <= 535 <= result.total < 540
+    assert tree_stats(result.root).total == result.total
+    assert reports[-1][0] < 0.5
+
+
 def test_counting_bounds() -> None:
     """n candidates need 2n - 1 guesses while n <= k + 1; depth limits make big sets infeasible."""
     bounds = level_bounds(20, branching=4, depth=None)

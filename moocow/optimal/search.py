@@ -34,6 +34,7 @@ from moocow.engine.errors import MoocowError
 from moocow.engine.game import Game
 from moocow.engine.table import FeedbackTable
 from moocow.engine.tree import Node
+from moocow.engine.treefile import tree_stats
 from moocow.optimal import kernel
 from moocow.optimal.bounds import INFEASIBLE, level_bounds
 from moocow.optimal.parallel import GuessPool
@@ -251,7 +252,8 @@ class Search:
         level: int,
     ) -> int:
         """The total of the parts ``guess`` leaves if below ``budget``; else a bound ``>= budget``."""
-        return self._parts_total(self.parts(candidates, guess), depth, budget, _extend(played, guess), level)
+        parts = self.parts(candidates, guess)
+        return self._parts_total(parts, guess, depth, budget, _extend(played, guess), level)
 
     @property
     def kernel(self) -> _KernelSearch:
@@ -323,6 +325,7 @@ class Search:
     def _parts_total(
         self,
         parts: list[np.ndarray],
+        guess: int,
         depth: int | None,
         budget: int,
         played: tuple[int, ...] | None,
@@ -336,9 +339,13 @@ class Search:
             if level == 0:
                 self.mark_part(index, len(parts))
             remaining -= part_bound
-            total += self.solve(part, depth, budget - total - remaining, played, level + 1)
+            part_budget = budget - total - remaining
+            value = self.solve(part, depth, part_budget, played, level + 1)
+            total += value
             if level == 0:
                 self.raise_lower(total + remaining)
+                if value < part_budget:
+                    self._improve_best(guess, part, value, depth)
             if total + remaining >= budget:
                 return total + remaining
         return total
@@ -385,9 +392,25 @@ class Search:
             self._shown = now
             self.progress(done, self._best_or_none(), self.root.lower)
 
-    def _record_best(self, value: int) -> None:
+    def _improve_best(self, guess: int, part: np.ndarray, value: int, depth: int | None) -> None:
+        """A part of a first guess solved exactly: graft its tree onto the best strategy so far
+        when that strategy opens with the same guess and does worse there.
+
+        So an interrupted search hands back every part it finished, not only the heuristic it
+        started from, even when the first guess itself was never finished.
+        """
+        best = self.root.tree
+        if best is None or best.guess != guess:
+            return
+        answer = int(self.table[part[0], guess])
+        gain = tree_stats(best.children[answer]).total - value
+        if gain > 0:
+            best.children[answer] = self.subtree(part, depth)
+            self._record_best(self.root.best - gain, best)
+
+    def _record_best(self, value: int, tree: Node | None = None) -> None:
         self.root.best = value
-        self.root.tree = self.tree()
+        self.root.tree = self.tree() if tree is None else tree
         if self.progress is not None:
             self.progress(self.root.done, value, self.root.lower)
 
