@@ -84,6 +84,15 @@ def test_mastermind_koyama_and_lai() -> None:
     assert (stats.total, stats.secrets) == (5625, 1296)
 
 
+def test_bulls_and_cows_tanaka() -> None:
+    """Bulls and Cows, 4 digits of 10: 26274 in total, worst case 7 (Tanaka), proven (2 minutes)."""
+    result = prove_optimal(Digits(), workers=2)
+    assert result.proven and result.total == 26274
+    assert result.root is not None
+    stats = tree_stats(result.root)
+    assert (stats.total, stats.secrets, stats.worst) == (26274, 5040, 7)
+
+
 SMALL = [
     (Mastermind(pegs=2, colors=4), None, False),
     (Mastermind(pegs=3, colors=3), None, False),
