@@ -24,7 +24,7 @@ from moocow.engine.treefile import format_tree, save_tree, tree_stats, tree_to_d
 from moocow.optimal.progress import SearchProgress
 from moocow.optimal.prove import OptimalResult, prove_optimal
 from moocow.plugins import load_game
-from moocow.runner.players import PlayerKind, parse_player
+from moocow.runner.players import PlayerKind, PlayerSpec, parse_player
 from moocow.runner.playertree import player_tree
 from moocow.terminal import err, one_line_errors, out
 
@@ -117,8 +117,9 @@ def tree(
         if strategy is not None and player is not None:
             raise MoocowError("give --strategy or --player, not both")
         loaded = load_game(game)
-        if player is not None and parse_player(player).kind is not PlayerKind.STRATEGY:
-            label, root = player, _player_root(loaded, player)
+        seated = None if player is None else parse_player(player)
+        if seated is not None and seated.kind is not PlayerKind.STRATEGY:
+            label, root = seated.name, _player_root(loaded, seated)
         else:
             chosen = load_strategy(player or strategy or DEFAULT_STRATEGY)
             label, root = chosen.spec, evaluate_with_tree(loaded, chosen)[1]
@@ -131,14 +132,12 @@ def tree(
         _emit(loaded, root, label, save, show, dot)
 
 
-def _player_root(game: Game, player: str) -> Node:
+def _player_root(game: Game, player: PlayerSpec) -> Node:
     """A player's tree, with a bar of the rounds played on stderr."""
     columns = (TextColumn("rounds"), BarColumn(), MofNCompleteColumn())
     with Progress(*columns, console=err, transient=True, disable=not err.is_terminal) as bar:
         task = bar.add_task("rounds", total=len(game.secrets))
-        return player_tree(
-            game, parse_player(player), progress=lambda done, _: bar.update(task, completed=done)
-        )
+        return player_tree(game, player, progress=lambda done, _: bar.update(task, completed=done))
 
 
 def _emit(game: Game, root: Node, label: str, save: Path | None, show: int | None, dot: Path | None) -> None:

@@ -494,16 +494,16 @@ def _least_guess_bound(
 ) -> int:
     """The least ``n`` plus non-winning parts' counting bounds over ``guesses`` (answers below 32).
 
-    Every part of ``s`` costs at least ``2s - 1``, so ``3n - parts`` (less one for a candidate)
-    bounds each guess from one pass of ``_answers_seen``; only the guesses whose quick bound is
-    below the least exact bound found are then counted exactly, least quick bound first.
+    Every part of ``s`` costs at least ``2s - 1``, so ``_small_parts_bounds`` (less one for a
+    candidate) bounds each guess from one pass; only the guesses whose quick bound is below the
+    least exact bound found are then counted exactly, least quick bound first.
     """
     count = len(candidates)
-    seen = _answers_seen(table, candidates)
+    small = _small_parts_bounds(table, candidates)
     quick = np.empty(len(guesses), dtype=np.int64)
     for place in range(len(guesses)):
         guess = guesses[place]
-        quick[place] = 3 * count - np.int64(_popcount(np.uint64(seen[guess]))) - np.int64(is_candidate[guess])
+        quick[place] = count + small[guess] - np.int64(is_candidate[guess])
     best = INFEASIBLE
     one = np.empty(1, dtype=guesses.dtype)
     while True:
