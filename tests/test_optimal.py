@@ -220,7 +220,7 @@ def test_interrupted_search_keeps_the_best_tree_and_a_bound() -> None:
 
 @pytest.mark.parametrize("workers", [1, 2])
 def test_an_interrupted_search_keeps_the_parts_it_finished(workers: int) -> None:
-    """Stopped at the first improvement on Irving's 540 (5 bottles), long before the first guess is
+    """Stopped at the first improvement on Irving's 540 (5 bottles), before the first guess is
     finished: the tree handed back plays the parts already solved optimally and totals what it says."""
     reports: list[tuple[float, int | None]] = []
 
@@ -233,7 +233,32 @@ def test_an_interrupted_search_keeps_the_parts_it_finished(workers: int) -> None
     assert result.interrupted and result.root is not None and result.total is not None
     assert result.lower_bound is not None and result.lower_bound <= 535 <= result.total < 540
     assert tree_stats(result.root).total == result.total
-    assert reports[-1][0] < 0.5
+    assert reports[-1][0] < 1
+
+
+@pytest.mark.parametrize(
+    ("game", "smallest_first"), [(Bottles(n=5), True), (Mastermind(pegs=3, colors=4), False)]
+)
+def test_only_an_opening_without_rivals_takes_its_parts_smallest_first(
+    game: Game, smallest_first: bool
+) -> None:
+    """Every opening of the bottle game is alike: its parts go smallest first. Mastermind's first
+    guess has rivals, and its parts go largest first so that it fails early if it is to fail."""
+    search = Search(game)
+    searched = search.solve
+    first_guess_parts: list[int] = []
+
+    def recording(
+        candidates: np.ndarray, depth: int | None, beta: int, played: tuple[int, ...] | None, level: int
+    ) -> int:
+        if level == 1 and search.root.best >= INFEASIBLE:
+            first_guess_parts.append(len(candidates))
+        return searched(candidates, depth, beta, played, level)
+
+    search.solve = recording  # type: ignore[method-assign]
+    search.run()
+    assert len(set(first_guess_parts)) > 1
+    assert first_guess_parts == sorted(first_guess_parts, reverse=not smallest_first)
 
 
 def test_counting_bounds() -> None:

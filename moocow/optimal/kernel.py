@@ -496,7 +496,8 @@ def _least_guess_bound(
 
     Every part of ``s`` costs at least ``2s - 1``, so ``_small_parts_bounds`` (less one for a
     candidate) bounds each guess from one pass; only the guesses whose quick bound is below the
-    least exact bound found are then counted exactly, least quick bound first.
+    least exact bound found are then counted exactly, least quick bound first, a column at a
+    time while they are few (``COLUMN_SHARE``), every guess at once after that.
     """
     count = len(candidates)
     small = _small_parts_bounds(table, candidates)

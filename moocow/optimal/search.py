@@ -232,7 +232,9 @@ class Search:
                 self.raise_lower(guess_bounds[position] - count)
             if level <= 1:
                 self.mark_guess(level, position, len(guesses))
-            value = count + self.guess_value(candidates, guess, child_depth, bound - count, played, level)
+            alone = level == 0 and len(guesses) == 1
+            budget = bound - count
+            value = count + self.guess_value(candidates, guess, child_depth, budget, played, level, alone)
             if value < bound:
                 best, best_guess, bound = value, guess, value
                 if level == 0:
@@ -250,9 +252,19 @@ class Search:
         budget: int,
         played: tuple[int, ...] | None,
         level: int,
+        smallest_first: bool = False,
     ) -> int:
-        """The total of the parts ``guess`` leaves if below ``budget``; else a bound ``>= budget``."""
+        """The total of the parts ``guess`` leaves if below ``budget``; else a bound ``>= budget``.
+
+        Parts go largest first, so that a guess that cannot win fails early. A first guess with
+        no rival (every opening of the bottle game is alike) has nothing to fail against early:
+        its parts go ``smallest_first``, each one solved tightening the budgets of the large
+        ones, and an interrupted search keeps every part that was quick to settle (7 bottles:
+        the parts of 21, 70 and 315 in 15 s, while the part of 1,855 takes hours).
+        """
         parts = self.parts(candidates, guess)
+        if smallest_first:
+            parts.reverse()
         return self._parts_total(parts, guess, depth, budget, _extend(played, guess), level)
 
     @property
