@@ -260,7 +260,7 @@ class Search:
         no rival (every opening of the bottle game is alike) has nothing to fail against early:
         its parts go ``smallest_first``, each one solved tightening the budgets of the large
         ones, and an interrupted search keeps every part that was quick to settle (7 bottles:
-        the parts of 21, 70 and 315 in 15 s, while the part of 1,855 takes hours).
+        the parts of 21, 70 and 315 in 15 s, while the part of 1,855 would take about a day).
         """
         parts = self.parts(candidates, guess)
         if smallest_first:
