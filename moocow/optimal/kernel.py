@@ -475,15 +475,6 @@ def _is_canonical(codes: np.ndarray, perms: np.ndarray, forward: np.ndarray, gue
 
 
 @nb.njit(cache=True)
-def _canonical(codes: np.ndarray, perms: np.ndarray, forward: np.ndarray) -> np.ndarray:
-    """``_is_canonical`` of every guess: ``symmetry.GuessClasses.canonical`` computed the kernel's way."""
-    mask = np.empty(len(codes), dtype=np.bool_)
-    for guess in range(len(codes)):
-        mask[guess] = _is_canonical(codes, perms, forward, guess)
-    return mask
-
-
-@nb.njit(cache=True)
 def _least_guess_bound(
     table: np.ndarray,
     candidates: np.ndarray,
@@ -559,8 +550,9 @@ def _least_total(totals: np.ndarray, guesses: np.ndarray, count: int, is_candida
 def set_bound(game: tuple, work: tuple, candidates: np.ndarray, depth: int) -> int:
     """A lower bound on a set's total one level deeper than counting: its best guess's bound.
 
-    Every guess is scored once (``n`` reads of each guess's column) and the least of ``n`` plus
-    its parts' counting bounds kept; a cached value (exact or a bound) is taken as it is.
+    The least of ``n`` plus its parts' counting bounds over every guess (``_least_guess_bound``
+    counts exactly only the guesses a quick bound leaves in the running); a cached value (exact
+    or a bound) is taken as it is.
     """
     table, guess_of, all_guesses, candidates_only, bounds, unlimited, win, answer_limit, _, _ = game
     cache, stats, counts, is_candidate = work
