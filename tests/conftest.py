@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -16,3 +17,10 @@ def only_builtin_plugins(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     reset_plugins()
     yield
     reset_plugins()
+
+
+@pytest.fixture
+def tmp_path(tmp_path: Path) -> Path:
+    """A test's folder, open to other users: as root, the sandbox runs players under an unprivileged uid."""
+    tmp_path.chmod(0o755)
+    return tmp_path

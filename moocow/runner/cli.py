@@ -21,6 +21,7 @@ from moocow.runner.grading import grade as grade_player
 from moocow.runner.leaderboard import Standing
 from moocow.runner.limits import Limits
 from moocow.runner.results import RoundResult
+from moocow.runner.sandbox import SandboxPolicy
 from moocow.runner.tournament import run_tournament, tournament_from
 from moocow.terminal import err, one_line_errors, out
 
@@ -35,6 +36,13 @@ LimitOpt = Annotated[
 SeedOpt = Annotated[int | None, typer.Option("--seed", help="Seed of the secrets (default 0).")]
 RoundsOpt = Annotated[
     int | None, typer.Option("--rounds", "-r", help="Rounds per player and game (default 10).")
+]
+NoSandboxOpt = Annotated[
+    bool,
+    typer.Option(
+        "--no-sandbox",
+        help="Run players outside the engine as your own user, unconfined: only for players you trust.",
+    ),
 ]
 MercyOpt = Annotated[
     int | None, typer.Option("--mercy", help="Most guesses per round; a lost round scores this (default 20).")
@@ -89,12 +97,13 @@ def tournament(
         typer.Option("--workers", "-w", help="Worker processes (default 1); results do not depend on it."),
     ] = None,
     limit: LimitOpt = None,
+    no_sandbox: NoSandboxOpt = False,
 ) -> None:
     """Play every player against the same seeded rounds of every game; print the leaderboard."""
     with one_line_errors():
         chosen, worker_count = tournament_from(
             config, limit or (), players=player, games=game, rounds=rounds, seed=seed, mercy=mercy,
-            workers=workers,
+            workers=workers, sandbox=False if no_sandbox else None,
         )  # fmt: skip
         bar = ProgressBar()
         try:
@@ -154,12 +163,13 @@ def grade(
         Path | None, typer.Option("--gradescope", help="Also write Gradescope's results.json here.")
     ] = None,
     limit: LimitOpt = None,
+    no_sandbox: NoSandboxOpt = False,
 ) -> None:
     """Grade one player as the course runner does: its log on stdout, lost rounds on stderr."""
     with one_line_errors():
-        graded = grade_player(
-            player, game, words, min_length, max_length, seed, rounds, mercy, Limits.from_options(limit or ())
-        )
+        limits = Limits.from_options(limit or ())
+        sandbox = SandboxPolicy(unconfined=no_sandbox).hiding(gradescope)
+        graded = grade_player(player, game, words, min_length, max_length, seed, rounds, mercy, limits, sandbox)
     for line in graded.log_lines():
         print(line)
     for line in graded.failures():

@@ -15,6 +15,7 @@ from moocow.runner import bacrunner, protocol
 from moocow.runner.leaderboard import Standing, standings
 from moocow.runner.limits import Limits
 from moocow.runner.results import RoundResult
+from moocow.runner.sandbox import SandboxPolicy
 from moocow.runner.session import play_session
 from moocow.runner.tournament import build_tournament
 
@@ -93,11 +94,13 @@ def grade(
     rounds: int = bacrunner.ROUNDS,
     mercy: int = bacrunner.MERCY,
     limits: Limits | None = None,
+    sandbox: SandboxPolicy | None = None,
 ) -> Grade:
     """Grade ``player`` on the course's deck of ``words`` (or on ``game``), rounds in order, one process."""
     deck = game or bacrunner.WordSource(words, minlen, maxlen).spec
     settings = {"players": [player], "games": [deck], "rounds": rounds, "seed": seed, "mercy": mercy}
-    (plan,) = build_tournament({**settings, "limits": limits or Limits()}).plans()
+    policy = sandbox or SandboxPolicy()
+    (plan,) = build_tournament({**settings, "limits": limits or Limits(), "sandbox": policy}).plans()
     results: list[RoundResult] = []
     identity = play_session(plan, results.append)
     return Grade(player, plan.deck, seed, identity, tuple(results))

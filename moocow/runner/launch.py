@@ -1,9 +1,19 @@
-"""Start a player under its limits: ``python -I -S launch.py MEMORY OUTPUT CPU PARENT -- COMMAND...``.
+"""Start a player under its limits: ``python -I -S launch.py KEY=VALUE... -- COMMAND...``.
 
-This runs in the child between the fork and the player's program, so the limits hold from the
-player's first instruction. A separate program rather than ``preexec_fn``, which may deadlock when
-the runner has threads (a progress bar has one). Standard library only; ``-I -S`` keeps it fast
-and deaf to the environment. Numbers are bytes and seconds; 0 means no limit.
+Runs between the runner and the player's program (inside the sandbox, when there is one), so the
+limits hold from the player's first instruction. A separate program rather than ``preexec_fn``,
+which may deadlock when the runner has threads (a progress bar has one). Standard library only;
+``-I -S`` keeps it fast and deaf to the environment. Keys (bytes, seconds, counts; 0 or absent
+means no limit):
+
+- ``memory``, ``output``, ``cpu``, ``processes``: ``RLIMIT_AS``, ``RLIMIT_FSIZE``, ``RLIMIT_CPU``
+  and ``RLIMIT_NPROC``, each with the hard limit equal to the soft one, so the player cannot
+  raise it again;
+- ``cgroup``: join the cgroup whose ``cgroup.procs`` this is first, so every process started from
+  here on is counted in it;
+- ``uid``: as root, become this unprivileged user id (and group id), with no other groups;
+- ``parent``: Linux, have the kernel kill the player when this process dies;
+- ``stdin``, ``stdout``: descriptors to become the player's standard input and output.
 """
 
 from __future__ import annotations
@@ -16,6 +26,12 @@ import signal
 import sys
 
 PR_SET_PDEATHSIG = 1
+LIMITS = {
+    "memory": resource.RLIMIT_AS,
+    "output": resource.RLIMIT_FSIZE,
+    "cpu": resource.RLIMIT_CPU,
+    "processes": getattr(resource, "RLIMIT_NPROC", None),
+}
 
 
 def limit(kind: int, value: int) -> None:
@@ -33,19 +49,34 @@ def die_with_parent(parent: int) -> None:
         os._exit(137)
 
 
+def become(uid: int) -> None:
+    """Drop root for good: no supplementary groups, then the group, then the user (which clears capabilities)."""
+    os.setgroups([])
+    os.setresgid(uid, uid, uid)
+    os.setresuid(uid, uid, uid)
+
+
 def main(argv: list[str]) -> None:
-    """Apply the limits, then become the player."""
-    memory, output, cpu, parent = (int(value) for value in argv[1:5])
-    command = argv[6:]
+    """Apply the limits, drop to the player's user, then become the player."""
+    split = argv.index("--")
+    settings = dict(item.split("=", 1) for item in argv[1:split])
+    command = argv[split + 1 :]
+    for fd, key in ((0, "stdin"), (1, "stdout")):
+        if key in settings:
+            os.dup2(int(settings[key]), fd)
+            os.close(int(settings[key]))
+    if "cgroup" in settings:
+        with open(settings["cgroup"], "w") as procs:
+            procs.write(str(os.getpid()))
     limit(resource.RLIMIT_CORE, 0)
-    if memory:
-        limit(resource.RLIMIT_AS, memory)
-    if output:
-        limit(resource.RLIMIT_FSIZE, output)
-    if cpu:
-        # Soft limit only: the runner raises it by prlimit at the start of every round.
-        resource.setrlimit(resource.RLIMIT_CPU, (cpu, resource.getrlimit(resource.RLIMIT_CPU)[1]))
-    die_with_parent(parent)
+    for key, kind in LIMITS.items():
+        value = int(settings.get(key, 0))
+        if value and kind is not None:
+            limit(kind, value)
+    if "uid" in settings:
+        become(int(settings["uid"]))
+    if "parent" in settings:  # after become(): a change of user clears the parent-death signal
+        die_with_parent(int(settings["parent"]))
     try:
         os.execvp(command[0], command)
     except OSError as error:

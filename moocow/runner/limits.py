@@ -31,11 +31,15 @@ class Limits:
     setup_seconds: float = 60.0
     """Wall-clock (and CPU) time to start and answer the handshake, initialisation included."""
     memory_mb: int = 2048
-    """Address space of the player process (``RLIMIT_AS``); JVMs need more than they use."""
+    """Address space of each player process (``RLIMIT_AS``; JVMs need more than they use), and resident memory of all of them together."""
     output_mb: int = 16
     """Bytes the player may write to stderr and to files (``RLIMIT_FSIZE``)."""
     line_bytes: int = 65536
     """Longest line the player may send."""
+    processes: int = 128
+    """Processes and threads the player may run at once (``RLIMIT_NPROC`` of its own user; a cgroup's ``pids.max``)."""
+    disk_mb: int = 64
+    """Size of the sandbox's private tmpfs, its home and temp (bubblewrap only)."""
 
     def __post_init__(self) -> None:
         for field in fields(self):
@@ -43,8 +47,8 @@ class Limits:
             if not isinstance(value, int | float) or isinstance(value, bool) or value < 0:
                 raise MoocowError(f"limit {field.name} must be a non-negative number, not {value!r}")
         times = (self.guess_seconds, self.guess_cpu, self.round_seconds, self.round_cpu, self.setup_seconds)
-        if min(*times, self.line_bytes) <= 0:
-            raise MoocowError("time limits and line_bytes must be positive")
+        if min(*times, self.line_bytes, self.processes, self.disk_mb) <= 0:
+            raise MoocowError("time limits, line_bytes, processes and disk_mb must be positive")
 
     @classmethod
     def from_mapping(cls, values: Mapping[str, Any]) -> Limits:

@@ -44,6 +44,8 @@ class PlayerSpec:
     """Where it runs."""
     command: tuple[str, ...] = ()
     """The command that starts it (modules and programs), with paths made absolute."""
+    files: tuple[str, ...] = ()
+    """What the sandbox shows it, read-only: its module's folder, the files and folders its command names."""
 
     def to_dict(self) -> dict[str, Any]:
         """What identifies the player in a results file's header."""
@@ -61,11 +63,37 @@ def parse_player(source: str, name: str | None = None) -> PlayerSpec:
         if not path.is_file():
             raise MoocowError(f"player file {text!r} not found")
         command = (sys.executable, "-m", "moocow.runner.adapter", str(path.absolute()))
-        return PlayerSpec(label, text, PlayerKind.MODULE, command)
+        return PlayerSpec(label, text, PlayerKind.MODULE, command, (own_files(path),))
     if not any(c.isspace() for c in text) and parse_strategy_spec(text)[0] in STRATEGIES:
         load_strategy(text)  # parameter errors now, not in the middle of a tournament
         return PlayerSpec(label, text, PlayerKind.STRATEGY)
-    return PlayerSpec(label, text, PlayerKind.PROGRAM, program_command(text))
+    command = program_command(text)
+    return PlayerSpec(label, text, PlayerKind.PROGRAM, command, named_files(command))
+
+
+def own_files(path: Path) -> str:
+    """A player file's folder, where its helpers and data live; the file alone if that folder holds the runner's.
+
+    The runner's working directory holds its results, tournament file and word list, so a player
+    kept there is shown only its own file.
+    """
+    folder = path.absolute().parent
+    if folder == Path.cwd() or folder in Path.cwd().parents:
+        return str(path.absolute())
+    return str(folder)
+
+
+def named_files(command: tuple[str, ...]) -> tuple[str, ...]:
+    """The files and folders a command line names (the program, a script, a class path), for the sandbox."""
+    named = []
+    for argument in command:
+        path = Path(argument).expanduser()
+        if "/" in argument and path.exists() or argument != command[0] and path.exists():
+            named.append(own_files(path) if path.is_file() else str(path.absolute()))
+    program = shutil.which(command[0])
+    if program is not None and "/" not in command[0]:
+        named.append(str(Path(program).resolve()))
+    return tuple(dict.fromkeys(named))
 
 
 def program_command(text: str) -> tuple[str, ...]:

@@ -24,15 +24,22 @@ from pathlib import Path
 
 from moocow.runner.fouls import Failure, Foul
 from moocow.runner.limits import MB, Allowance, Limits
+from moocow.runner.sandbox import (
+    Confinement,
+    SandboxPolicy,
+    bubblewrap_command,
+    launcher_command,
+    player_uid,
+)
+from moocow.runner.usage import CgroupGroup, ScannedGroup, Usage
 
-LAUNCHER = Path(__file__).with_name("launch.py")
 PACKAGE_ROOT = Path(__file__).resolve().parents[2]
+SANDBOX_HOME = "/tmp"
+"""A sandboxed player's home and temp: its own size-capped tmpfs."""
 POLL_SECONDS = 0.05
 """How often CPU time is checked while waiting for an answer."""
 EXIT_GRACE_SECONDS = 0.5
 """How long a player that closed its output gets to exit before it is described as still running."""
-CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
-CAN_RAISE_CPU_LIMIT = hasattr(resource, "prlimit")
 """Linux: the runner can move the kernel's CPU limit of a running player round by round."""
 MEMORY_WORDS = ("MemoryError", "bad_alloc", "out of memory", "Cannot allocate memory", "OutOfMemoryError")
 
@@ -62,59 +69,95 @@ def player_environment(home: str) -> dict[str, str]:
 class PlayerProcess:
     """A running player program; ``send`` and ``receive`` raise ``Foul`` on any misbehaviour."""
 
-    def __init__(self, command: Sequence[str], limits: Limits) -> None:
+    def __init__(
+        self,
+        command: Sequence[str],
+        limits: Limits,
+        sandbox: SandboxPolicy | None = None,
+        exposed: Sequence[str] = (),
+        cpu_budget: float = 0.0,
+    ) -> None:
         self.limits = limits
-        self._home = tempfile.TemporaryDirectory(prefix="moocow-player-")
+        self.confinement = (sandbox or SandboxPolicy()).confinement()
+        self._bubblewrap = self.confinement is Confinement.NAMESPACES
+        uid = player_uid() if self.confinement is not Confinement.NONE else None
+        self._home = None if self._bubblewrap else tempfile.TemporaryDirectory(
+            prefix="moocow-player-", ignore_cleanup_errors=True
+        )  # fmt: skip
+        if self._home is not None and uid is not None:
+            os.chown(self._home.name, uid, uid)
+        self._group = CgroupGroup.make(limits.memory_mb * MB, limits.processes)
+        # The protocol's pipes go in as extra descriptors that the launcher moves to 0 and 1: bubblewrap's
+        # own processes keep their standard descriptors, so a player closing its output must not share them.
+        player_in, self._in = os.pipe()
+        self._out, player_out = os.pipe()
+        pipes = [f"stdin={player_in}", f"stdout={player_out}"]
+        command = self._command(command, uid, sandbox or SandboxPolicy(), exposed, cpu_budget, pipes)
         self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 - lives as long as the process; close() closes it
-        cpu = math.ceil(limits.setup_seconds) if CAN_RAISE_CPU_LIMIT else 0
-        launcher = [
-            sys.executable, "-I", "-S", str(LAUNCHER),
-            str(limits.memory_mb * MB), str(limits.output_mb * MB), str(cpu), str(os.getpid()),
-            "--", *command,
-        ]  # fmt: skip
         try:
             self._popen = subprocess.Popen(
-                launcher,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
+                command,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
                 stderr=self._stderr,
-                env=player_environment(self._home.name),
+                env=player_environment(self._home.name if self._home else SANDBOX_HOME),
                 start_new_session=True,
-                close_fds=True,
+                pass_fds=(player_in, player_out),
             )
         except OSError as error:  # out of processes or file descriptors: the runner's trouble, reported
-            self._stderr.close()
-            self._home.cleanup()
+            os.close(self._in)
+            os.close(self._out)
+            self._release()
             raise Foul(Failure.CRASH, f"could not be started: {error.strerror or error}") from None
-        assert self._popen.stdin is not None and self._popen.stdout is not None
-        self._in = self._popen.stdin.fileno()
-        self._out = self._popen.stdout.fileno()
+        finally:
+            os.close(player_in)
+            os.close(player_out)
+        if self._group is None:
+            self._group = ScannedGroup(self._popen.pid, uid if not self._bubblewrap or uid is not None else None)
         os.set_blocking(self._in, False)
         self._buffer = bytearray()
         self._closed = False
 
+    def _command(
+        self,
+        command: Sequence[str],
+        uid: int | None,
+        sandbox: SandboxPolicy,
+        exposed: Sequence[str],
+        cpu: float,
+        pipes: list[str],
+    ) -> list[str]:
+        """The launcher (and bubblewrap) around the player's command."""
+        limits = self.limits
+        settings = [*pipes, f"memory={limits.memory_mb * MB}", f"output={limits.output_mb * MB}"]
+        settings.append(f"cpu={math.ceil(cpu or limits.setup_seconds + limits.round_cpu)}")
+        if self.confinement is not Confinement.NONE:  # RLIMIT_NPROC counts per user: the player's own only
+            settings.append(f"processes={limits.processes}")
+        if uid is not None:
+            settings.append(f"uid={uid}")
+        outer = [f"parent={os.getpid()}"]
+        if isinstance(self._group, CgroupGroup):
+            outer.append(f"cgroup={self._group.path / 'cgroup.procs'}")
+        if not self._bubblewrap:
+            return launcher_command([*settings, *outer], command)
+        inner = launcher_command(settings, command)
+        return launcher_command(outer, bubblewrap_command(inner, limits.disk_mb * MB, exposed, sandbox.hidden))
+
     @property
     def pid(self) -> int:
-        """The player's process id (also its process group id)."""
+        """The process id of the sandbox's first process (also its process group id)."""
         return self._popen.pid
 
-    # ------------------------------------------------------------------ CPU time
-    def cpu_seconds(self) -> float | None:
-        """CPU time used so far by the player and its reaped children (``None`` off Linux)."""
-        try:
-            with open(f"/proc/{self.pid}/stat", "rb") as stat:
-                fields = stat.read().rpartition(b")")[2].split()
-        except OSError:
-            return None
-        return sum(int(value) for value in fields[11:15]) / CLOCK_TICKS
+    # ------------------------------------------------------------------ usage
+    def usage(self) -> Usage | None:
+        """What the player's processes use together (``None`` where it cannot be read)."""
+        assert self._group is not None
+        return self._group.usage()
 
-    def allow_cpu(self, seconds: float) -> None:
-        """Move the kernel's CPU limit to ``seconds`` from now (a backstop; Linux only)."""
-        used = self.cpu_seconds()
-        if CAN_RAISE_CPU_LIMIT and used is not None:
-            with contextlib.suppress(OSError):
-                hard = resource.prlimit(self.pid, resource.RLIMIT_CPU)[1]
-                resource.prlimit(self.pid, resource.RLIMIT_CPU, (math.ceil(used + seconds) + 1, hard))
+    def cpu_seconds(self) -> float | None:
+        """CPU time used so far by all the player's processes (``None`` off Linux)."""
+        used = self.usage()
+        return None if used is None else used.cpu_seconds
 
     # ------------------------------------------------------------------ lines
     def send(self, line: str, allowance: Allowance) -> None:
@@ -142,12 +185,12 @@ class PlayerProcess:
             if end >= 0:
                 raw = bytes(self._buffer[:end])
                 del self._buffer[: end + 1]
-                self._check_cpu(cpu_start, allowance)
+                self._check_usage(cpu_start, allowance)
                 return self._decoded(raw, cap)
             if len(self._buffer) > cap:
                 raise Foul(Failure.OUTPUT, f"sent more than {cap} bytes without a line end")
             ready = select.select([self._out], [], [], self._poll(deadline))[0]
-            self._check_cpu(cpu_start, allowance)
+            self._check_usage(cpu_start, allowance)
             if not ready and time.monotonic() >= deadline:
                 raise Foul(Failure.TIMEOUT, f"no answer within {allowance.seconds_rule}")
             if ready:
@@ -158,15 +201,21 @@ class PlayerProcess:
 
     @staticmethod
     def _poll(deadline: float) -> float:
-        """How long the next ``select`` may sleep: until the deadline, at most one CPU poll."""
+        """How long the next ``select`` may sleep: until the deadline, at most one usage poll."""
         return min(POLL_SECONDS, max(0.0, deadline - time.monotonic()))
 
-    def _check_cpu(self, start: float | None, allowance: Allowance) -> None:
-        if allowance.cpu is None or start is None:
+    def _check_usage(self, cpu_start: float | None, allowance: Allowance) -> None:
+        """CPU time and memory over all the player's processes, against the allowance and the memory limit."""
+        used = self.usage()
+        if used is None:
             return
-        now = self.cpu_seconds()
-        if now is not None and now - start > allowance.cpu:
-            raise Foul(Failure.CPU, f"used {now - start:.2f} s of CPU time, over {allowance.cpu_rule}")
+        if allowance.cpu is not None and cpu_start is not None and used.cpu_seconds - cpu_start > allowance.cpu:
+            spent = used.cpu_seconds - cpu_start
+            raise Foul(Failure.CPU, f"used {spent:.2f} s of CPU time, over {allowance.cpu_rule}")
+        memory = self.limits.memory_mb
+        if memory and used.memory_bytes > memory * MB:
+            held = used.memory_bytes / MB
+            raise Foul(Failure.MEMORY, f"its processes held {held:.0f} MB together, over the {memory} MB limit")
 
     @staticmethod
     def _decoded(raw: bytes, cap: int) -> str:
@@ -185,6 +234,8 @@ class PlayerProcess:
         kind = Failure.MEMORY if any(word in tail for word in MEMORY_WORDS) else Failure.CRASH
         if self.limits.output_mb and self._stderr_size() >= self.limits.output_mb * MB:
             kind, tail = Failure.OUTPUT, f"wrote {self.limits.output_mb} MB to stderr, the output limit"
+        if status is not None and self._bubblewrap and status > 128:  # bubblewrap reports a signal as 128 + it
+            status = 128 - status
         if status is None:
             described = f"{what} but kept running"
         elif status >= 0:
@@ -222,7 +273,7 @@ class PlayerProcess:
         return last if len(last) <= limit else last[: limit - 3] + "..."
 
     def close(self, goodbye: str | None = None) -> None:
-        """Say ``goodbye`` if given, then kill the process group and clean up; safe to call twice."""
+        """Say ``goodbye`` if given, then kill every process of the player and clean up; safe to call twice."""
         if self._closed:
             return
         self._closed = True
@@ -232,12 +283,21 @@ class PlayerProcess:
                 self._exit_status(0.2)
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.pid, signal.SIGKILL)
+        assert self._group is not None
+        self._group.kill()
         self._popen.wait()
-        for pipe in (self._popen.stdin, self._popen.stdout):
+        for pipe in (self._in, self._out):
             with contextlib.suppress(OSError):
-                pipe.close()  # type: ignore[union-attr]
+                os.close(pipe)
+        self._release()
+
+    def _release(self) -> None:
+        """Close the stderr file, remove the private home and the cgroup, whatever the player left in them."""
         self._stderr.close()
-        self._home.cleanup()
+        if self._home is not None:
+            self._home.cleanup()
+        if self._group is not None:
+            self._group.close()
 
 
 def describe_signal(number: int, kind: Failure) -> tuple[str, Failure]:

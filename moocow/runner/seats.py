@@ -13,7 +13,10 @@ from __future__ import annotations
 import time
 from abc import ABC, abstractmethod
 
+from pathlib import Path
+
 from moocow.engine.game import Game
+from moocow.engine.params import parse_spec
 from moocow.engine.position import Position
 from moocow.engine.registry import load_strategy
 from moocow.engine.strategies import Strategy, check_opening
@@ -24,6 +27,7 @@ from moocow.runner.limits import Allowance, Limits, tighter
 from moocow.runner.players import PlayerKind, PlayerSpec
 from moocow.runner.process import PlayerProcess
 from moocow.runner.rules import Guess, read_course_guess, read_guess
+from moocow.runner.sandbox import SandboxPolicy
 
 
 class Seat(ABC):
@@ -75,10 +79,16 @@ class EngineSeat(Seat):
 class ProgramSeat(Seat):
     """A player process: started on demand, refereed line by line, replaced after a foul."""
 
-    def __init__(self, command: tuple[str, ...], deck: str, limits: Limits) -> None:
-        self.command = command
+    def __init__(
+        self, player: PlayerSpec, deck: str, limits: Limits, sandbox: SandboxPolicy, rounds: int = 1
+    ) -> None:
+        self.command = player.command
         self.deck = deck
         self.limits = limits
+        self.sandbox = sandbox
+        self.exposed = (*player.files, *deck_files(deck))
+        self.cpu_budget = limits.setup_seconds + limits.round_cpu * rounds
+        """The kernel's CPU limit for each of its processes, hard: all that the session may ever use."""
         self._course = is_course_deck(deck)
         self._process: PlayerProcess | None = None
         self._disqualified: Disqualified | None = None
@@ -90,7 +100,6 @@ class ProgramSeat(Seat):
     def start_round(self, game: Game) -> None:
         process = self._ready()
         self._game, self._round_seconds = game, 0.0
-        process.allow_cpu(self.limits.round_cpu)
         self._round_cpu_start = process.cpu_seconds()
         self._round_start = protocol.start_round(game.code_length, game.spec)
 
@@ -126,7 +135,7 @@ class ProgramSeat(Seat):
 
     def _started(self) -> PlayerProcess:
         """A new process that has answered the handshake within the setup time."""
-        process = PlayerProcess(self.command, self.limits)
+        process = PlayerProcess(self.command, self.limits, self.sandbox, self.exposed, self.cpu_budget)
         setup = Allowance(self.limits.setup_seconds, f"{self.limits.setup_seconds:g} s of setup")
         try:
             process.send(protocol.hello(self.deck), setup)
@@ -177,8 +186,16 @@ class ProgramSeat(Seat):
             self._process = None
 
 
-def open_seat(player: PlayerSpec, deck: str, limits: Limits) -> Seat:
-    """The seat for ``player`` in a session of ``deck``."""
+def open_seat(
+    player: PlayerSpec, deck: str, limits: Limits, sandbox: SandboxPolicy | None = None, rounds: int = 1
+) -> Seat:
+    """The seat for ``player`` in a session of ``rounds`` rounds of ``deck``."""
     if player.kind is PlayerKind.STRATEGY:
         return EngineSeat(load_strategy(player.source))
-    return ProgramSeat(player.command, deck, limits)
+    return ProgramSeat(player, deck, limits, sandbox or SandboxPolicy(), rounds)
+
+
+def deck_files(deck: str) -> tuple[str, ...]:
+    """The data a deck names (its word file), which a player is shown read-only to read the same words."""
+    named = parse_spec(deck)[1].get("file")
+    return (str(Path(named).absolute()),) if named else ()

@@ -8,7 +8,7 @@ of the entry's rounds, so round ``k`` has the same secret whichever rounds are l
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from moocow.runner import protocol
 from moocow.runner.decks import Deal, load_deck
@@ -16,6 +16,7 @@ from moocow.runner.limits import Limits
 from moocow.runner.players import PlayerSpec
 from moocow.runner.referee import Outcome, play_round
 from moocow.runner.results import RoundResult
+from moocow.runner.sandbox import SandboxPolicy
 from moocow.runner.seats import open_seat
 
 Emit = Callable[[RoundResult], None]
@@ -39,13 +40,15 @@ class SessionPlan:
     """Limits for players outside the engine."""
     to_play: tuple[int, ...]
     """The round numbers to play, ascending."""
+    sandbox: SandboxPolicy = field(default_factory=SandboxPolicy)
+    """How players outside the engine are confined."""
 
 
 def play_session(plan: SessionPlan, emit: Emit) -> protocol.Identity:
     """Play the plan's rounds, emitting each result as it is known; returns who the player said it was."""
     deck = load_deck(plan.deck)
     deals = deck.deal(plan.seed, plan.rounds)
-    seat = open_seat(plan.player, deck.spec, plan.limits)
+    seat = open_seat(plan.player, deck.spec, plan.limits, plan.sandbox, len(plan.to_play))
     try:
         for number in plan.to_play:
             outcome = play_round(seat, deals[number], plan.mercy)

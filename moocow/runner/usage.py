@@ -1,0 +1,213 @@
+"""What all of a player's processes use together: CPU time, memory and their number.
+
+A per-process limit is beaten by spreading the work over children (3.9 GB against a 2 GB limit, 15
+CPU-seconds against 2, both seen), so the runner counts over every process of the sandbox:
+
+- ``CgroupGroup``: where the machine lets the runner make a cgroup v2 (root, or a delegated
+  subtree), the sandbox's first process is put in one of its own, and every process it starts is
+  in it too: CPU time is the cgroup's (exited processes included), the processes are its members,
+  and ``pids.max``/``memory.max`` hold where those controllers are enabled. The cgroup is killed
+  and removed with the sandbox.
+- ``ScannedGroup``: elsewhere, a scan of ``/proc`` finds the processes of the player's user id
+  (the runner is root) or the descendants of the sandbox's first process (orphans stay its
+  descendants: inside the sandbox they go to its own init).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import os
+import signal
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from pathlib import Path
+
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+PAGE_BYTES = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+CGROUP_ROOTS = (Path("/sys/fs/cgroup"), Path("/sys/fs/cgroup/unified"))
+"""Where a cgroup v2 hierarchy is mounted: alone, or beside v1 controllers (hybrid)."""
+_serial = itertools.count()
+
+
+@dataclass(frozen=True)
+class Usage:
+    """What a group of processes has used so far."""
+
+    cpu_seconds: float
+    """CPU time of all of them, those that have exited included."""
+    memory_bytes: int
+    """Resident memory of those running now."""
+    processes: int
+    """How many are running now."""
+
+
+def process_stat(pid: int) -> list[bytes] | None:
+    """The fields of ``/proc/PID/stat`` after the command name (state first), or ``None`` if it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            return stat.read().rpartition(b")")[2].split()
+    except OSError:
+        return None
+
+
+def cpu_and_memory(pids: list[int]) -> tuple[float, int, int]:
+    """CPU seconds (their own and their reaped children's), resident bytes and number of ``pids`` alive."""
+    ticks = pages = alive = 0
+    for pid in pids:
+        fields = process_stat(pid)
+        if fields is None or fields[0] == b"Z":
+            continue
+        ticks += sum(int(value) for value in fields[11:15])
+        pages += int(fields[21])
+        alive += 1
+    return ticks / CLOCK_TICKS, pages * PAGE_BYTES, alive
+
+
+class ProcessGroup(ABC):
+    """All the processes of one sandbox: what they use, and how to end them all."""
+
+    @abstractmethod
+    def usage(self) -> Usage | None:
+        """What they use together (``None`` where it cannot be read)."""
+
+    @abstractmethod
+    def kill(self) -> None:
+        """Kill every one of them (the sandbox's first process is killed by its own handle)."""
+
+    def close(self) -> None:
+        """Release what the group holds, once its processes are dead."""
+
+
+class ScannedGroup(ProcessGroup):
+    """Found by a scan of ``/proc``: a user id's processes, or the descendants of one process."""
+
+    def __init__(self, root: int, uid: int | None) -> None:
+        self.root = root
+        self.uid = uid
+
+    def members(self) -> list[int]:
+        """The processes of the group now."""
+        pids = [int(name) for name in os.listdir("/proc") if name.isdigit()]
+        if self.uid is not None:
+            return [pid for pid in pids if _owner(pid) == self.uid] + [self.root]
+        parents: dict[int, list[int]] = {}
+        for pid in pids:
+            fields = process_stat(pid)
+            if fields is not None:
+                parents.setdefault(int(fields[1]), []).append(pid)
+        found, index = [self.root], 0
+        while index < len(found):
+            found += parents.get(found[index], [])
+            index += 1
+        return found
+
+    def usage(self) -> Usage | None:
+        if not Path("/proc/self/stat").exists():
+            return None
+        cpu, memory, alive = cpu_and_memory(self.members())
+        return Usage(cpu, memory, alive)
+
+    def kill(self) -> None:
+        for pid in self.members():
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+
+
+def _owner(pid: int) -> int | None:
+    try:
+        return os.stat(f"/proc/{pid}").st_uid
+    except OSError:
+        return None
+
+
+class CgroupGroup(ProcessGroup):
+    """A cgroup v2 of its own, made beside the runner's cgroup's children and removed afterwards."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    @classmethod
+    def make(cls, memory_bytes: int, processes: int) -> CgroupGroup | None:
+        """A fresh cgroup with the limits its enabled controllers allow, or ``None`` where none can be made."""
+        for root in CGROUP_ROOTS:
+            if not (root / "cgroup.procs").exists() or not (root / "cgroup.controllers").exists():
+                continue
+            path = root / own_cgroup(root) / f"moocow-{os.getpid()}-{next(_serial)}"
+            try:
+                path.mkdir()
+            except OSError:
+                continue
+            group = cls(path)
+            group._limit("pids.max", processes)
+            group._limit("memory.max", memory_bytes)
+            group._limit("memory.swap.max", 0 if memory_bytes else None)
+            return group
+        return None
+
+    def _limit(self, name: str, value: int | None) -> None:
+        if value is not None and (self.path / name).exists():
+            with contextlib.suppress(OSError):
+                (self.path / name).write_text(str(value or "max"))
+
+    def adopt(self, pid: int) -> bool:
+        """Put ``pid`` in the group (before it starts the player: its children follow it)."""
+        try:
+            (self.path / "cgroup.procs").write_text(str(pid))
+        except OSError:
+            return False
+        return True
+
+    def members(self) -> list[int]:
+        """The processes of the group now."""
+        try:
+            return [int(line) for line in (self.path / "cgroup.procs").read_text().split()]
+        except OSError:
+            return []
+
+    def usage(self) -> Usage | None:
+        try:
+            stat = dict(line.split() for line in (self.path / "cpu.stat").read_text().splitlines())
+        except (OSError, ValueError):
+            return None
+        members = self.members()
+        memory = self._read_int("memory.current")
+        if memory is None:
+            memory = cpu_and_memory(members)[1]
+        return Usage(int(stat["usage_usec"]) / 1e6, memory, len(members))
+
+    def _read_int(self, name: str) -> int | None:
+        try:
+            return int((self.path / name).read_text())
+        except (OSError, ValueError):
+            return None
+
+    def kill(self) -> None:
+        kill_switch = self.path / "cgroup.kill"
+        if kill_switch.exists():
+            with contextlib.suppress(OSError):
+                kill_switch.write_text("1")
+        for pid in self.members():
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+
+    def close(self) -> None:
+        """Remove the cgroup; it can only go once empty, so kill again and retry briefly."""
+        for _ in range(100):
+            try:
+                self.path.rmdir()
+                return
+            except FileNotFoundError:
+                return
+            except OSError:
+                self.kill()
+                os.sched_yield()
+
+
+def own_cgroup(root: Path) -> str:
+    """This process's cgroup in the v2 hierarchy at ``root``, relative to it (``""`` for the root)."""
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/self/cgroup").read_text().splitlines():
+            if line.startswith("0::"):
+                return line[3:].strip().lstrip("/")
+    return ""
