@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import shutil
 import tempfile
-import time
 from dataclasses import replace
 from pathlib import Path
 

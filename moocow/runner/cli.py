@@ -169,7 +169,9 @@ def grade(
     with one_line_errors():
         limits = Limits.from_options(limit or ())
         sandbox = SandboxPolicy(unconfined=no_sandbox).hiding(gradescope)
-        graded = grade_player(player, game, words, min_length, max_length, seed, rounds, mercy, limits, sandbox)
+        graded = grade_player(
+            player, game, words, min_length, max_length, seed, rounds, mercy, limits, sandbox
+        )
     for line in graded.log_lines():
         print(line)
     for line in graded.failures():

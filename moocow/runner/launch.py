@@ -50,7 +50,7 @@ def die_with_parent(parent: int) -> None:
 
 
 def become(uid: int) -> None:
-    """Drop root for good: no supplementary groups, then the group, then the user (which clears capabilities)."""
+    """Drop root for good: no other groups, then the group, then the user (which clears capabilities)."""
     os.setgroups([])
     os.setresgid(uid, uid, uid)
     os.setresuid(uid, uid, uid)

@@ -31,13 +31,14 @@ class Limits:
     setup_seconds: float = 60.0
     """Wall-clock (and CPU) time to start and answer the handshake, initialisation included."""
     memory_mb: int = 2048
-    """Address space of each player process (``RLIMIT_AS``; JVMs need more than they use), and resident memory of all of them together."""
+    """Address space of each player process (``RLIMIT_AS``; JVMs need more than they use), and
+    resident memory of all its processes together."""
     output_mb: int = 16
     """Bytes the player may write to stderr and to files (``RLIMIT_FSIZE``)."""
     line_bytes: int = 65536
     """Longest line the player may send."""
     processes: int = 128
-    """Processes and threads the player may run at once (``RLIMIT_NPROC`` of its own user; a cgroup's ``pids.max``)."""
+    """Processes and threads the player may run at once (``RLIMIT_NPROC`` of its user, ``pids.max``)."""
     disk_mb: int = 64
     """Size of the sandbox's private tmpfs, its home and temp (bubblewrap only)."""
 

@@ -72,7 +72,7 @@ def parse_player(source: str, name: str | None = None) -> PlayerSpec:
 
 
 def own_files(path: Path) -> str:
-    """A player file's folder, where its helpers and data live; the file alone if that folder holds the runner's.
+    """A player file's folder, where its helpers and data live; the file alone in the runner's folder.
 
     The runner's working directory holds its results, tournament file and word list, so a player
     kept there is shown only its own file.
@@ -88,7 +88,7 @@ def named_files(command: tuple[str, ...]) -> tuple[str, ...]:
     named = []
     for argument in command:
         path = Path(argument).expanduser()
-        if "/" in argument and path.exists() or argument != command[0] and path.exists():
+        if ("/" in argument and path.exists()) or (argument != command[0] and path.exists()):
             named.append(own_files(path) if path.is_file() else str(path.absolute()))
     program = shutil.which(command[0])
     if program is not None and "/" not in command[0]:

@@ -12,11 +12,9 @@ from __future__ import annotations
 import contextlib
 import math
 import os
-import resource
 import select
 import signal
 import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Sequence
@@ -113,7 +111,9 @@ class PlayerProcess:
             os.close(player_in)
             os.close(player_out)
         if self._group is None:
-            self._group = ScannedGroup(self._popen.pid, uid if not self._bubblewrap or uid is not None else None)
+            self._group = ScannedGroup(
+                self._popen.pid, uid if not self._bubblewrap or uid is not None else None
+            )
         os.set_blocking(self._in, False)
         self._buffer = bytearray()
         self._closed = False
@@ -141,7 +141,9 @@ class PlayerProcess:
         if not self._bubblewrap:
             return launcher_command([*settings, *outer], command)
         inner = launcher_command(settings, command)
-        return launcher_command(outer, bubblewrap_command(inner, limits.disk_mb * MB, exposed, sandbox.hidden))
+        return launcher_command(
+            outer, bubblewrap_command(inner, limits.disk_mb * MB, exposed, sandbox.hidden)
+        )
 
     @property
     def pid(self) -> int:
@@ -209,13 +211,19 @@ class PlayerProcess:
         used = self.usage()
         if used is None:
             return
-        if allowance.cpu is not None and cpu_start is not None and used.cpu_seconds - cpu_start > allowance.cpu:
+        if (
+            allowance.cpu is not None
+            and cpu_start is not None
+            and used.cpu_seconds - cpu_start > allowance.cpu
+        ):
             spent = used.cpu_seconds - cpu_start
             raise Foul(Failure.CPU, f"used {spent:.2f} s of CPU time, over {allowance.cpu_rule}")
         memory = self.limits.memory_mb
         if memory and used.memory_bytes > memory * MB:
             held = used.memory_bytes / MB
-            raise Foul(Failure.MEMORY, f"its processes held {held:.0f} MB together, over the {memory} MB limit")
+            raise Foul(
+                Failure.MEMORY, f"its processes held {held:.0f} MB together, over the {memory} MB limit"
+            )
 
     @staticmethod
     def _decoded(raw: bytes, cap: int) -> str:
@@ -234,7 +242,9 @@ class PlayerProcess:
         kind = Failure.MEMORY if any(word in tail for word in MEMORY_WORDS) else Failure.CRASH
         if self.limits.output_mb and self._stderr_size() >= self.limits.output_mb * MB:
             kind, tail = Failure.OUTPUT, f"wrote {self.limits.output_mb} MB to stderr, the output limit"
-        if status is not None and self._bubblewrap and status > 128:  # bubblewrap reports a signal as 128 + it
+        if (
+            status is not None and self._bubblewrap and status > 128
+        ):  # bubblewrap reports a signal as 128 + it
             status = 128 - status
         if status is None:
             described = f"{what} but kept running"
@@ -273,7 +283,7 @@ class PlayerProcess:
         return last if len(last) <= limit else last[: limit - 3] + "..."
 
     def close(self, goodbye: str | None = None) -> None:
-        """Say ``goodbye`` if given, then kill every process of the player and clean up; safe to call twice."""
+        """Say ``goodbye`` if given, then kill all the player's processes and clean up; safe to call twice."""
         if self._closed:
             return
         self._closed = True

@@ -89,10 +89,23 @@ def strongest() -> tuple[Confinement, str]:
     if program is None:
         why = "no bubblewrap (install moocow with its dependencies, or a system bwrap)"
     else:
-        probe = [program, *namespace_options(), "--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev", "true"]
+        probe = [
+            program,
+            *namespace_options(),
+            "--ro-bind",
+            "/",
+            "/",
+            "--proc",
+            "/proc",
+            "--dev",
+            "/dev",
+            "true",
+        ]
         try:
             done = subprocess.run(probe, capture_output=True, timeout=20, check=False)
-            why = done.stderr.decode("utf-8", "replace").strip().splitlines()[-1:] or [f"status {done.returncode}"]
+            why = done.stderr.decode("utf-8", "replace").strip().splitlines()[-1:] or [
+                f"status {done.returncode}"
+            ]
             if done.returncode == 0:
                 return Confinement.NAMESPACES, ""
             why = f"bubblewrap cannot make namespaces here: {why[0]}"
@@ -119,7 +132,7 @@ class SandboxPolicy:
     level: Confinement | None = None
     """A level to insist on (tests, benchmarks); ``None`` takes the strongest the machine allows."""
     hidden: tuple[str, ...] = ()
-    """The runner's own files (results, tournament file, seed and key files): masked wherever a bind shows them."""
+    """The runner's files (results, tournament file, seed and key files), masked wherever shown."""
 
     def confinement(self) -> Confinement:
         """The level players will run at, or a one-line error when they cannot be confined."""
@@ -221,7 +234,7 @@ def python_paths() -> tuple[str, ...]:
 
 
 def masks(hidden: Iterable[str], binds: Iterable[str]) -> list[str]:
-    """Cover each of the runner's files that a bind would show: ``/dev/null`` on a file, a tmpfs on a folder."""
+    """Cover each of the runner's files that a bind would show: ``/dev/null`` on a file, tmpfs on a folder."""
     shown = [Path(path) for path in binds]
     options: list[str] = []
     for text in hidden:
@@ -247,7 +260,9 @@ def readable_by_others(path: Path) -> bool:
 def check_readable(paths: Iterable[str], what: str) -> None:
     """As root, a player runs under another uid: say in one line which of its files that uid cannot read."""
     for text in paths:
-        if Path(text).exists() and not readable_by_others(Path(text)):  # a missing one is reported where it is read
+        if Path(text).exists() and not readable_by_others(
+            Path(text)
+        ):  # a missing one is reported where it is read
             raise MoocowError(
                 f"{what}: {text!r} is not readable by other users, and the sandbox runs players under an "
                 f"unprivileged user id (chmod o+rX it)"

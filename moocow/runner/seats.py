@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import time
 from abc import ABC, abstractmethod
-
 from pathlib import Path
 
 from moocow.engine.game import Game

@@ -71,7 +71,14 @@ class Tournament:
                 if to_play:
                     plans.append(
                         SessionPlan(
-                            player, game, self.seed, self.rounds, self.mercy, self.limits, to_play, self.sandbox
+                            player,
+                            game,
+                            self.seed,
+                            self.rounds,
+                            self.mercy,
+                            self.limits,
+                            to_play,
+                            self.sandbox,
                         )
                     )
         return plans
