@@ -13,6 +13,7 @@ from bench.evaluations import EvaluationWorkload
 from bench.optimal import OptimalWorkload
 from bench.rounds import RunnerWorkload
 from bench.rows import Row
+from bench.sandbox import SandboxWorkload
 
 
 class Workload(Protocol):
@@ -48,6 +49,9 @@ WORKLOADS: tuple[Workload, ...] = (
     RunnerWorkload("module"),
     RunnerWorkload("program"),
     RunnerWorkload("strategy", "mastermind:pegs=3,colors=4", rounds=20, quick=True),
+    SandboxWorkload("module"),
+    SandboxWorkload("program"),
+    SandboxWorkload("module", "mastermind:pegs=3,colors=4", rounds=10, repeats=1, quick=True),
     OptimalWorkload("bottles:n=4"),
     OptimalWorkload("mastermind:pegs=3,colors=3", quick=True),
     OptimalWorkload("bottles:n=5", baseline="numpy"),

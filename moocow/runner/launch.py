@@ -26,6 +26,7 @@ import signal
 import sys
 
 PR_SET_PDEATHSIG = 1
+PR_SET_CHILD_SUBREAPER = 36
 LIMITS = {
     "memory": resource.RLIMIT_AS,
     "output": resource.RLIMIT_FSIZE,
@@ -43,10 +44,20 @@ def die_with_parent(parent: int) -> None:
     """Linux: have the kernel kill this process when ``parent`` dies, so nothing outlives the runner."""
     if not sys.platform.startswith("linux"):
         return
-    libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
-    libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
     if os.getppid() != parent:  # the parent died before prctl took effect
         os._exit(137)
+
+
+def _prctl(option: int, value: int) -> None:
+    if sys.platform.startswith("linux"):
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        libc.prctl(option, value, 0, 0, 0)
+
+
+def become_subreaper() -> None:
+    """Linux: processes a player orphans (a double fork) become this process's children, to be killed."""
+    _prctl(PR_SET_CHILD_SUBREAPER, 1)
 
 
 def become(uid: int) -> None:

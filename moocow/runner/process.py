@@ -29,7 +29,7 @@ from moocow.runner.sandbox import (
     launcher_command,
     player_uid,
 )
-from moocow.runner.usage import CgroupGroup, ScannedGroup, Usage
+from moocow.runner.usage import CgroupGroup, ScannedGroup, Usage, children_of, reap
 
 PACKAGE_ROOT = Path(__file__).resolve().parents[2]
 SANDBOX_HOME = "/tmp"
@@ -85,6 +85,7 @@ class PlayerProcess:
         if self._home is not None and uid is not None:
             os.chown(self._home.name, uid, uid)
         self._group = CgroupGroup.make(limits.memory_mb * MB, limits.processes)
+        self._children_before = children_of(os.getpid())
         # The protocol's pipes go in as extra descriptors that the launcher moves to 0 and 1: bubblewrap's
         # own processes keep their standard descriptors, so a player closing its output must not share them.
         player_in, self._in = os.pipe()
@@ -296,6 +297,7 @@ class PlayerProcess:
         assert self._group is not None
         self._group.kill()
         self._popen.wait()
+        reap(children_of(os.getpid()) - self._children_before)
         for pipe in (self._in, self._out):
             with contextlib.suppress(OSError):
                 os.close(pipe)

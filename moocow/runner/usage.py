@@ -64,6 +64,26 @@ def cpu_and_memory(pids: list[int]) -> tuple[float, int, int]:
     return ticks / CLOCK_TICKS, pages * PAGE_BYTES, alive
 
 
+def children_of(parent: int) -> set[int]:
+    """The processes whose parent is ``parent`` now (an empty set off Linux)."""
+    found = set()
+    with contextlib.suppress(OSError):
+        for name in os.listdir("/proc"):
+            fields = process_stat(int(name)) if name.isdigit() else None
+            if fields is not None and int(fields[1]) == parent:
+                found.add(int(name))
+    return found
+
+
+def reap(pids: set[int]) -> None:
+    """Kill and reap processes that were orphaned onto this one (it is a subreaper)."""
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+        with contextlib.suppress(ChildProcessError, OSError):
+            os.waitpid(pid, 0)
+
+
 class ProcessGroup(ABC):
     """All the processes of one sandbox: what they use, and how to end them all."""
 

@@ -1,68 +1,172 @@
-"""Sessions played one after another, or by a pool of worker processes, with every round reported at once.
+"""Sessions played one after another, or by worker processes, with every round reported at once.
 
 Parallel play gives the same results as serial play because a session is the unit of work: its
 rounds are played in order in one seat whatever the number of workers, and each round's secret
 is fixed by the seed. Workers are spawned (not forked, so no lock held by a thread of the runner
-is copied) and load the same ``--plugin`` files the runner loaded; each finished round comes back
-over a queue and is reported by the runner process, the only one writing the results file.
+is copied) and load the same ``--plugin`` files the runner loaded.
+
+The pool is the runner's own, so that no player can stop it. Each worker plays one session at a
+time, so the runner knows whose session a worker was playing: a worker that dies, or is stopped,
+is killed and replaced, and the rest of that session is lost as that player's foul while every
+other session goes on. Rounds come back as JSON lines on the worker's own pipe and are read as
+data, never unpickled, so bytes written into a pipe cannot run code in the runner.
 """
 
 from __future__ import annotations
 
+import contextlib
+import json
 import multiprocessing
 import os
-import queue
 from collections.abc import Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass
+from multiprocessing.connection import Connection, wait
+from multiprocessing.process import BaseProcess
 from pathlib import Path
 from typing import Any
 
 from moocow.plugins import get_plugin_manager, load_plugin_file
-from moocow.runner.launch import die_with_parent
+from moocow.runner.decks import load_deck
+from moocow.runner.fouls import Failure
+from moocow.runner.launch import become_subreaper, die_with_parent
+from moocow.runner.results import RoundResult
 from moocow.runner.session import Emit, SessionPlan, play_session
 
-WAIT_SECONDS = 0.2
-"""How often the runner looks at the workers while no result arrives."""
-
-_results: Any = None
-"""In a worker: the queue results go back on."""
+WAIT_SECONDS = 0.5
+"""How often the runner looks at its workers while no round arrives."""
+DONE = "done"
+"""What a worker sends when its session is over."""
 
 
 def run_sessions(plans: Sequence[SessionPlan], workers: int, emit: Emit) -> None:
     """Play every plan, serially when ``workers`` is 1, emitting each round as it finishes."""
     if workers <= 1 or len(plans) <= 1:
+        become_subreaper()
         for plan in plans:
             play_session(plan, emit)
         return
-    context = multiprocessing.get_context("spawn")
-    results = context.Queue()
-    expected = sum(len(plan.to_play) for plan in plans)
-    pool = ProcessPoolExecutor(
-        max_workers=min(workers, len(plans)),
-        mp_context=context,
-        initializer=_start_worker,
-        initargs=(results, plugin_files(), os.getpid()),
-    )
+    with WorkerPool(min(workers, len(plans))) as pool:
+        pool.play(list(plans), emit)
+
+
+@dataclass
+class Worker:
+    """A worker process, its end of its pipe, and the session it is playing."""
+
+    process: BaseProcess
+    """The spawned process."""
+    pipe: Connection
+    """Plans go out, JSON lines come back."""
+    plan: SessionPlan | None = None
+    """The session it is playing (``None``: idle)."""
+    played: int = 0
+    """Rounds of that session it has sent back."""
+
+
+class WorkerPool:
+    """Spawned workers, each playing one session at a time; a lost worker is replaced (a context manager)."""
+
+    def __init__(self, size: int) -> None:
+        self._context = multiprocessing.get_context("spawn")
+        self._plugins = plugin_files()
+        self._workers = [self._start() for _ in range(size)]
+
+    def _start(self) -> Worker:
+        mine, theirs = self._context.Pipe()
+        process = self._context.Process(
+            target=serve, args=(theirs, self._plugins, os.getpid()), daemon=True, name="moocow-worker"
+        )
+        process.start()
+        theirs.close()
+        return Worker(process, mine)
+
+    def play(self, plans: list[SessionPlan], emit: Emit) -> None:
+        """Hand out every plan, report each round, replace a worker that dies or is stopped."""
+        waiting = list(reversed(plans))
+        while waiting or any(worker.plan is not None for worker in self._workers):
+            for worker in self._workers:
+                if worker.plan is None and waiting:
+                    worker.plan, worker.played = waiting.pop(), 0
+                    worker.pipe.send(worker.plan)
+            busy = [worker for worker in self._workers if worker.plan is not None]
+            ready = wait([w.pipe for w in busy] + [w.process.sentinel for w in busy], WAIT_SECONDS)
+            for worker in busy:
+                if worker.pipe in ready and self._receive(worker, emit):
+                    continue
+                if worker.process.sentinel in ready or worker.pipe in ready:
+                    worker.process.join()
+                    self._lose(worker, emit, f"ended with status {worker.process.exitcode}")
+                elif stopped(worker.process.pid):
+                    self._lose(worker, emit, "was stopped")
+
+    def _receive(self, worker: Worker, emit: Emit) -> bool:
+        """Read what the worker sent; ``False`` if its pipe broke (it died)."""
+        try:
+            message = worker.pipe.recv_bytes()
+        except (EOFError, OSError):
+            return False
+        data = json.loads(message)
+        if data == DONE:
+            worker.plan = None
+        elif isinstance(data, dict) and "error" in data:
+            raise RuntimeError(f"a worker failed: {data['error']}")
+        else:
+            worker.played += 1
+            emit(RoundResult.from_dict(data))
+        return True
+
+    def _lose(self, worker: Worker, emit: Emit, how: str) -> None:
+        """The worker died or was stopped while playing: the rest of its session is its player's foul."""
+        plan = worker.plan
+        assert plan is not None
+        with contextlib.suppress(OSError):
+            worker.process.kill()
+        worker.process.join()
+        worker.pipe.close()
+        reason = f"the worker process playing this session {how} (a player may not touch the runner)"
+        for number in plan.to_play[worker.played :]:
+            emit(lost_round(plan, number, reason))
+        self._workers[self._workers.index(worker)] = self._start()
+
+    def close(self) -> None:
+        """Tell idle workers to stop; kill any that do not."""
+        for worker in self._workers:
+            with contextlib.suppress(OSError):
+                worker.pipe.send(None)
+        for worker in self._workers:
+            worker.process.join(timeout=5)
+            if worker.process.is_alive():
+                worker.process.kill()
+                worker.process.join()
+            worker.pipe.close()
+
+    def __enter__(self) -> WorkerPool:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+
+def stopped(pid: int | None) -> bool:
+    """Whether a process is stopped (``SIGSTOP``) or traced, and so would keep the run waiting forever."""
     try:
-        futures = [pool.submit(_play, plan) for plan in plans]
-        received = 0
-        while received < expected:
-            try:
-                emit(results.get(timeout=WAIT_SECONDS))
-                received += 1
-            except queue.Empty:
-                _raise_when_stuck(futures)
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+        state = Path(f"/proc/{pid}/stat").read_bytes().rpartition(b")")[2].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state in (b"T", b"t")
 
 
-def _raise_when_stuck(futures: list[Future[None]]) -> None:
-    """Once every worker is done, a failed session means the missing rounds will never come."""
-    if all(future.done() for future in futures):
-        for future in futures:
-            error = future.exception()
-            if error is not None:
-                raise error
+def lost_round(plan: SessionPlan, number: int, reason: str) -> RoundResult:
+    """A round of a lost session, unplayed and scored at the mercy limit."""
+    secret = plan_secret(plan, number)
+    return RoundResult(
+        plan.player.name, plan.deck, number, secret, (), False, plan.mercy, str(Failure.CRASH), reason, 0.0
+    )
+
+
+def plan_secret(plan: SessionPlan, number: int) -> str:
+    """The secret the seed deals for round ``number`` of the plan's entry."""
+    return load_deck(plan.deck).deal(plan.seed, plan.rounds)[number].secret_text
 
 
 def plugin_files() -> list[str]:
@@ -71,13 +175,24 @@ def plugin_files() -> list[str]:
     return sorted(name for name in names if name.endswith(".py") and Path(name).is_absolute())
 
 
-def _start_worker(results: Any, plugins: list[str], runner: int) -> None:
-    global _results
-    _results = results
+def serve(pipe: Connection, plugins: list[str], runner: int) -> None:
+    """A worker: play each plan the runner sends, one JSON line per round, until it sends ``None``."""
     die_with_parent(runner)  # a killed runner takes its workers, and so their players, with it
+    become_subreaper()
     for path in plugins:
         load_plugin_file(path)
+    while True:
+        plan = pipe.recv()
+        if plan is None:
+            return
+        try:
+            play_session(plan, lambda result: pipe.send_bytes(encode(result.to_dict())))
+        except Exception as error:  # a bug, not a player: reported to the runner, which stops
+            pipe.send_bytes(encode({"error": f"{type(error).__name__}: {error}"}))
+            return
+        pipe.send_bytes(encode(DONE))
 
 
-def _play(plan: SessionPlan) -> None:
-    play_session(plan, _results.put)
+def encode(data: Any) -> bytes:
+    """One message on a worker's pipe."""
+    return json.dumps(data, ensure_ascii=False).encode("utf-8")
