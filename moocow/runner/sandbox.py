@@ -248,22 +248,24 @@ def masks(hidden: Iterable[str], binds: Iterable[str]) -> list[str]:
     return options
 
 
-def readable_by_others(path: Path) -> bool:
-    """Whether an unprivileged user id can read ``path`` (and list it, for a folder), by its own mode bits."""
+def readable_by_others(path: Path, along: bool) -> bool:
+    """Whether an unprivileged user id can read ``path`` (list it, for a folder), by the mode bits; with
+    ``along``, reaching it too (no bind makes a way in: every folder on the way must be open)."""
     try:
         mode = path.stat().st_mode
+        open_folders = all(folder.stat().st_mode & 0o001 for folder in path.parents) if along else True
     except OSError:
         return False
-    return bool(mode & 0o004) and (not path.is_dir() or bool(mode & 0o001))
+    return bool(mode & 0o004) and (not path.is_dir() or bool(mode & 0o001)) and open_folders
 
 
-def check_readable(paths: Iterable[str], what: str) -> None:
+def check_readable(paths: Iterable[str], what: str, along: bool = False) -> None:
     """As root, a player runs under another uid: say in one line which of its files that uid cannot read."""
     for text in paths:
-        if Path(text).exists() and not readable_by_others(
-            Path(text)
-        ):  # a missing one is reported where it is read
+        # A missing one is reported where it is read.
+        if Path(text).exists() and not readable_by_others(Path(text), along):
+            reach = " or reachable" if along else ""
             raise MoocowError(
-                f"{what}: {text!r} is not readable by other users, and the sandbox runs players under an "
-                f"unprivileged user id (chmod o+rX it)"
+                f"{what}: {text!r} is not readable{reach} by other users, and the sandbox runs players under "
+                "an unprivileged user id (chmod o+rX it)"
             )

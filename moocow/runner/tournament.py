@@ -9,9 +9,11 @@ so a resumed tournament is the same tournament.
 from __future__ import annotations
 
 import os
+import shutil
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any, Protocol
 
 from moocow.engine.errors import MoocowError
@@ -22,7 +24,7 @@ from moocow.runner.leaderboard import Standing, standings
 from moocow.runner.limits import Limits
 from moocow.runner.players import PlayerKind, PlayerSpec, parse_player
 from moocow.runner.results import ResultsFile, RoundResult
-from moocow.runner.sandbox import Confinement, SandboxPolicy, check_readable, player_uid
+from moocow.runner.sandbox import PACKAGE, Confinement, SandboxPolicy, check_readable, player_uid
 from moocow.runner.seats import deck_files
 from moocow.runner.session import SessionPlan
 from moocow.runner.workers import run_sessions
@@ -123,12 +125,16 @@ def build_tournament(settings: Mapping[str, Any]) -> Tournament:
 def check_confinement(players: Sequence[PlayerSpec], games: Sequence[str], sandbox: SandboxPolicy) -> None:
     """Before round one: players outside the engine can be confined here, and their user id can read them."""
     outside = [player for player in players if player.kind is not PlayerKind.STRATEGY]
-    if not outside or sandbox.confinement() is Confinement.NONE or player_uid() is None:
+    level = sandbox.confinement() if outside else Confinement.NONE
+    if level is Confinement.NONE or player_uid() is None:
         return
+    along = level is Confinement.USER  # no bind makes a way in: the whole path must be open
     for player in outside:
-        check_readable(player.files, f"player {player.name!r}")
+        program = shutil.which(player.command[0])
+        programs = [str(Path(program).resolve()), str(PACKAGE)] if along and program else []
+        check_readable([*player.files, *programs], f"player {player.name!r}", along)
     for game in games:
-        check_readable(deck_files(game), f"game {game!r}")
+        check_readable(deck_files(game), f"game {game!r}", along)
 
 
 def tournament_from(

@@ -1,0 +1,101 @@
+"""Each level of confinement does what it says; a machine that can confine no one says so before round one."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from moocow.cli import app
+from moocow.engine.errors import MoocowError
+from moocow.runner import sandbox
+from moocow.runner.grading import grade
+from moocow.runner.limits import Limits
+from moocow.runner.sandbox import Confinement, SandboxPolicy
+from moocow.runner.tournament import build_tournament
+
+PLAYERS = Path(__file__).parent / "players"
+GAME = "mastermind:pegs=3,colors=3"
+FAST = Limits(guess_seconds=2, setup_seconds=10, round_seconds=10)
+needs_root = pytest.mark.skipif(not sandbox.running_as_root(), reason="the runner is not root here")
+needs_namespaces = pytest.mark.skipif(
+    sandbox.strongest()[0] is not Confinement.NAMESPACES,
+    reason=f"no namespaces here: {sandbox.strongest()[1]}",
+)
+
+
+def identity_of(command: str, level: Confinement | None = None) -> list[str]:
+    """What a shell player reports in its handshake, run at ``level``."""
+    policy = SandboxPolicy(level=level)
+    found = grade(command, game=GAME, rounds=1, limits=FAST, sandbox=policy).identity
+    return [found.student_id, *found.author.split()]
+
+
+@needs_root
+@pytest.mark.parametrize(
+    "level", [Confinement.USER, pytest.param(Confinement.NAMESPACES, marks=needs_namespaces)]
+)
+def test_as_root_a_player_is_an_unprivileged_user_that_cannot_read_or_signal_the_runner(
+    tmp_path: Path, level: Confinement
+) -> None:
+    """Its uid is its own, a file only root may read stays closed, and the runner cannot be signalled."""
+    private = tmp_path / "private.txt"
+    private.write_text("TOPSECRET")
+    private.chmod(0o600)
+    report = (
+        f"sh -c 'read x; echo moocow 1 $(id -u) $(cat {private} 2>/dev/null || echo unread)"
+        f" $(kill -0 {os.getpid()} 2>/dev/null && echo signalled || echo untouched); cat'"
+    )
+    assert identity_of(report, level) == [str(sandbox.player_uid()), "unread", "untouched"]
+
+
+@needs_root
+def test_as_root_a_player_file_its_user_cannot_read_is_refused_before_round_one(tmp_path: Path) -> None:
+    """A player in a folder closed to other users is one line naming it, not a disqualification later."""
+    folder = tmp_path / "closed"
+    folder.mkdir(mode=0o700)
+    (folder / "bot.py").write_text("def next_guess(game, history):\n    return '111'\n")
+    with pytest.raises(MoocowError, match=r"closed' is not readable by other users.*chmod o\+rX"):
+        build_tournament({"players": [str(folder / "bot.py")], "games": [GAME]})
+
+
+def test_without_any_confinement_players_outside_the_engine_are_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """No namespaces and not root: one line and exit 2, unless --no-sandbox; strategies still play."""
+    monkeypatch.setattr(sandbox, "strongest", lambda: (Confinement.NONE, "no bubblewrap"))
+    player = str(PLAYERS / "first_candidate.py")
+    refused = CliRunner().invoke(app, ["tournament", "-p", player, "-g", GAME, "-r", "1"])
+    assert refused.exit_code == 2
+    assert refused.output.strip().splitlines() == [
+        "error: cannot sandbox players on this machine (no bubblewrap); --no-sandbox runs them unconfined, "
+        "as your own user, which a hostile player can exploit"
+    ]
+    allowed = CliRunner().invoke(app, ["tournament", "-p", player, "-g", GAME, "-r", "1", "--no-sandbox"])
+    assert allowed.exit_code == 0, allowed.output
+    engine_only = CliRunner().invoke(app, ["tournament", "-p", "minmax", "-g", GAME, "-r", "1"])
+    assert engine_only.exit_code == 0, engine_only.output
+
+
+def test_a_level_stronger_than_the_machine_allows_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Insisting on namespaces where only a user id can be had is an error, not a weaker sandbox."""
+    monkeypatch.setattr(sandbox, "strongest", lambda: (Confinement.USER, "seccomp forbids namespaces"))
+    with pytest.raises(MoocowError, match="seccomp forbids namespaces"):
+        SandboxPolicy(level=Confinement.NAMESPACES).confinement()
+    assert SandboxPolicy(level=Confinement.USER).confinement() is Confinement.USER
+    assert SandboxPolicy(unconfined=True).confinement() is Confinement.NONE
+
+
+@needs_namespaces
+def test_in_namespaces_the_player_sees_only_its_own_processes_and_no_network() -> None:
+    """A fresh /proc: a handful of processes, the runner's pid not among them; loopback its only interface."""
+    report = (
+        'sh -c \'read x; echo moocow 1 $(ls /proc | grep -c "^[0-9]") '
+        f"$(test -e /proc/{os.getpid()} && echo runner-seen || echo runner-unseen) "
+        '$(tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d " "); cat\''
+    )
+    processes, runner, interfaces = identity_of(report)
+    assert int(processes) < 10
+    assert (runner, interfaces) == ("runner-unseen", "lo")
