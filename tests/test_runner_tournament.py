@@ -16,6 +16,7 @@ import typer
 from typer.testing import CliRunner
 
 import moocow
+from moocow.cli import app
 from moocow.engine.errors import MoocowError
 from moocow.runner.cli import tournament as tournament_command
 from moocow.runner.limits import Limits
@@ -229,3 +230,13 @@ def test_tournament_cli_error_is_one_line() -> None:
     assert outcome.exit_code == 2
     assert outcome.output.strip().startswith("error: unknown game 'nosuchgame'")
     assert len(outcome.output.strip().splitlines()) == 1
+
+
+def test_a_python_player_knows_the_games_of_the_runners_plugin_files() -> None:
+    """A game loaded with --plugin is known inside the player's sandbox: the player plays it."""
+    jotto = Path(__file__).parents[1] / "examples" / "jotto" / "moocow_jotto" / "__init__.py"
+    player = str(PLAYERS / "first_candidate.py")
+    outcome = CliRunner().invoke(app, ["--plugin", str(jotto), "tournament", "-p", player, "-g", "jotto", "-r", "2"])
+    assert outcome.exit_code == 0, outcome.output
+    assert "2 rounds played" in outcome.output
+    assert "lost" not in outcome.output

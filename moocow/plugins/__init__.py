@@ -35,6 +35,7 @@ __all__ = [
     "hookspec",
     "load_game",
     "load_plugin_file",
+    "local_plugin_files",
     "plugin_errors",
     "reset_plugins",
 ]
@@ -64,6 +65,12 @@ def reset_plugins(manager: PluginManager | None = None) -> None:
 def load_plugin_file(path: str | os.PathLike[str]) -> None:
     """Load a local ``.py`` plugin (``--plugin PATH``); a missing file raises ``MoocowError``."""
     get_plugin_manager().load_file(path)
+
+
+def local_plugin_files() -> list[str]:
+    """The ``--plugin`` files loaded in this process (registered under their absolute paths)."""
+    names = (name for name, _ in get_plugin_manager().list_name_plugin())
+    return sorted(name for name in names if name.endswith(".py") and os.path.isabs(name))
 
 
 def game_classes() -> dict[str, type[Game]]:

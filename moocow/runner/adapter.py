@@ -26,6 +26,9 @@ from typing import Any, TextIO
 
 from moocow.runner import bacrunner, protocol
 
+PLUGIN_FILES_VARIABLE = "MOOCOW_PLUGIN_FILES"
+"""The runner's ``--plugin`` files, separated by ``os.pathsep``: loaded here so their games are known."""
+
 
 class ModulePlayer(ABC):
     """Keeps the round's history and asks the module for guesses; subclasses name the calls."""
@@ -160,10 +163,21 @@ def serve(player_file: Path, incoming: TextIO, outgoing: TextIO) -> None:
         outgoing.write(guess + "\n")
 
 
+def load_runner_plugins() -> None:
+    """Load the games of the runner's ``--plugin`` files, so that ``moocow.load_game`` knows them here."""
+    files = [path for path in os.environ.get(PLUGIN_FILES_VARIABLE, "").split(os.pathsep) if path]
+    if files:
+        from moocow.plugins import load_plugin_file
+
+        for path in files:
+            load_plugin_file(path)
+
+
 def main() -> None:
     """The adapter's entry point."""
     if len(sys.argv) != 2:
         sys.exit("usage: python -m moocow.runner.adapter PLAYER.py")
+    load_runner_plugins()
     incoming, outgoing = take_protocol_channel()
     serve(Path(sys.argv[1]).resolve(), incoming, outgoing)
 

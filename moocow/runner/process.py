@@ -20,6 +20,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from moocow.runner.adapter import PLUGIN_FILES_VARIABLE
 from moocow.runner.fouls import Failure, Foul
 from moocow.runner.limits import MB, Allowance, Limits
 from moocow.runner.sandbox import (
@@ -42,13 +43,15 @@ EXIT_GRACE_SECONDS = 0.5
 MEMORY_WORDS = ("MemoryError", "bad_alloc", "out of memory", "Cannot allocate memory", "OutOfMemoryError")
 
 
-def player_environment(home: str) -> dict[str, str]:
+def player_environment(home: str, plugins: Sequence[str] = ()) -> dict[str, str]:
     """What a player sees of the environment: a path, a private home, fixed hashing, one thread.
 
     Nothing of the runner's own environment leaks (seeds or paths an instructor keeps there);
-    ``PYTHONHASHSEED=0`` makes Python players that iterate over sets repeat themselves exactly.
+    ``PYTHONHASHSEED=0`` makes Python players that iterate over sets repeat themselves exactly;
+    the runner's ``--plugin`` files are named for the adapter, which loads them.
     """
     return {
+        PLUGIN_FILES_VARIABLE: os.pathsep.join(plugins),
         "PATH": os.environ.get("PATH", os.defpath),
         "HOME": home,
         "TMPDIR": home,
@@ -74,6 +77,7 @@ class PlayerProcess:
         sandbox: SandboxPolicy | None = None,
         exposed: Sequence[str] = (),
         cpu_budget: float = 0.0,
+        plugins: Sequence[str] = (),
     ) -> None:
         self.limits = limits
         self.confinement = (sandbox or SandboxPolicy()).confinement()
@@ -99,7 +103,7 @@ class PlayerProcess:
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
                 stderr=self._stderr,
-                env=player_environment(self._home.name if self._home else SANDBOX_HOME),
+                env=player_environment(self._home.name if self._home else SANDBOX_HOME, plugins),
                 start_new_session=True,
                 pass_fds=(player_in, player_out),
             )

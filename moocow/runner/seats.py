@@ -19,11 +19,12 @@ from moocow.engine.params import parse_spec
 from moocow.engine.position import Position
 from moocow.engine.registry import load_strategy
 from moocow.engine.strategies import Strategy, check_opening
+from moocow.plugins import local_plugin_files
 from moocow.runner import protocol
 from moocow.runner.bacrunner import is_course_deck
 from moocow.runner.fouls import Disqualified, Failure, Foul
 from moocow.runner.limits import Allowance, Limits, tighter
-from moocow.runner.players import PlayerKind, PlayerSpec
+from moocow.runner.players import PlayerKind, PlayerSpec, own_files
 from moocow.runner.process import PlayerProcess
 from moocow.runner.rules import Guess, read_course_guess, read_guess
 from moocow.runner.sandbox import SandboxPolicy
@@ -85,7 +86,9 @@ class ProgramSeat(Seat):
         self.deck = deck
         self.limits = limits
         self.sandbox = sandbox
-        self.exposed = (*player.files, *deck_files(deck))
+        self.plugins = tuple(local_plugin_files())
+        """``--plugin`` files, which a player process loads too, to know the games they add."""
+        self.exposed = (*player.files, *deck_files(deck), *(own_files(Path(path)) for path in self.plugins))
         self.cpu_budget = limits.setup_seconds + limits.round_cpu * rounds
         """The kernel's CPU limit for each of its processes, hard: all that the session may ever use."""
         self._course = is_course_deck(deck)
@@ -134,7 +137,9 @@ class ProgramSeat(Seat):
 
     def _started(self) -> PlayerProcess:
         """A new process that has answered the handshake within the setup time."""
-        process = PlayerProcess(self.command, self.limits, self.sandbox, self.exposed, self.cpu_budget)
+        process = PlayerProcess(
+            self.command, self.limits, self.sandbox, self.exposed, self.cpu_budget, self.plugins
+        )
         setup = Allowance(self.limits.setup_seconds, f"{self.limits.setup_seconds:g} s of setup")
         try:
             process.send(protocol.hello(self.deck), setup)

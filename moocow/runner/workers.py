@@ -25,7 +25,7 @@ from multiprocessing.process import BaseProcess
 from pathlib import Path
 from typing import Any
 
-from moocow.plugins import get_plugin_manager, load_plugin_file
+from moocow.plugins import load_plugin_file, local_plugin_files
 from moocow.runner.decks import load_deck
 from moocow.runner.fouls import Failure
 from moocow.runner.launch import become_subreaper, die_with_parent
@@ -68,7 +68,7 @@ class WorkerPool:
 
     def __init__(self, size: int) -> None:
         self._context = multiprocessing.get_context("spawn")
-        self._plugins = plugin_files()
+        self._plugins = local_plugin_files()
         self._workers = [self._start() for _ in range(size)]
 
     def _start(self) -> Worker:
@@ -167,12 +167,6 @@ def lost_round(plan: SessionPlan, number: int, reason: str) -> RoundResult:
 def plan_secret(plan: SessionPlan, number: int) -> str:
     """The secret the seed deals for round ``number`` of the plan's entry."""
     return load_deck(plan.deck).deal(plan.seed, plan.rounds)[number].secret_text
-
-
-def plugin_files() -> list[str]:
-    """The ``--plugin`` files loaded in this process (registered under their absolute paths)."""
-    names = (name for name, _ in get_plugin_manager().list_name_plugin())
-    return sorted(name for name in names if name.endswith(".py") and Path(name).is_absolute())
 
 
 def serve(pipe: Connection, plugins: list[str], runner: int) -> None:
