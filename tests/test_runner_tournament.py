@@ -236,7 +236,8 @@ def test_a_python_player_knows_the_games_of_the_runners_plugin_files() -> None:
     """A game loaded with --plugin is known inside the player's sandbox: the player plays it."""
     jotto = Path(__file__).parents[1] / "examples" / "jotto" / "moocow_jotto" / "__init__.py"
     player = str(PLAYERS / "first_candidate.py")
-    outcome = CliRunner().invoke(app, ["--plugin", str(jotto), "tournament", "-p", player, "-g", "jotto", "-r", "2"])
+    arguments = ["--plugin", str(jotto), "tournament", "-p", player, "-g", "jotto", "-r", "2"]
+    outcome = CliRunner().invoke(app, arguments)
     assert outcome.exit_code == 0, outcome.output
     assert "2 rounds played" in outcome.output
     assert "lost" not in outcome.output
