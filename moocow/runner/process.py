@@ -10,7 +10,6 @@ the whole process group, so children the player started die with it.
 from __future__ import annotations
 
 import contextlib
-import math
 import os
 import select
 import signal
@@ -22,14 +21,8 @@ from pathlib import Path
 
 from moocow.runner.adapter import PLUGIN_FILES_VARIABLE
 from moocow.runner.fouls import Failure, Foul
-from moocow.runner.limits import MB, Allowance, Limits
-from moocow.runner.sandbox import (
-    Confinement,
-    SandboxPolicy,
-    bubblewrap_command,
-    launcher_command,
-    player_uid,
-)
+from moocow.runner.limits import MB, Allowance
+from moocow.runner.sandbox import Confinement, Launch, confined_command, player_uid
 from moocow.runner.usage import CgroupGroup, ScannedGroup, Usage, children_of, reap
 
 PACKAGE_ROOT = Path(__file__).resolve().parents[2]
@@ -70,17 +63,9 @@ def player_environment(home: str, plugins: Sequence[str] = ()) -> dict[str, str]
 class PlayerProcess:
     """A running player program; ``send`` and ``receive`` raise ``Foul`` on any misbehaviour."""
 
-    def __init__(
-        self,
-        command: Sequence[str],
-        limits: Limits,
-        sandbox: SandboxPolicy | None = None,
-        exposed: Sequence[str] = (),
-        cpu_budget: float = 0.0,
-        plugins: Sequence[str] = (),
-    ) -> None:
-        self.limits = limits
-        self.confinement = (sandbox or SandboxPolicy()).confinement()
+    def __init__(self, launch: Launch) -> None:
+        self.limits = launch.limits
+        self.confinement = launch.sandbox.confinement()
         self._bubblewrap = self.confinement is Confinement.NAMESPACES
         uid = player_uid() if self.confinement is not Confinement.NONE else None
         self._home = None if self._bubblewrap else tempfile.TemporaryDirectory(
@@ -88,24 +73,25 @@ class PlayerProcess:
         )  # fmt: skip
         if self._home is not None and uid is not None:
             os.chown(self._home.name, uid, uid)
-        self._group = CgroupGroup.make(limits.memory_mb * MB, limits.processes)
+        self._group = CgroupGroup.make(self.limits.memory_mb * MB, self.limits.processes)
         self._children_before = children_of(os.getpid())
         # The protocol's pipes go in as extra descriptors that the launcher moves to 0 and 1: bubblewrap's
         # own processes keep their standard descriptors, so a player closing its output must not share them.
         player_in, self._in = os.pipe()
         self._out, player_out = os.pipe()
-        pipes = [f"stdin={player_in}", f"stdout={player_out}"]
-        command = self._command(command, uid, sandbox or SandboxPolicy(), exposed, cpu_budget, pipes)
+        passed = [player_in, player_out]
+        cgroup = self._group.path if isinstance(self._group, CgroupGroup) else None
         self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 - lives as long as the process; close() closes it
         try:
+            command = confined_command(launch, self.confinement, uid, cgroup, passed)
             self._popen = subprocess.Popen(
                 command,
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
                 stderr=self._stderr,
-                env=player_environment(self._home.name if self._home else SANDBOX_HOME, plugins),
+                env=player_environment(self._home.name if self._home else SANDBOX_HOME, launch.plugins),
                 start_new_session=True,
-                pass_fds=(player_in, player_out),
+                pass_fds=passed,
             )
         except OSError as error:  # out of processes or file descriptors: the runner's trouble, reported
             os.close(self._in)
@@ -113,42 +99,13 @@ class PlayerProcess:
             self._release()
             raise Foul(Failure.CRASH, f"could not be started: {error.strerror or error}") from None
         finally:
-            os.close(player_in)
-            os.close(player_out)
+            for fd in passed:
+                os.close(fd)
         if self._group is None:
-            self._group = ScannedGroup(
-                self._popen.pid, uid if not self._bubblewrap or uid is not None else None
-            )
+            self._group = ScannedGroup(self._popen.pid, uid)
         os.set_blocking(self._in, False)
         self._buffer = bytearray()
         self._closed = False
-
-    def _command(
-        self,
-        command: Sequence[str],
-        uid: int | None,
-        sandbox: SandboxPolicy,
-        exposed: Sequence[str],
-        cpu: float,
-        pipes: list[str],
-    ) -> list[str]:
-        """The launcher (and bubblewrap) around the player's command."""
-        limits = self.limits
-        settings = [*pipes, f"memory={limits.memory_mb * MB}", f"output={limits.output_mb * MB}"]
-        settings.append(f"cpu={math.ceil(cpu or limits.setup_seconds + limits.round_cpu)}")
-        if self.confinement is not Confinement.NONE:  # RLIMIT_NPROC counts per user: the player's own only
-            settings.append(f"processes={limits.processes}")
-        if uid is not None:
-            settings.append(f"uid={uid}")
-        outer = [f"parent={os.getpid()}"]
-        if isinstance(self._group, CgroupGroup):
-            outer.append(f"cgroup={self._group.path / 'cgroup.procs'}")
-        if not self._bubblewrap:
-            return launcher_command([*settings, *outer], command)
-        inner = launcher_command(settings, command)
-        return launcher_command(
-            outer, bubblewrap_command(inner, limits.disk_mb * MB, exposed, sandbox.hidden)
-        )
 
     @property
     def pid(self) -> int:

@@ -22,17 +22,19 @@ Every level keeps the limits of ``launch.py``; the policy is plain data, so it c
 from __future__ import annotations
 
 import functools
+import math
 import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
 from moocow.engine.errors import MoocowError
+from moocow.runner.limits import MB, Limits
 
 PACKAGE = Path(__file__).resolve().parents[1]
 """moocow's own package folder: the adapter and the engine a Python player may use."""
@@ -172,15 +174,78 @@ def player_uid() -> int | None:
     return PLAYER_UID_BASE + os.getpid() if running_as_root() else None
 
 
+@dataclass(frozen=True)
+class Launch:
+    """Everything a player's process is started with: plain data, built once per session."""
+
+    command: tuple[str, ...]
+    """The player's own command line."""
+    limits: Limits
+    """Its limits."""
+    sandbox: SandboxPolicy = field(default_factory=SandboxPolicy)
+    """How it is confined."""
+    files: tuple[str, ...] = ()
+    """Files and folders shown to it read-only: its own, the folders of the runner's plugins."""
+    copies: tuple[str, ...] = ()
+    """Files shown to it as a read-only copy made at its start (a deck's word file), never the file."""
+    plugins: tuple[str, ...] = ()
+    """The runner's ``--plugin`` files, which it loads too."""
+    cpu_budget: float = 0.0
+    """CPU seconds each of its processes may ever use (the kernel's hard limit): the whole session's."""
+
+
+def confined_command(
+    launch: Launch, level: Confinement, uid: int | None, cgroup: Path | None, pipes: list[int]
+) -> list[str]:
+    """The launcher, and bubblewrap at that level, around the player's command.
+
+    ``pipes`` are the descriptors to become its standard input and output; a read-only copy of each
+    of ``launch.copies`` is passed as one more descriptor, which is added to ``pipes``.
+    """
+    limits = launch.limits
+    cpu = math.ceil(launch.cpu_budget or limits.setup_seconds + limits.round_cpu)
+    settings = [f"stdin={pipes[0]}", f"stdout={pipes[1]}", f"memory={limits.memory_mb * MB}"]
+    settings += [f"output={limits.output_mb * MB}", f"cpu={cpu}"]
+    if level is not Confinement.NONE:  # RLIMIT_NPROC counts per user: the player's own alone
+        settings.append(f"processes={limits.processes}")
+    if uid is not None:
+        settings.append(f"uid={uid}")
+    outer = [f"parent={os.getpid()}"] + ([f"cgroup={cgroup / 'cgroup.procs'}"] if cgroup else [])
+    if level is not Confinement.NAMESPACES:
+        return launcher_command([*settings, *outer], launch.command)
+    copies = {path: snapshot(path) for path in launch.copies}
+    pipes += copies.values()
+    inner = launcher_command(settings, launch.command)
+    wrapped = bubblewrap_command(inner, limits.disk_mb * MB, launch.files, launch.sandbox.hidden, copies)
+    return launcher_command(outer, wrapped)
+
+
+def snapshot(path: str) -> int:
+    """A descriptor holding the file's bytes as they are now, for bubblewrap's ``--ro-bind-data``."""
+    with open(path, "rb") as file:
+        data = file.read()
+    copy = os.memfd_create("moocow-copy")  # bubblewrap, and so this, is Linux only
+    written = 0
+    while written < len(data):
+        written += os.write(copy, data[written:])
+    os.lseek(copy, 0, os.SEEK_SET)
+    return copy
+
+
 def launcher_command(settings: Sequence[str], command: Sequence[str]) -> list[str]:
     """``python -I -S launch.py KEY=VALUE... -- COMMAND``: limits first, then the player."""
     return [sys.executable, "-I", "-S", str(LAUNCHER), *settings, "--", *command]
 
 
 def bubblewrap_command(
-    inner: Sequence[str], home_bytes: int, exposed: Iterable[str], hidden: Iterable[str]
+    inner: Sequence[str],
+    home_bytes: int,
+    exposed: Iterable[str],
+    hidden: Iterable[str],
+    copies: Mapping[str, int],
 ) -> list[str]:
-    """The bubblewrap command line that runs ``inner`` with only ``exposed`` paths in view, read-only."""
+    """bubblewrap running ``inner`` with only ``exposed`` paths in view, read-only, and ``copies`` (a
+    path and the descriptor of its bytes) as read-only files."""
     program = bwrap_program()
     assert program is not None, "strongest() said bubblewrap runs"
     cwd = os.getcwd()
@@ -188,9 +253,11 @@ def bubblewrap_command(
     options = [program, *namespace_options(), *system_mounts(), "--proc", "/proc", "--dev", "/dev"]
     options += ["--perms", "01777", "--size", str(home_bytes), "--tmpfs", "/tmp"]
     options += ["--perms", "01777", "--size", str(SHM_BYTES), "--tmpfs", "/dev/shm"]
-    options += folders([*binds, cwd], binds)
+    options += folders([*binds, cwd, *(str(Path(path).parent) for path in copies)], binds)
     for path in sorted(binds, key=lambda p: (p.count("/"), p)):
         options += ["--ro-bind-try", path, path]
+    for path, descriptor in copies.items():
+        options += ["--perms", "0444", "--ro-bind-data", str(descriptor), str(Path(path).absolute())]
     options += masks(hidden, binds)
     return [*options, "--chdir", cwd, "--", *inner]
 

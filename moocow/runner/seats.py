@@ -27,7 +27,7 @@ from moocow.runner.limits import Allowance, Limits, tighter
 from moocow.runner.players import PlayerKind, PlayerSpec, own_files
 from moocow.runner.process import PlayerProcess
 from moocow.runner.rules import Guess, read_course_guess, read_guess
-from moocow.runner.sandbox import SandboxPolicy
+from moocow.runner.sandbox import Launch, SandboxPolicy
 
 
 class Seat(ABC):
@@ -82,15 +82,18 @@ class ProgramSeat(Seat):
     def __init__(
         self, player: PlayerSpec, deck: str, limits: Limits, sandbox: SandboxPolicy, rounds: int = 1
     ) -> None:
-        self.command = player.command
         self.deck = deck
         self.limits = limits
-        self.sandbox = sandbox
-        self.plugins = tuple(local_plugin_files())
-        """``--plugin`` files, which a player process loads too, to know the games they add."""
-        self.exposed = (*player.files, *deck_files(deck), *(own_files(Path(path)) for path in self.plugins))
-        self.cpu_budget = limits.setup_seconds + limits.round_cpu * rounds
-        """The kernel's CPU limit for each of its processes, hard: all that the session may ever use."""
+        plugins = tuple(local_plugin_files())
+        self.launch = Launch(
+            command=player.command,
+            limits=limits,
+            sandbox=sandbox,
+            files=(*player.files, *(own_files(Path(path)) for path in plugins)),
+            copies=deck_files(deck),
+            plugins=plugins,
+            cpu_budget=limits.setup_seconds + limits.round_cpu * rounds,
+        )
         self._course = is_course_deck(deck)
         self._process: PlayerProcess | None = None
         self._disqualified: Disqualified | None = None
@@ -137,9 +140,7 @@ class ProgramSeat(Seat):
 
     def _started(self) -> PlayerProcess:
         """A new process that has answered the handshake within the setup time."""
-        process = PlayerProcess(
-            self.command, self.limits, self.sandbox, self.exposed, self.cpu_budget, self.plugins
-        )
+        process = PlayerProcess(self.launch)
         setup = Allowance(self.limits.setup_seconds, f"{self.limits.setup_seconds:g} s of setup")
         try:
             process.send(protocol.hello(self.deck), setup)

@@ -133,7 +133,7 @@ def check_confinement(players: Sequence[PlayerSpec], games: Sequence[str], sandb
         program = shutil.which(player.command[0])
         programs = [str(Path(program).resolve()), str(PACKAGE)] if along and program else []
         check_readable([*player.files, *programs], f"player {player.name!r}", along)
-    for game in games:
+    for game in games if along else ():  # in namespaces a player reads a copy the runner made
         check_readable(deck_files(game), f"game {game!r}", along)
 
 
