@@ -11,11 +11,13 @@ import pytest
 from moocow.runner import bacrunner
 from moocow.runner.grading import grade
 from moocow.runner.limits import Limits
+from moocow.runner.sandbox import Confinement, SandboxPolicy, running_as_root
 from moocow.runner.tournament import TournamentResult as Played
 from moocow.runner.tournament import build_tournament, run_tournament
 
 PLAYERS = Path(__file__).parent / "players"
 GAME = "mastermind:pegs=3,colors=3"
+needs_root = pytest.mark.skipif(not running_as_root(), reason="only root can run a player as another user")
 FAST = Limits(
     guess_seconds=0.5, guess_cpu=0.3, round_seconds=5, round_cpu=5, setup_seconds=10,
     memory_mb=256, output_mb=1, line_bytes=1000,
@@ -170,8 +172,18 @@ def test_course_rounds_take_any_text_but_still_foul_on_what_is_not_a_line(tmp_pa
     assert outcome.results[1].reason == "'\\x1b[31mbravo' is not a line of printable text"
 
 
-def test_no_player_home_is_left_behind(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """After a tournament with crashing and hanging players, their private homes are gone."""
+@pytest.mark.parametrize("level", [Confinement.NONE, pytest.param(Confinement.USER, marks=needs_root)])
+def test_no_player_home_is_left_behind(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, level: Confinement
+) -> None:
+    """Outside bubblewrap a player has a home folder; after a crash, a hang, a swapped home: none is left."""
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
-    play([module("crash.py"), module("hang.py"), module("first_candidate.py")], rounds=1)
+    swap = "sh -c 'read x; rm -rf $HOME; ln -s / $HOME; echo moocow 1; cat'"
+    hang = "sh -c 'read x; echo moocow 1; touch $HOME/a; sleep 30'"
+    players = ["sh -c 'read x; echo moocow 1; touch $HOME/a; exit 3'", hang, swap]
+    if level is Confinement.NONE:
+        players.append(module("first_candidate.py"))  # as root, the interpreter under /root is out of reach
+    policy = SandboxPolicy(unconfined=level is Confinement.NONE, level=level)
+    outcome = play(players, rounds=1, sandbox=policy)
+    assert len(outcome.results) == len(players)
     assert list(tmp_path.iterdir()) == []

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import os
 import select
+import shutil
 import signal
 import subprocess
 import tempfile
@@ -68,11 +69,9 @@ class PlayerProcess:
         self.confinement = launch.sandbox.confinement()
         self._bubblewrap = self.confinement is Confinement.NAMESPACES
         uid = player_uid() if self.confinement is not Confinement.NONE else None
-        self._home = None if self._bubblewrap else tempfile.TemporaryDirectory(
-            prefix="moocow-player-", ignore_cleanup_errors=True
-        )  # fmt: skip
+        self._home = None if self._bubblewrap else Path(tempfile.mkdtemp(prefix="moocow-player-"))
         if self._home is not None and uid is not None:
-            os.chown(self._home.name, uid, uid)
+            os.chown(self._home, uid, uid)
         self._group = CgroupGroup.make(self.limits.memory_mb * MB, self.limits.processes)
         self._children_before = children_of(os.getpid())
         # The protocol's pipes go in as extra descriptors that the launcher moves to 0 and 1: bubblewrap's
@@ -89,7 +88,7 @@ class PlayerProcess:
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
                 stderr=self._stderr,
-                env=player_environment(self._home.name if self._home else SANDBOX_HOME, launch.plugins),
+                env=player_environment(str(self._home or SANDBOX_HOME), launch.plugins),
                 start_new_session=True,
                 pass_fds=passed,
             )
@@ -268,9 +267,17 @@ class PlayerProcess:
         """Close the stderr file, remove the private home and the cgroup, whatever the player left in them."""
         self._stderr.close()
         if self._home is not None:
-            self._home.cleanup()
+            remove_home(self._home)
         if self._group is not None:
             self._group.close()
+
+
+def remove_home(home: Path) -> None:
+    """Remove a private home whatever the player made of it: a symlink is unlinked, never followed."""
+    if home.is_symlink() or home.is_file():
+        home.unlink()
+    else:
+        shutil.rmtree(home, ignore_errors=True)
 
 
 def describe_signal(number: int, kind: Failure) -> tuple[str, Failure]:
