@@ -263,18 +263,20 @@ def bubblewrap_command(
 
 
 def folders(paths: Iterable[str], binds: Iterable[str]) -> list[str]:
-    """Open folders leading to each bind and to the runner's working directory (there empty, so that
-    relative paths in commands work): bubblewrap would copy the host's modes, and ``/root`` is private."""
-    bound = [Path(path) for path in binds]
+    """Open folders leading to each path and to the runner's working directory (there empty, so that
+    relative paths in commands work): bubblewrap would copy the host's modes, and ``/root`` is private.
+
+    Folders inside a bind, or inside the system's folders (made by ``system_mounts``), exist already.
+    """
+    made = [Path(path) for path in (*binds, *SYSTEM_DIRS)]
     needed: set[Path] = set()
     for text in paths:
         path = Path(text)
-        chain = [path, *path.parents] if text not in binds else list(path.parents)
-        needed.update(p for p in chain if p != Path("/") and not any(b == p or b in p.parents for b in bound))
+        needed.update(p for p in (path, *path.parents) if not any(m == p or m in p.parents for m in made))
+    needed.discard(Path("/"))
     options: list[str] = []
     for folder in sorted(needed, key=lambda p: (len(p.parts), str(p))):
-        if not os.path.islink(folder) or len(folder.parts) > 2:
-            options += ["--perms", "0755", "--dir", str(folder)]
+        options += ["--perms", "0755", "--dir", str(folder)]
     return options
 
 
