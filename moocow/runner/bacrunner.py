@@ -20,6 +20,7 @@ from pathlib import Path
 
 from moocow.engine.errors import MoocowError
 from moocow.engine.params import Param, bind, format_spec, parse_spec
+from moocow.runner.display import printable
 
 NAME = "bacrunner"
 """The deck name in specs: ``bacrunner:file=words_alpha.txt,minlen=5,maxlen=15``."""
@@ -120,5 +121,5 @@ def round_line(secret: str, guesses: Sequence[str]) -> str:
 
 
 def total_line(total: int, student_id: str, author: str) -> str:
-    """The last line: the total, the student id and the author."""
-    return f"{total} {student_id} {author}"
+    """The last line: the total, the student id and the author (control characters escaped, nothing else)."""
+    return f"{total} {printable(student_id)} {printable(author)}"

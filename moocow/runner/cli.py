@@ -15,8 +15,10 @@ from typing import Annotated
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
+from rich.text import Text
 
 from moocow.runner import bacrunner
+from moocow.runner.display import printable
 from moocow.runner.grading import grade as grade_player
 from moocow.runner.leaderboard import Standing
 from moocow.runner.limits import Limits
@@ -114,24 +116,25 @@ FOULS_SHOWN = 10
 
 
 def report_fouls(results: Sequence[RoundResult]) -> None:
-    """Say why rounds were lost to something other than the mercy limit, so no one has to dig."""
+    """Say why rounds were lost to something other than the mercy limit, so no one has to dig.
+
+    Names and reasons come from players: escaped, so they cannot rewrite the terminal.
+    """
     fouls = [result for result in results if result.failure not in (None, "mercy")]
     for result in fouls[:FOULS_SHOWN]:
-        err.print(
-            f"{result.player} lost {result.game} round {result.round}: {result.failure}: {result.reason}",
-            markup=False,
-            soft_wrap=True,
-        )
+        line = f"{result.player} lost {result.game} round {result.round}: {result.failure}: {result.reason}"
+        err.print(printable(line), markup=False, soft_wrap=True)
     if len(fouls) > FOULS_SHOWN:
         err.print(f"... and {len(fouls) - FOULS_SHOWN} more lost rounds (see --results)", markup=False)
 
 
 def leaderboard_table(rows: list[Standing], title: str) -> Table:
-    """The leaderboard as a rich table, best first."""
-    table = Table("#", "player", "total", "average", "worst", "failed", "ms/guess", title=title)
+    """The leaderboard as a rich table, best first; names are shown as ``Text`` (no markup), escaped."""
+    columns = ("#", "player", "total", "average", "worst", "failed", "ms/guess")
+    table = Table(*columns, title=Text(printable(title)))
     for rank, row in enumerate(rows, 1):
         table.add_row(
-            str(rank), row.player, f"{row.total:,}", f"{row.average:.3f}", str(row.worst),
+            str(rank), Text(printable(row.player)), f"{row.total:,}", f"{row.average:.3f}", str(row.worst),
             str(row.failed), f"{1000 * row.seconds_per_guess:.2f}",
         )  # fmt: skip
     return table

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from moocow.runner import bacrunner, protocol
+from moocow.runner.display import printable
 from moocow.runner.leaderboard import Standing, standings
 from moocow.runner.limits import Limits
 from moocow.runner.results import RoundResult
@@ -53,9 +54,9 @@ class Grade:
         ]
 
     def failures(self) -> list[str]:
-        """One line per lost round: its number, secret, and why."""
+        """One line per lost round: its number, secret, and why (escaped: the reason is the player's)."""
         return [
-            f"round {result.round + 1} [{result.secret}]: {result.failure}: {result.reason}"
+            printable(f"round {result.round + 1} [{result.secret}]: {result.failure}: {result.reason}")
             for result in self.rounds
             if not result.solved
         ]
