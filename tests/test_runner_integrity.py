@@ -10,6 +10,8 @@ import pytest
 from typer.testing import CliRunner
 
 from moocow.cli import app
+from moocow.engine.errors import MoocowError
+from moocow.runner import signing
 from moocow.runner.display import printable
 from moocow.runner.results import KINDS, RoundResult
 from moocow.runner.tournament import build_tournament, run_tournament
@@ -184,3 +186,121 @@ def test_an_honest_file_resumes_and_a_torn_line_is_cut(played: tuple[Path, Path]
 def test_the_schema_is_exactly_the_round_result_fields() -> None:
     """The checked fields are RoundResult's: a new field cannot slip past the resume check."""
     assert list(KINDS) == [field.name for field in fields(RoundResult)]
+
+
+KEY = b"correct horse battery staple"
+
+
+@pytest.fixture
+def key_file(tmp_path: Path) -> Path:
+    """A key file as an operator writes one: the key and a newline."""
+    path = tmp_path / "results.key"
+    path.write_bytes(KEY + b"\n")
+    return path
+
+
+def signed_run(tmp_path: Path) -> Path:
+    """A signed results file of the small tournament, its last row cut off."""
+    results = tmp_path / "signed.jsonl"
+    run_tournament(build_tournament(SETTINGS), results=results, key=KEY)
+    results.write_bytes(b"".join(results.read_bytes().splitlines(keepends=True)[:-1]))
+    return results
+
+
+def test_signed_rows_resume_to_the_unsigned_results(tmp_path: Path) -> None:
+    """Every line of a signed file carries a valid hmac, the key is nowhere in it, and it resumes exactly."""
+    results = signed_run(tmp_path)
+    lines = [json.loads(line) for line in results.read_text().splitlines()]
+    assert lines[0]["signed"] is True
+    assert all(signing.verified(line, KEY) is not None for line in lines)
+    assert KEY not in results.read_bytes() and KEY.hex().encode() not in results.read_bytes()
+    resumed = run_tournament(build_tournament(SETTINGS), results=results, resume=True, key=KEY)
+    unsigned = run_tournament(build_tournament(SETTINGS))
+    assert resumed.played == 1
+    assert [r.without_timing() for r in resumed.results] == [r.without_timing() for r in unsigned.results]
+    assert all(json.loads(line)["hmac"] for line in results.read_text().splitlines())
+
+
+@pytest.mark.parametrize("hmac", [None, "00" * 32], ids=["no hmac", "wrong hmac"])
+def test_a_forged_row_in_a_signed_file_is_refused(tmp_path: Path, key_file: Path, hmac: str | None) -> None:
+    """A well-formed, consistent perfect round without a valid hmac: refused in one line naming it."""
+    results = signed_run(tmp_path)
+    row = last_row()
+    forged = {**row, "guesses": [row["secret"]], "solved": True, "score": 1, "failure": None, "reason": None}
+    if hmac is not None:
+        forged["hmac"] = hmac
+    results.write_bytes(results.read_bytes() + (json.dumps(forged) + "\n").encode())
+    config = tmp_path / "t.toml"
+    config.write_text(f'players = ["minmax", "first"]\ngames = ["{GAME}"]\nrounds = 3\nseed = 7\n')
+    arguments = ["--config", str(config), "--results", str(results), "--resume", "--key-file", str(key_file)]
+    outcome = run("tournament", *arguments)
+    assert_one_line_error(outcome, "line 7: ", "hmac")
+
+
+def test_an_edited_signed_header_is_refused(tmp_path: Path) -> None:
+    """Changing the seed recorded in a signed header breaks its signature: line 1 is named."""
+    results = signed_run(tmp_path)
+    lines = results.read_text().splitlines(keepends=True)
+    first = json.loads(lines[0])
+    first["tournament"]["seed"] = 8
+    results.write_text(json.dumps(first) + "\n" + "".join(lines[1:]))
+    with pytest.raises(MoocowError, match="line 1: its hmac does not match"):
+        run_tournament(build_tournament({**SETTINGS, "seed": 8}), results=results, resume=True, key=KEY)
+
+
+def test_a_signed_file_needs_its_key_and_a_key_needs_a_signed_file(tmp_path: Path) -> None:
+    """Resuming a signed file without the key, or an unsigned one with a key, is refused."""
+    results = signed_run(tmp_path)
+    with pytest.raises(MoocowError, match="needs the key it was signed with"):
+        run_tournament(build_tournament(SETTINGS), results=results, resume=True)
+    with pytest.raises(MoocowError, match="another key"):
+        run_tournament(build_tournament(SETTINGS), results=results, resume=True, key=b"other")
+    unsigned = tmp_path / "unsigned.jsonl"
+    run_tournament(build_tournament(SETTINGS), results=unsigned)
+    with pytest.raises(MoocowError, match="is not signed: resume it without a key"):
+        run_tournament(build_tournament(SETTINGS), results=unsigned, resume=True, key=KEY)
+
+
+def test_the_key_comes_from_the_environment_or_the_tournament_file(tmp_path: Path, key_file: Path) -> None:
+    """MOOCOW_RESULTS_KEY and the TOML key_file both sign; the key is printed nowhere."""
+    for how in ("environment", "toml"):
+        config = tmp_path / f"{how}.toml"
+        extra = f"key_file = '{key_file}'\n" if how == "toml" else ""
+        config.write_text(f'players = ["first"]\ngames = ["{GAME}"]\nrounds = 2\nseed = 7\n{extra}')
+        results = tmp_path / f"{how}.jsonl"
+        env = {signing.KEY_VARIABLE: KEY.decode()} if how == "environment" else {}
+        outcome = run("tournament", "--config", str(config), "--results", str(results), env=env)
+        assert outcome.exit_code == 0, outcome.output
+        assert KEY.decode() not in outcome.output
+        for line in results.read_text().splitlines():
+            signing.verified(json.loads(line), KEY)
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda path: None, "cannot read key file"),
+        (lambda path: path.write_bytes(b" \n"), "is empty"),
+        (lambda path: path.mkdir(), "is a folder"),
+    ],
+    ids=["missing", "empty", "folder"],
+)
+def test_a_bad_key_file_is_one_line(tmp_path: Path, make, message: str) -> None:
+    """A key file that is missing, empty or a folder stops the tournament before round one."""
+    key = tmp_path / "k"
+    make(key)
+    outcome = run("tournament", "-p", "first", "-g", GAME, "--key-file", str(key), "--seed", "1")
+    assert_one_line_error(outcome, message, repr(str(key)))
+    assert "rounds played" not in outcome.stdout
+
+
+def test_grade_signs_gradescope_results(tmp_path: Path, key_file: Path) -> None:
+    """With a key, results.json carries extra_data.hmac over the rest; without one it has no extra_data."""
+    written = tmp_path / "results.json"
+    arguments = ["grade", "first", "--game", GAME, "--rounds", "2", "--gradescope", str(written)]
+    outcome = run(*arguments, "--key-file", str(key_file))
+    assert outcome.exit_code == 0, outcome.output
+    data = json.loads(written.read_text())
+    claimed = data.pop("extra_data")["hmac"]
+    assert claimed == signing.signature(data, KEY)
+    assert run(*arguments).exit_code == 0 and "extra_data" not in json.loads(written.read_text())

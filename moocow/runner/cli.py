@@ -17,12 +17,14 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
+from moocow.engine.errors import MoocowError
 from moocow.runner import bacrunner
 from moocow.runner.display import printable
 from moocow.runner.grading import grade as grade_player
 from moocow.runner.leaderboard import Standing
 from moocow.runner.limits import Limits
 from moocow.runner.results import RoundResult
+from moocow.runner.signing import choose_key
 from moocow.runner.tournament import run_tournament, tournament_from
 from moocow.terminal import err, one_line_errors, out
 
@@ -37,6 +39,12 @@ LimitOpt = Annotated[
 SeedOpt = Annotated[int | None, typer.Option("--seed", help="Seed of the secrets (default 0).")]
 RoundsOpt = Annotated[
     int | None, typer.Option("--rounds", "-r", help="Rounds per player and game (default 10).")
+]
+KeyFileOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--key-file", help="Sign what is written with the key in this file (or MOOCOW_RESULTS_KEY)."
+    ),
 ]
 MercyOpt = Annotated[
     int | None, typer.Option("--mercy", help="Most guesses per round; a lost round scores this (default 20).")
@@ -91,16 +99,18 @@ def tournament(
         typer.Option("--workers", "-w", help="Worker processes (default 1); results do not depend on it."),
     ] = None,
     limit: LimitOpt = None,
+    key_file: KeyFileOpt = None,
 ) -> None:
     """Play every player against the same seeded rounds of every game; print the leaderboard."""
     with one_line_errors():
-        chosen, worker_count = tournament_from(
-            config, limit or (), players=player, games=game, rounds=rounds, seed=seed, mercy=mercy,
+        setup = tournament_from(
+            config, limit or (), key_file, players=player, games=game, rounds=rounds, seed=seed, mercy=mercy,
             workers=workers,
         )  # fmt: skip
+        chosen = setup.tournament
         bar = ProgressBar()
         try:
-            outcome = run_tournament(chosen, results, resume, worker_count, bar)
+            outcome = run_tournament(chosen, results, resume, setup.workers, bar, setup.key)
         finally:
             bar.stop()
     games = chosen.games if len(chosen.games) > 1 else ()
@@ -157,9 +167,13 @@ def grade(
         Path | None, typer.Option("--gradescope", help="Also write Gradescope's results.json here.")
     ] = None,
     limit: LimitOpt = None,
+    key_file: KeyFileOpt = None,
 ) -> None:
     """Grade one player as the course runner does: its log on stdout, lost rounds on stderr."""
     with one_line_errors():
+        if key_file is not None and gradescope is None:
+            raise MoocowError("--key-file signs Gradescope's results.json: give --gradescope PATH too")
+        key = choose_key(key_file) if gradescope is not None else None
         graded = grade_player(
             player, game, words, min_length, max_length, seed, rounds, mercy, Limits.from_options(limit or ())
         )
@@ -168,4 +182,4 @@ def grade(
     for line in graded.failures():
         err.print(line, markup=False, soft_wrap=True)
     if gradescope is not None:
-        gradescope.write_text(json.dumps(graded.gradescope(), indent=2) + "\n", encoding="utf-8")
+        gradescope.write_text(json.dumps(graded.gradescope(key), indent=2) + "\n", encoding="utf-8")

@@ -2,8 +2,9 @@
 
 The first line describes the tournament; every later line is one finished round, written and
 flushed at once, so a tournament killed at any point loses at most the rounds being played. On
-``--resume`` the description must match, a torn last line is cut off, and the rounds found are
-not played again.
+``--resume`` the description must match, every row must be a round this tournament could have
+played, a torn last line is cut off, and the rounds found are not played again. With a key every
+line is signed (``signing.py``) and a resumed file must verify line by line.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from moocow.engine.errors import MoocowError
+from moocow.runner import signing
 from moocow.runner.decks import load_deck
 from moocow.runner.fouls import Failure
 
@@ -74,21 +76,29 @@ class RoundResult:
         return cls(**{**data, "guesses": tuple(data["guesses"])})
 
 
-def header(description: dict[str, Any]) -> dict[str, Any]:
-    """The first line of a results file."""
-    return {"format": FORMAT, "version": FORMAT_VERSION, "tournament": description}
+def header(description: dict[str, Any], signed: bool = False) -> dict[str, Any]:
+    """The first line of a results file (without its signature); ``signed`` files say so."""
+    first = {"format": FORMAT, "version": FORMAT_VERSION, "tournament": description}
+    return {**first, "signed": True} if signed else first
 
 
 class ResultsFile:
     """An append-only JSON-lines file of round results (use as a context manager)."""
 
-    def __init__(self, path: str | os.PathLike[str], description: dict[str, Any], resume: bool) -> None:
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        description: dict[str, Any],
+        resume: bool,
+        key: bytes | None = None,
+    ) -> None:
         self.path = Path(path)
         self.finished: list[RoundResult] = []
         """The rounds already in the file when resuming."""
-        first = header(description)
+        self._key = key
+        first = header(description, signed=key is not None)
         if resume and self.path.exists() and self.path.stat().st_size:
-            self.finished = read_results(self.path, first)
+            self.finished = read_results(self.path, first, key)
             self._file = self.path.open("a", encoding="utf-8")
         elif self.path.exists() and self.path.stat().st_size:
             raise MoocowError(
@@ -103,7 +113,8 @@ class ResultsFile:
         self._write(result.to_dict())
 
     def _write(self, data: dict[str, Any]) -> None:
-        self._file.write(json.dumps(data, ensure_ascii=False) + "\n")
+        row = data if self._key is None else signing.signed(data, self._key)
+        self._file.write(json.dumps(row, ensure_ascii=False) + "\n")
         self._file.flush()
 
     def close(self) -> None:
@@ -117,12 +128,13 @@ class ResultsFile:
         self.close()
 
 
-def read_results(path: Path, expected_header: dict[str, Any]) -> list[RoundResult]:
+def read_results(path: Path, expected_header: dict[str, Any], key: bytes | None = None) -> list[RoundResult]:
     """The rounds of a results file whose header is ``expected_header``, every row checked.
 
     The file is the runner's, but anyone who can write to it could append rounds: a resumed file
-    is counted only if every row is a round this tournament could have played (``RowCheck``). A
-    torn last line (the runner was killed mid-write) is cut off, once everything else has passed.
+    is counted only if every row is a round this tournament could have played (``RowCheck``), and,
+    with a key, only if every line carries a valid signature. A torn last line (the runner was
+    killed mid-write) is cut off, once everything else has passed.
     """
     try:
         data = path.read_bytes()
@@ -134,6 +146,7 @@ def read_results(path: Path, expected_header: dict[str, Any]) -> list[RoundResul
         found = _json(lines[0]) if lines else None
     except BadRow:
         found = None
+    found = _signature_checked(path, found, key)
     if found != json.loads(json.dumps(expected_header)):
         raise MoocowError(
             f"results file {str(path)!r} belongs to another tournament "
@@ -143,13 +156,44 @@ def read_results(path: Path, expected_header: dict[str, Any]) -> list[RoundResul
     results = []
     for number, line in enumerate(lines[1:], 2):
         try:
-            results.append(check(number, _json(line)))
+            row = _json(line)
+            results.append(check(number, row if key is None else _verified(row, key)))
         except BadRow as error:
             raise MoocowError(f"results file {str(path)!r}, line {number}: {error}") from None
     if complete < len(data):
         with path.open("r+b") as torn:
             torn.truncate(complete)
     return results
+
+
+def _signature_checked(path: Path, found: Any, key: bytes | None) -> Any:
+    """The header without its signature; a signed file needs the key, a key needs a signed file."""
+    if not isinstance(found, dict):
+        return found
+    shown = str(path)
+    if found.get("signed") is True and key is None:
+        raise MoocowError(
+            f"results file {shown!r} is signed: resuming it needs the key it was signed with "
+            "(--key-file or MOOCOW_RESULTS_KEY)"
+        )
+    if key is None:
+        return found
+    if found.get("signed") is not True:
+        raise MoocowError(f"results file {shown!r} is not signed: resume it without a key")
+    try:
+        return signing.verified(found, key)
+    except ValueError as error:
+        raise MoocowError(f"results file {shown!r}, line 1: {error}") from None
+
+
+def _verified(row: Any, key: bytes) -> dict[str, Any]:
+    """A row without its signature, once the signature holds."""
+    if not isinstance(row, dict):
+        raise BadRow(f"not a round result (a JSON object), but {_shown(row)}")
+    try:
+        return signing.verified(row, key)
+    except ValueError as error:
+        raise BadRow(str(error)) from None
 
 
 class BadRow(ValueError):

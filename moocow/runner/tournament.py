@@ -23,10 +23,11 @@ from moocow.runner.limits import Limits
 from moocow.runner.players import PlayerKind, PlayerSpec, parse_player
 from moocow.runner.results import ResultsFile, RoundResult
 from moocow.runner.session import SessionPlan
+from moocow.runner.signing import choose_key
 from moocow.runner.workers import run_sessions
 
-SETTINGS = ("players", "games", "rounds", "seed", "mercy", "limits", "workers")
-"""The keys a tournament file may have."""
+SETTINGS = ("players", "games", "rounds", "seed", "mercy", "limits", "workers", "key_file")
+"""The keys a tournament file may have (``workers`` and ``key_file`` say how it is run, not what)."""
 
 
 @dataclass(frozen=True)
@@ -100,21 +101,36 @@ def build_tournament(settings: Mapping[str, Any]) -> Tournament:
     return tournament
 
 
+@dataclass(frozen=True)
+class Setup:
+    """A tournament as a command asks for it: what is played, and how it is run and recorded."""
+
+    tournament: Tournament
+    """What is played."""
+    workers: int
+    """Worker processes."""
+    key: bytes | None = field(default=None, repr=False)
+    """The key that signs the results file, or ``None`` (kept out of the repr: it is never printed)."""
+
+
 def tournament_from(
     config: str | os.PathLike[str] | None = None,
     limits: Sequence[str] = (),
+    key_file: str | os.PathLike[str] | None = None,
     **options: Any,
-) -> tuple[Tournament, int]:
-    """The tournament and worker count of a TOML file with options laid over it (``None`` keeps the file's).
+) -> Setup:
+    """The tournament, workers and key of a TOML file with options laid over it (``None`` keeps the file's).
 
-    ``limits`` are ``KEY=VALUE`` texts laid over the file's ``[limits]`` table.
+    ``limits`` are ``KEY=VALUE`` texts laid over the file's ``[limits]`` table; the key comes from
+    ``key_file``, the file's ``key_file`` or ``MOOCOW_RESULTS_KEY`` (``signing.choose_key``).
     """
     settings = read_settings(config) if config is not None else {}
     settings.update({key: value for key, value in options.items() if value not in (None, [], ())})
     settings["limits"] = Limits.from_options(limits, settings.get("limits"))
+    key = choose_key(key_file, settings.pop("key_file", None))
     workers = _positive(settings, "workers", 1)
     settings.pop("workers", None)
-    return build_tournament(settings), workers
+    return Setup(build_tournament(settings), workers, key)
 
 
 def check_openings(tournament: Tournament) -> None:
@@ -170,13 +186,17 @@ def run_tournament(
     resume: bool = False,
     workers: int = 1,
     progress: Progress | None = None,
+    key: bytes | None = None,
 ) -> TournamentResult:
-    """Play the tournament (the unfinished rounds of ``results`` when resuming), appending each round."""
+    """Play the tournament (the unfinished rounds of ``results`` when resuming), appending each round.
+
+    With a ``key`` every line written is signed, and a resumed file must verify line by line.
+    """
     if resume and results is None:
         raise MoocowError("--resume needs the results file to finish (--results PATH)")
     if workers < 1:
         raise MoocowError(f"workers must be at least 1, not {workers}")
-    log = ResultsFile(results, tournament.describe(), resume) if results is not None else None
+    log = ResultsFile(results, tournament.describe(), resume, key) if results is not None else None
     collected = {result.key: result for result in (log.finished if log else [])}
     resumed = len(collected)
 
