@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import fields
 from pathlib import Path
 
@@ -304,3 +305,41 @@ def test_grade_signs_gradescope_results(tmp_path: Path, key_file: Path) -> None:
     claimed = data.pop("extra_data")["hmac"]
     assert claimed == signing.signature(data, KEY)
     assert run(*arguments).exit_code == 0 and "extra_data" not in json.loads(written.read_text())
+
+
+def test_the_results_file_is_private(tmp_path: Path) -> None:
+    """A new results file is readable and writable by its owner only (mode 0600)."""
+    results = tmp_path / "r.jsonl"
+    run_tournament(build_tournament(SETTINGS), results=results)
+    assert results.stat().st_mode & 0o777 == 0o600
+
+
+def test_gradescope_results_replace_the_old_file_whole(tmp_path: Path) -> None:
+    """results.json is renamed into place: a reader of the old file keeps it whole, no temporary is left."""
+    written = tmp_path / "results.json"
+    written.write_text('{"old": true}\n')
+    reader = tmp_path / "reader.json"
+    os.link(written, reader)  # a reader that opened the old file
+    outcome = run(
+        "grade", "first", "--game", GAME, "--rounds", "2", "--seed", "1", "--gradescope", str(written)
+    )
+    assert outcome.exit_code == 0, outcome.output
+    assert json.loads(reader.read_text()) == {"old": True}
+    assert len(json.loads(written.read_text())["tests"]) == 2
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["reader.json", "results.json"]
+
+
+@pytest.mark.parametrize("where", ["missing folder", "folder"])
+@pytest.mark.parametrize("command", ["grade", "tournament"])
+def test_an_output_path_that_cannot_be_written_is_refused_first(
+    tmp_path: Path, where: str, command: str
+) -> None:
+    """--gradescope or --results in a missing folder, or naming a folder: one line before round one."""
+    path = tmp_path / "nowhere" / "out.json" if where == "missing folder" else tmp_path
+    message = "does not exist" if where == "missing folder" else "is a folder"
+    if command == "grade":
+        outcome = run("grade", "first", "--game", GAME, "--seed", "1", "--gradescope", str(path))
+    else:
+        outcome = run("tournament", "-p", "first", "-g", GAME, "--seed", "1", "--results", str(path))
+    assert_one_line_error(outcome, repr(str(path)), message)
+    assert outcome.stdout == ""

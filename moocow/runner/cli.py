@@ -20,6 +20,7 @@ from rich.text import Text
 from moocow.engine.errors import MoocowError
 from moocow.runner import bacrunner
 from moocow.runner.display import printable
+from moocow.runner.files import check_output, write_atomically
 from moocow.runner.grading import grade as grade_player
 from moocow.runner.leaderboard import Standing
 from moocow.runner.limits import Limits
@@ -174,6 +175,8 @@ def grade(
         if key_file is not None and gradescope is None:
             raise MoocowError("--key-file signs Gradescope's results.json: give --gradescope PATH too")
         key = choose_key(key_file) if gradescope is not None else None
+        if gradescope is not None:
+            check_output(gradescope, "Gradescope results")
         graded = grade_player(
             player, game, words, min_length, max_length, seed, rounds, mercy, Limits.from_options(limit or ())
         )
@@ -182,4 +185,5 @@ def grade(
     for line in graded.failures():
         err.print(line, markup=False, soft_wrap=True)
     if gradescope is not None:
-        gradescope.write_text(json.dumps(graded.gradescope(key), indent=2) + "\n", encoding="utf-8")
+        with one_line_errors():
+            write_atomically(gradescope, json.dumps(graded.gradescope(key), indent=2) + "\n")

@@ -19,6 +19,7 @@ from typing import Any
 from moocow.engine.errors import MoocowError
 from moocow.runner import signing
 from moocow.runner.decks import load_deck
+from moocow.runner.files import check_output, create_private
 from moocow.runner.fouls import Failure
 
 FORMAT = "moocow-tournament"
@@ -83,7 +84,7 @@ def header(description: dict[str, Any], signed: bool = False) -> dict[str, Any]:
 
 
 class ResultsFile:
-    """An append-only JSON-lines file of round results (use as a context manager)."""
+    """An append-only JSON-lines file of round results, created private (use as a context manager)."""
 
     def __init__(
         self,
@@ -92,7 +93,7 @@ class ResultsFile:
         resume: bool,
         key: bytes | None = None,
     ) -> None:
-        self.path = Path(path)
+        self.path = check_output(path, "results file")
         self.finished: list[RoundResult] = []
         """The rounds already in the file when resuming."""
         self._key = key
@@ -105,7 +106,7 @@ class ResultsFile:
                 f"results file {str(path)!r} exists: --resume finishes it, or choose another file"
             )
         else:
-            self._file = self.path.open("w", encoding="utf-8")
+            self._file = os.fdopen(create_private(self.path), "w", encoding="utf-8")
             self._write(first)
 
     def append(self, result: RoundResult) -> None:
