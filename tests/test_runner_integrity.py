@@ -343,3 +343,139 @@ def test_an_output_path_that_cannot_be_written_is_refused_first(
         outcome = run("tournament", "-p", "first", "-g", GAME, "--seed", "1", "--results", str(path))
     assert_one_line_error(outcome, repr(str(path)), message)
     assert outcome.stdout == ""
+
+
+def header_seed(results: Path) -> int:
+    return json.loads(results.read_text().splitlines()[0])["tournament"]["seed"]
+
+
+def test_a_seed_file_or_the_environment_keeps_the_seed_off_the_command_line(tmp_path: Path) -> None:
+    """--seed-file's first line, or MOOCOW_SEED, seeds the run: no warning, the header records it."""
+    seed_file = tmp_path / "seed"
+    seed_file.write_text("5\nanything after the first line\n")
+    for how, arguments, env in [
+        ("file", ["--seed-file", str(seed_file)], {}),
+        ("environment", [], {"MOOCOW_SEED": " 5 "}),
+    ]:
+        results = tmp_path / f"{how}.jsonl"
+        outcome = run("tournament", "-p", "first", "-g", GAME, "--results", str(results), *arguments, env=env)
+        assert outcome.exit_code == 0, outcome.output
+        assert "seed 5, mercy 20." in outcome.stdout
+        assert header_seed(results) == 5 and "warning" not in outcome.stderr
+    graded = run("grade", "first", "--game", GAME, "--rounds", "2", env={"MOOCOW_SEED": "5"})
+    assert graded.stdout.splitlines()[0] == "BACRunner Python with seed=5." and "warning" not in graded.stderr
+
+
+def test_the_seed_precedence(tmp_path: Path) -> None:
+    """--seed beats --seed-file beats MOOCOW_SEED beats the tournament file's seed."""
+    config = tmp_path / "t.toml"
+    config.write_text(f'players = ["first"]\ngames = ["{GAME}"]\nrounds = 1\nseed = 1\n')
+    seed_file = tmp_path / "seed"
+    seed_file.write_text("2")
+    cases = [
+        (["--seed", "3", "--seed-file", str(seed_file)], {"MOOCOW_SEED": "4"}, 3),
+        (["--seed-file", str(seed_file)], {"MOOCOW_SEED": "4"}, 2),
+        ([], {"MOOCOW_SEED": "4"}, 4),
+        ([], {}, 1),
+    ]
+    for arguments, env, seed in cases:
+        outcome = run("tournament", "--config", str(config), *arguments, env=env)
+        assert outcome.exit_code == 0, outcome.output
+        assert f"seed {seed}, mercy 20." in outcome.stdout
+
+
+def test_a_tournament_without_a_seed_draws_one_and_says_so_after_the_run(tmp_path: Path) -> None:
+    """No seed: a fresh one, recorded in the header, printed after the leaderboard; resume reuses it."""
+    results = tmp_path / "r.jsonl"
+    arguments = [
+        "tournament",
+        "-p",
+        "first",
+        "-p",
+        "minmax",
+        "-g",
+        GAME,
+        "-r",
+        "3",
+        "--results",
+        str(results),
+    ]
+    outcome = run(*arguments)
+    assert outcome.exit_code == 0, outcome.output
+    seed = header_seed(results)
+    assert outcome.stdout.splitlines()[-2:] == [
+        f"6 rounds played, seed {seed}, mercy 20.",
+        f"seed {seed}, drawn at random.",
+    ]
+    other = run("tournament", "-p", "first", "-g", GAME, "-r", "3")
+    assert other.stdout.splitlines()[-1] != outcome.stdout.splitlines()[-1], "the same seed drawn twice"
+    results.write_bytes(b"".join(results.read_bytes().splitlines(keepends=True)[:-2]))
+    resumed = run(*arguments, "--resume")
+    assert resumed.exit_code == 0, resumed.output
+    assert (
+        f"2 rounds played, seed {seed}, mercy 20." in resumed.stdout
+        and "drawn at random" not in resumed.stdout
+    )
+    expected = run_tournament(build_tournament({**SETTINGS, "players": ["first", "minmax"], "seed": seed}))
+    rows = [json.loads(line) for line in results.read_text().splitlines()[1:]]
+    assert sorted(json.dumps({k: v for k, v in row.items() if k != "seconds"}) for row in rows) == sorted(
+        json.dumps(result.without_timing()) for result in expected.results
+    )
+
+
+def test_grade_keeps_the_course_seed_and_warns_that_it_is_public() -> None:
+    """No seed given: 888, as the course; the log is the --seed 888 log, and stderr says 888 is public."""
+    arguments = ["grade", "first", "--game", GAME, "--rounds", "3"]
+    default, explicit = run(*arguments), run(*arguments, "--seed", "888")
+    assert default.exit_code == explicit.exit_code == 0, default.output
+    assert default.stdout == explicit.stdout and default.stdout.startswith(
+        "BACRunner Python with seed=888.\n"
+    )
+    assert default.stderr.splitlines()[-1] == (
+        "warning: seed 888 is public: a student can precompute every secret; "
+        "give --seed-file or MOOCOW_SEED to keep it secret"
+    )
+    assert "--seed 888 is on the command line, visible to other processes" in explicit.stderr
+
+
+def test_a_seed_on_the_tournament_command_line_is_warned_about() -> None:
+    """--seed N works, with a warning that other processes can read it."""
+    outcome = run("tournament", "-p", "first", "-g", GAME, "-r", "1", "--seed", "9")
+    assert outcome.exit_code == 0 and "seed 9, mercy 20." in outcome.stdout
+    assert "warning: --seed 9 is on the command line, visible to other processes" in outcome.stderr
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (None, "cannot read seed file"),
+        ("", "is empty"),
+        ("\n5\n", "is empty"),
+        ("five\n", "should hold a whole number, not 'five'"),
+        ("1.5", "should hold a whole number"),
+        (b"\xff\xfe5", "is not UTF-8 text"),
+        ("folder", "is a folder"),
+    ],
+    ids=["missing", "empty", "blank first line", "word", "fraction", "binary", "folder"],
+)
+@pytest.mark.parametrize("command", ["grade", "tournament"])
+def test_a_bad_seed_file_is_one_line(
+    tmp_path: Path, content: str | bytes | None, message: str, command: str
+) -> None:
+    """A seed file that is missing, empty, not a whole number, binary or a folder: one line, no play."""
+    seed_file = tmp_path / "seed"
+    if content == "folder":
+        seed_file.mkdir()
+    elif isinstance(content, bytes):
+        seed_file.write_bytes(content)
+    elif content is not None:
+        seed_file.write_text(content)
+    player = ["first"] if command == "grade" else ["-p", "first"]
+    outcome = run(command, *player, "-g", GAME, "--seed-file", str(seed_file))
+    assert_one_line_error(outcome, repr(str(seed_file)), message)
+
+
+def test_a_bad_moocow_seed_is_one_line() -> None:
+    """MOOCOW_SEED that is not a whole number stops the run in one line."""
+    outcome = run("tournament", "-p", "first", "-g", GAME, env={"MOOCOW_SEED": "0x10"})
+    assert_one_line_error(outcome, "MOOCOW_SEED should hold a whole number, not '0x10'")

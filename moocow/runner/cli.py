@@ -25,6 +25,7 @@ from moocow.runner.grading import grade as grade_player
 from moocow.runner.leaderboard import Standing
 from moocow.runner.limits import Limits
 from moocow.runner.results import RoundResult
+from moocow.runner.seeds import Seed, Source, choose_seed
 from moocow.runner.signing import choose_key
 from moocow.runner.tournament import run_tournament, tournament_from
 from moocow.terminal import err, one_line_errors, out
@@ -37,7 +38,10 @@ LimitOpt = Annotated[
         + ", ".join(f"{name}={value:g}" for name, value in Limits().to_dict().items()),
     ),
 ]
-SeedOpt = Annotated[int | None, typer.Option("--seed", help="Seed of the secrets (default 0).")]
+SeedFileOpt = Annotated[
+    Path | None,
+    typer.Option("--seed-file", help="Read the seed from this file's first line (or set MOOCOW_SEED)."),
+]
 RoundsOpt = Annotated[
     int | None, typer.Option("--rounds", "-r", help="Rounds per player and game (default 10).")
 ]
@@ -83,7 +87,13 @@ def tournament(
         typer.Option("--game", "-g", help="A game spec or bacrunner:file=WORDS (repeatable)."),
     ] = None,
     rounds: RoundsOpt = None,
-    seed: SeedOpt = None,
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            "--seed", help="Seed of the secrets, visible to other processes (default: drawn at random)."
+        ),
+    ] = None,
+    seed_file: SeedFileOpt = None,
     mercy: MercyOpt = None,
     config: Annotated[
         Path | None, typer.Option("--config", "-c", help="A TOML tournament file; options override it.")
@@ -105,8 +115,8 @@ def tournament(
     """Play every player against the same seeded rounds of every game; print the leaderboard."""
     with one_line_errors():
         setup = tournament_from(
-            config, limit or (), key_file, players=player, games=game, rounds=rounds, seed=seed, mercy=mercy,
-            workers=workers,
+            config, limit or (), key_file, seed_file, results if resume else None, players=player, games=game,
+            rounds=rounds, seed=seed, mercy=mercy, workers=workers,
         )  # fmt: skip
         chosen = setup.tournament
         bar = ProgressBar()
@@ -119,7 +129,10 @@ def tournament(
         out.print(leaderboard_table(outcome.standings(entry), entry))
     out.print(leaderboard_table(outcome.standings(), "all games" if games else chosen.games[0]))
     out.print(f"{outcome.played} rounds played, seed {chosen.seed}, mercy {chosen.mercy}.")
+    if setup.seed.source is Source.FRESH:
+        out.print(f"seed {chosen.seed}, drawn at random.")
     report_fouls(outcome.results)
+    report_seed(setup.seed)
 
 
 FOULS_SHOWN = 10
@@ -137,6 +150,13 @@ def report_fouls(results: Sequence[RoundResult]) -> None:
         err.print(printable(line), markup=False, soft_wrap=True)
     if len(fouls) > FOULS_SHOWN:
         err.print(f"... and {len(fouls) - FOULS_SHOWN} more lost rounds (see --results)", markup=False)
+
+
+def report_seed(seed: Seed) -> None:
+    """Warn, once the run is over, when the seed was not secret (after the results: errors stay one line)."""
+    warning = seed.warning()
+    if warning is not None:
+        err.print(warning, markup=False, soft_wrap=True)
 
 
 def leaderboard_table(rows: list[Standing], title: str) -> Table:
@@ -161,7 +181,13 @@ def grade(
     game: Annotated[
         str | None, typer.Option("--game", "-g", help="Grade on this game instead of the course's words.")
     ] = None,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the secrets.")] = bacrunner.SEED,
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            "--seed", help=f"Seed of the secrets, visible to other processes (default {bacrunner.SEED})."
+        ),
+    ] = None,
+    seed_file: SeedFileOpt = None,
     rounds: Annotated[int, typer.Option("--rounds", "-r", help="Rounds to play.")] = bacrunner.ROUNDS,
     mercy: Annotated[int, typer.Option("--mercy", help="Most guesses per round.")] = bacrunner.MERCY,
     gradescope: Annotated[
@@ -177,9 +203,11 @@ def grade(
         key = choose_key(key_file) if gradescope is not None else None
         if gradescope is not None:
             check_output(gradescope, "Gradescope results")
+        chosen = choose_seed(seed, seed_file, fallback=Seed(bacrunner.SEED, Source.COURSE))
         graded = grade_player(
-            player, game, words, min_length, max_length, seed, rounds, mercy, Limits.from_options(limit or ())
-        )
+            player, game, words, min_length, max_length, chosen.value, rounds, mercy,
+            Limits.from_options(limit or ()),
+        )  # fmt: skip
     for line in graded.log_lines():
         print(line)
     for line in graded.failures():
@@ -187,3 +215,4 @@ def grade(
     if gradescope is not None:
         with one_line_errors():
             write_atomically(gradescope, json.dumps(graded.gradescope(key), indent=2) + "\n")
+    report_seed(chosen)

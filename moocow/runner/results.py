@@ -129,6 +129,18 @@ class ResultsFile:
         self.close()
 
 
+def recorded_seed(path: str | os.PathLike[str]) -> int | None:
+    """The seed in a results file's header, if it has a readable one (its signature is checked on resume)."""
+    try:
+        with open(path, "rb") as file:
+            first = json.loads(file.readline(1 << 20).decode("utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return None
+    tournament = first.get("tournament") if isinstance(first, dict) else None
+    seed = tournament.get("seed") if isinstance(tournament, dict) else None
+    return seed if isinstance(seed, int) and not isinstance(seed, bool) else None
+
+
 def read_results(path: Path, expected_header: dict[str, Any], key: bytes | None = None) -> list[RoundResult]:
     """The rounds of a results file whose header is ``expected_header``, every row checked.
 

@@ -21,7 +21,8 @@ from moocow.runner.decks import load_deck
 from moocow.runner.leaderboard import Standing, standings
 from moocow.runner.limits import Limits
 from moocow.runner.players import PlayerKind, PlayerSpec, parse_player
-from moocow.runner.results import ResultsFile, RoundResult
+from moocow.runner.results import ResultsFile, RoundResult, recorded_seed
+from moocow.runner.seeds import Seed, Source, choose_seed
 from moocow.runner.session import SessionPlan
 from moocow.runner.signing import choose_key
 from moocow.runner.workers import run_sessions
@@ -109,6 +110,8 @@ class Setup:
     """What is played."""
     workers: int
     """Worker processes."""
+    seed: Seed
+    """The seed (also in ``tournament``) and where it came from."""
     key: bytes | None = field(default=None, repr=False)
     """The key that signs the results file, or ``None`` (kept out of the repr: it is never printed)."""
 
@@ -117,20 +120,32 @@ def tournament_from(
     config: str | os.PathLike[str] | None = None,
     limits: Sequence[str] = (),
     key_file: str | os.PathLike[str] | None = None,
+    seed_file: str | os.PathLike[str] | None = None,
+    resuming: str | os.PathLike[str] | None = None,
     **options: Any,
 ) -> Setup:
-    """The tournament, workers and key of a TOML file with options laid over it (``None`` keeps the file's).
+    """The tournament, workers, seed and key of a TOML file with options laid over it (``None``: the file's).
 
     ``limits`` are ``KEY=VALUE`` texts laid over the file's ``[limits]`` table; the key comes from
-    ``key_file``, the file's ``key_file`` or ``MOOCOW_RESULTS_KEY`` (``signing.choose_key``).
+    ``key_file``, the file's ``key_file`` or ``MOOCOW_RESULTS_KEY`` (``signing.choose_key``). The
+    seed is ``seed``, ``seed_file``, ``MOOCOW_SEED`` or the file's (``seeds.choose_seed``), else the
+    one recorded in the results file being resumed (``resuming``), else a fresh one.
     """
     settings = read_settings(config) if config is not None else {}
+    recorded = recorded_seed(resuming) if resuming is not None else None
+    seed = choose_seed(
+        options.pop("seed", None),
+        seed_file,
+        settings.pop("seed", None),
+        None if recorded is None else Seed(recorded, Source.RESUMED),
+    )
     settings.update({key: value for key, value in options.items() if value not in (None, [], ())})
+    settings["seed"] = seed.value
     settings["limits"] = Limits.from_options(limits, settings.get("limits"))
     key = choose_key(key_file, settings.pop("key_file", None))
     workers = _positive(settings, "workers", 1)
     settings.pop("workers", None)
-    return Setup(build_tournament(settings), workers, key)
+    return Setup(build_tournament(settings), workers, seed, key)
 
 
 def check_openings(tournament: Tournament) -> None:
