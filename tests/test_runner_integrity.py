@@ -479,3 +479,51 @@ def test_a_bad_moocow_seed_is_one_line() -> None:
     """MOOCOW_SEED that is not a whole number stops the run in one line."""
     outcome = run("tournament", "-p", "first", "-g", GAME, env={"MOOCOW_SEED": "0x10"})
     assert_one_line_error(outcome, "MOOCOW_SEED should hold a whole number, not '0x10'")
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("folder", "is a folder"),
+        (b"alpha\nbravo\x00\x01\x02\ncider\n", "is binary (a NUL byte at offset 11)"),
+        (b"alpha\nbravo\n" + "cidér\n".encode("latin-1"), "is not UTF-8 text (a byte 0xe9)"),
+    ],
+    ids=["folder", "binary", "latin-1"],
+)
+@pytest.mark.parametrize("command", ["grade", "tournament"])
+def test_a_bad_word_file_is_one_line(
+    tmp_path: Path, content: str | bytes, message: str, command: str
+) -> None:
+    """The course deck's word file as a folder, binary, or not UTF-8: one line saying so, before round one."""
+    words = tmp_path / "words.txt"
+    if content == "folder":
+        words.mkdir()
+    else:
+        assert isinstance(content, bytes)
+        words.write_bytes(content)
+    if command == "grade":
+        outcome = run("grade", "first", "--words", str(words), "--seed", "1")
+    else:
+        outcome = run("tournament", "-p", "first", "-g", f"bacrunner:file={words}", "--seed", "1")
+    assert_one_line_error(outcome, f"word file {str(words)!r} {message}")
+    assert outcome.stdout == ""
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ('players = ["first"]\n# caf\xe9\n'.encode("latin-1"), "is not UTF-8 text"),
+        (
+            f'players = ["first"]\ngames = ["{GAME}"]\nlimits = 5\n'.encode(),
+            "limits must be a table ([limits]), not 5",
+        ),
+        (f'players = ["first"]\ngames = ["{GAME}"]\nlimits = "fast"\n'.encode(), "limits must be a table"),
+    ],
+    ids=["latin-1", "limits a number", "limits a string"],
+)
+def test_a_bad_tournament_file_is_one_line(tmp_path: Path, content: bytes, message: str) -> None:
+    """A tournament file that is not UTF-8, or whose limits is not a table: one line, no traceback."""
+    config = tmp_path / "t.toml"
+    config.write_bytes(content)
+    outcome = run("tournament", "--config", str(config), "--seed", "1")
+    assert_one_line_error(outcome, f"tournament file {str(config)!r}", message)

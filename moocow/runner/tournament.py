@@ -90,6 +90,8 @@ def build_tournament(settings: Mapping[str, Any]) -> Tournament:
         if repeated is not None:
             raise MoocowError(f"{what} {repeated!r} is listed twice")
     limits = settings.get("limits", Limits())
+    if not isinstance(limits, Limits | Mapping):
+        raise MoocowError(f"limits must be a table of KEY = VALUE, not {limits!r}")
     tournament = Tournament(
         players=players,
         games=games,
@@ -159,14 +161,22 @@ def check_openings(tournament: Tournament) -> None:
 
 
 def read_settings(path: str | os.PathLike[str]) -> dict[str, Any]:
-    """The settings in a TOML tournament file."""
+    """The settings in a TOML tournament file; unreadable, not UTF-8 or not TOML is one line."""
+    shown = str(path)
     try:
         with open(path, "rb") as file:
-            return tomllib.load(file)
+            settings = tomllib.load(file)
     except OSError as error:
-        raise MoocowError(f"cannot read tournament file {str(path)!r}: {error.strerror}") from None
+        raise MoocowError(f"cannot read tournament file {shown!r}: {error.strerror}") from None
+    except UnicodeDecodeError:
+        raise MoocowError(f"tournament file {shown!r} is not UTF-8 text (TOML must be)") from None
     except tomllib.TOMLDecodeError as error:
-        raise MoocowError(f"tournament file {str(path)!r}: {error}") from None
+        raise MoocowError(f"tournament file {shown!r}: {error}") from None
+    if "limits" in settings and not isinstance(settings["limits"], dict):
+        raise MoocowError(
+            f"tournament file {shown!r}: limits must be a table ([limits]), not {settings['limits']!r}"
+        )
+    return settings
 
 
 @dataclass(frozen=True)
