@@ -9,6 +9,7 @@ import typer
 from rich.console import Console
 
 from moocow.engine.errors import MoocowError
+from moocow.runner.display import printable
 
 out = Console(highlight=False)
 """Results, on stdout."""
@@ -18,9 +19,12 @@ err = Console(stderr=True, highlight=False)
 
 @contextlib.contextmanager
 def one_line_errors() -> Iterator[None]:
-    """``MoocowError`` (bad input from a person) becomes one line on stderr and exit status 2."""
+    """``MoocowError`` (bad input from a person) becomes one line on stderr and exit status 2.
+
+    The message may quote a file's or a player's text: control characters are escaped, so it stays one line.
+    """
     try:
         yield
     except MoocowError as error:
-        err.print(f"error: {error}", markup=False, soft_wrap=True)
+        err.print(f"error: {printable(str(error))}", markup=False, soft_wrap=True)
         raise typer.Exit(2) from None

@@ -182,7 +182,8 @@ def test_tournament_file_with_options_laid_over_it(tmp_path: Path) -> None:
         'games = ["bottles:n=4"]\nrounds = 3\nseed = 2\nworkers = 2\n'
         "[limits]\nguess_seconds = 1.5\n"
     )
-    chosen, workers = tournament_from(config, ["memory_mb=512"], rounds=5, games=None)
+    setup = tournament_from(config, ["memory_mb=512"], rounds=5, games=None)
+    chosen, workers = setup.tournament, setup.workers
     assert [player.name for player in chosen.players] == ["minmax", "naive"]
     assert (chosen.games, chosen.rounds, chosen.seed, workers) == (("bottles:n=4",), 5, 2, 2)
     assert (chosen.limits.guess_seconds, chosen.limits.memory_mb) == (1.5, 512)

@@ -13,6 +13,7 @@ No numpy here: the adapter that runs course players in their own process uses
 from __future__ import annotations
 
 import random
+import stat
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from functools import lru_cache
@@ -20,6 +21,7 @@ from pathlib import Path
 
 from moocow.engine.errors import MoocowError
 from moocow.engine.params import Param, bind, format_spec, parse_spec
+from moocow.runner.display import printable
 
 NAME = "bacrunner"
 """The deck name in specs: ``bacrunner:file=words_alpha.txt,minlen=5,maxlen=15``."""
@@ -76,20 +78,44 @@ class WordSource:
         return format_spec(NAME, asdict(self), PARAMS)
 
     def words(self) -> list[str]:
-        """The acceptable words in file order, read as the course reads them (a fresh list each call)."""
+        """The acceptable words in file order, read as the course reads them (a fresh list each call).
+
+        A folder, a binary file or one that is not UTF-8 (where the course would crash) is one line.
+        """
         resolved = Path(self.file).resolve()
         try:
             status = resolved.stat()
         except OSError as error:
             raise MoocowError(f"cannot read word file {self.file!r}: {error.strerror}") from None
-        return list(_read(resolved, self.minlen, self.maxlen, status.st_mtime_ns, status.st_size))
+        if stat.S_ISDIR(status.st_mode):
+            raise MoocowError(f"word file {self.file!r} is a folder, not a file of words")
+        return list(_read(resolved, self.file, self.minlen, self.maxlen, status.st_mtime_ns, status.st_size))
+
+
+SNIFF_BYTES = 1 << 16
+"""Bytes of a word file searched for a NUL, the mark of a binary file."""
 
 
 @lru_cache(maxsize=4)
-def _read(path: Path, minlen: int, maxlen: int, mtime_ns: int, size: int) -> tuple[str, ...]:
-    """Once per version of the file (``mtime_ns`` and ``size`` only key the cache)."""
-    with open(path, encoding="utf-8") as lines:
-        return tuple(word for word in (line.strip() for line in lines) if acceptable(word, minlen, maxlen))
+def _read(path: Path, shown: str, minlen: int, maxlen: int, mtime_ns: int, size: int) -> tuple[str, ...]:
+    """Once per version of the file (``mtime_ns`` and ``size`` only key the cache); ``shown`` names it."""
+    try:
+        with open(path, "rb") as head:
+            nul = head.read(SNIFF_BYTES).find(b"\0")
+        if nul >= 0:
+            raise MoocowError(
+                f"word file {shown!r} is binary (a NUL byte at offset {nul}), not a file of words"
+            )
+        with open(path, encoding="utf-8") as lines:
+            return tuple(
+                word for word in (line.strip() for line in lines) if acceptable(word, minlen, maxlen)
+            )
+    except UnicodeDecodeError as error:
+        raise MoocowError(
+            f"word file {shown!r} is not UTF-8 text (a byte {error.object[error.start]:#04x})"
+        ) from None
+    except OSError as error:
+        raise MoocowError(f"cannot read word file {shown!r}: {error.strerror or error}") from None
 
 
 def draw_secrets(words: Sequence[str], seed: int, rounds: int) -> list[str]:
@@ -120,5 +146,5 @@ def round_line(secret: str, guesses: Sequence[str]) -> str:
 
 
 def total_line(total: int, student_id: str, author: str) -> str:
-    """The last line: the total, the student id and the author."""
-    return f"{total} {student_id} {author}"
+    """The last line: the total, the student id and the author (control characters escaped, nothing else)."""
+    return f"{total} {printable(student_id)} {printable(author)}"

@@ -15,13 +15,19 @@ from typing import Annotated
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
+from rich.text import Text
 
+from moocow.engine.errors import MoocowError
 from moocow.runner import bacrunner
+from moocow.runner.display import printable
+from moocow.runner.files import check_output, write_atomically
 from moocow.runner.grading import grade as grade_player
 from moocow.runner.leaderboard import Standing
 from moocow.runner.limits import Limits
 from moocow.runner.results import RoundResult
 from moocow.runner.sandbox import SandboxPolicy
+from moocow.runner.seeds import Seed, Source, choose_seed
+from moocow.runner.signing import choose_key
 from moocow.runner.tournament import run_tournament, tournament_from
 from moocow.terminal import err, one_line_errors, out
 
@@ -33,7 +39,10 @@ LimitOpt = Annotated[
         + ", ".join(f"{name}={value:g}" for name, value in Limits().to_dict().items()),
     ),
 ]
-SeedOpt = Annotated[int | None, typer.Option("--seed", help="Seed of the secrets (default 0).")]
+SeedFileOpt = Annotated[
+    Path | None,
+    typer.Option("--seed-file", help="Read the seed from this file's first line (or set MOOCOW_SEED)."),
+]
 RoundsOpt = Annotated[
     int | None, typer.Option("--rounds", "-r", help="Rounds per player and game (default 10).")
 ]
@@ -42,6 +51,12 @@ NoSandboxOpt = Annotated[
     typer.Option(
         "--no-sandbox",
         help="Run players outside the engine as your own user, unconfined: only for players you trust.",
+    ),
+]
+KeyFileOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--key-file", help="Sign what is written with the key in this file (or MOOCOW_RESULTS_KEY)."
     ),
 ]
 MercyOpt = Annotated[
@@ -80,7 +95,13 @@ def tournament(
         typer.Option("--game", "-g", help="A game spec or bacrunner:file=WORDS (repeatable)."),
     ] = None,
     rounds: RoundsOpt = None,
-    seed: SeedOpt = None,
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            "--seed", help="Seed of the secrets, visible to other processes (default: drawn at random)."
+        ),
+    ] = None,
+    seed_file: SeedFileOpt = None,
     mercy: MercyOpt = None,
     config: Annotated[
         Path | None, typer.Option("--config", "-c", help="A TOML tournament file; options override it.")
@@ -97,17 +118,19 @@ def tournament(
         typer.Option("--workers", "-w", help="Worker processes (default 1); results do not depend on it."),
     ] = None,
     limit: LimitOpt = None,
+    key_file: KeyFileOpt = None,
     no_sandbox: NoSandboxOpt = False,
 ) -> None:
     """Play every player against the same seeded rounds of every game; print the leaderboard."""
     with one_line_errors():
-        chosen, worker_count = tournament_from(
-            config, limit or (), players=player, games=game, rounds=rounds, seed=seed, mercy=mercy,
-            workers=workers, sandbox=False if no_sandbox else None,
+        setup = tournament_from(
+            config, limit or (), key_file, seed_file, results if resume else None, players=player, games=game,
+            rounds=rounds, seed=seed, mercy=mercy, workers=workers, sandbox=False if no_sandbox else None,
         )  # fmt: skip
+        chosen = setup.tournament
         bar = ProgressBar()
         try:
-            outcome = run_tournament(chosen, results, resume, worker_count, bar)
+            outcome = run_tournament(chosen, results, resume, setup.workers, bar, setup.key)
         finally:
             bar.stop()
     games = chosen.games if len(chosen.games) > 1 else ()
@@ -115,7 +138,10 @@ def tournament(
         out.print(leaderboard_table(outcome.standings(entry), entry))
     out.print(leaderboard_table(outcome.standings(), "all games" if games else chosen.games[0]))
     out.print(f"{outcome.played} rounds played, seed {chosen.seed}, mercy {chosen.mercy}.")
+    if setup.seed.source is Source.FRESH:
+        out.print(f"seed {chosen.seed}, drawn at random.")
     report_fouls(outcome.results)
+    report_seed(setup.seed)
 
 
 FOULS_SHOWN = 10
@@ -123,24 +149,32 @@ FOULS_SHOWN = 10
 
 
 def report_fouls(results: Sequence[RoundResult]) -> None:
-    """Say why rounds were lost to something other than the mercy limit, so no one has to dig."""
+    """Say why rounds were lost to something other than the mercy limit, so no one has to dig.
+
+    Names and reasons come from players: escaped, so they cannot rewrite the terminal.
+    """
     fouls = [result for result in results if result.failure not in (None, "mercy")]
     for result in fouls[:FOULS_SHOWN]:
-        err.print(
-            f"{result.player} lost {result.game} round {result.round}: {result.failure}: {result.reason}",
-            markup=False,
-            soft_wrap=True,
-        )
+        line = f"{result.player} lost {result.game} round {result.round}: {result.failure}: {result.reason}"
+        err.print(printable(line), markup=False, soft_wrap=True)
     if len(fouls) > FOULS_SHOWN:
         err.print(f"... and {len(fouls) - FOULS_SHOWN} more lost rounds (see --results)", markup=False)
 
 
+def report_seed(seed: Seed) -> None:
+    """Warn, once the run is over, when the seed was not secret (after the results: errors stay one line)."""
+    warning = seed.warning()
+    if warning is not None:
+        err.print(warning, markup=False, soft_wrap=True)
+
+
 def leaderboard_table(rows: list[Standing], title: str) -> Table:
-    """The leaderboard as a rich table, best first."""
-    table = Table("#", "player", "total", "average", "worst", "failed", "ms/guess", title=title)
+    """The leaderboard as a rich table, best first; names are shown as ``Text`` (no markup), escaped."""
+    columns = ("#", "player", "total", "average", "worst", "failed", "ms/guess")
+    table = Table(*columns, title=Text(printable(title)))
     for rank, row in enumerate(rows, 1):
         table.add_row(
-            str(rank), row.player, f"{row.total:,}", f"{row.average:.3f}", str(row.worst),
+            str(rank), Text(printable(row.player)), f"{row.total:,}", f"{row.average:.3f}", str(row.worst),
             str(row.failed), f"{1000 * row.seconds_per_guess:.2f}",
         )  # fmt: skip
     return table
@@ -156,25 +190,40 @@ def grade(
     game: Annotated[
         str | None, typer.Option("--game", "-g", help="Grade on this game instead of the course's words.")
     ] = None,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the secrets.")] = bacrunner.SEED,
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            "--seed", help=f"Seed of the secrets, visible to other processes (default {bacrunner.SEED})."
+        ),
+    ] = None,
+    seed_file: SeedFileOpt = None,
     rounds: Annotated[int, typer.Option("--rounds", "-r", help="Rounds to play.")] = bacrunner.ROUNDS,
     mercy: Annotated[int, typer.Option("--mercy", help="Most guesses per round.")] = bacrunner.MERCY,
     gradescope: Annotated[
         Path | None, typer.Option("--gradescope", help="Also write Gradescope's results.json here.")
     ] = None,
     limit: LimitOpt = None,
+    key_file: KeyFileOpt = None,
     no_sandbox: NoSandboxOpt = False,
 ) -> None:
     """Grade one player as the course runner does: its log on stdout, lost rounds on stderr."""
     with one_line_errors():
-        limits = Limits.from_options(limit or ())
-        sandbox = SandboxPolicy(unconfined=no_sandbox).hiding(gradescope)
+        if key_file is not None and gradescope is None:
+            raise MoocowError("--key-file signs Gradescope's results.json: give --gradescope PATH too")
+        key = choose_key(key_file) if gradescope is not None else None
+        if gradescope is not None:
+            check_output(gradescope, "Gradescope results")
+        chosen = choose_seed(seed, seed_file, fallback=Seed(bacrunner.SEED, Source.COURSE))
+        sandbox = SandboxPolicy(unconfined=no_sandbox).hiding(gradescope, key_file, seed_file)
         graded = grade_player(
-            player, game, words, min_length, max_length, seed, rounds, mercy, limits, sandbox
-        )
+            player, game, words, min_length, max_length, chosen.value, rounds, mercy,
+            Limits.from_options(limit or ()), sandbox,
+        )  # fmt: skip
     for line in graded.log_lines():
         print(line)
     for line in graded.failures():
         err.print(line, markup=False, soft_wrap=True)
     if gradescope is not None:
-        gradescope.write_text(json.dumps(graded.gradescope(), indent=2) + "\n", encoding="utf-8")
+        with one_line_errors():
+            write_atomically(gradescope, json.dumps(graded.gradescope(key), indent=2) + "\n")
+    report_seed(chosen)

@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from moocow.runner import bacrunner, protocol
+from moocow.runner import bacrunner, protocol, signing
+from moocow.runner.display import printable
 from moocow.runner.leaderboard import Standing, standings
 from moocow.runner.limits import Limits
 from moocow.runner.results import RoundResult
@@ -54,15 +55,19 @@ class Grade:
         ]
 
     def failures(self) -> list[str]:
-        """One line per lost round: its number, secret, and why."""
+        """One line per lost round: its number, secret, and why (escaped: the reason is the player's)."""
         return [
-            f"round {result.round + 1} [{result.secret}]: {result.failure}: {result.reason}"
+            printable(f"round {result.round + 1} [{result.secret}]: {result.failure}: {result.reason}")
             for result in self.rounds
             if not result.solved
         ]
 
-    def gradescope(self) -> dict[str, Any]:
-        """Gradescope's ``results.json``: a test per round (a point if solved), the log, a leaderboard."""
+    def gradescope(self, key: bytes | None = None) -> dict[str, Any]:
+        """Gradescope's ``results.json``: a test per round (a point if solved), the log, a leaderboard.
+
+        With a ``key``, ``extra_data.hmac`` signs everything else (``signing.signature``), so an
+        edited file can be told from the one graded.
+        """
         tests = [
             {
                 "name": f"round {result.round + 1}: {result.secret}",
@@ -73,7 +78,7 @@ class Grade:
             for result in self.rounds
         ]
         output = "\n".join([*self.log_lines(), *self.failures()])
-        return {
+        results = {
             "output": output,
             "execution_time": round(sum(result.seconds for result in self.rounds)),
             "tests": tests,
@@ -82,6 +87,9 @@ class Grade:
                 {"name": "Failed rounds", "value": self.standing.failed, "order": "asc"},
             ],
         }
+        if key is not None:
+            results["extra_data"] = {signing.FIELD: signing.signature(results, key)}
+        return results
 
 
 def grade(

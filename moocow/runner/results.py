@@ -2,19 +2,25 @@
 
 The first line describes the tournament; every later line is one finished round, written and
 flushed at once, so a tournament killed at any point loses at most the rounds being played. On
-``--resume`` the description must match, a torn last line is cut off, and the rounds found are
-not played again.
+``--resume`` the description must match, every row must be a round this tournament could have
+played, a torn last line is cut off, and the rounds found are not played again. With a key every
+line is signed (``signing.py``) and a resumed file must verify line by line.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 from moocow.engine.errors import MoocowError
+from moocow.runner import signing
+from moocow.runner.decks import load_deck
+from moocow.runner.files import check_output, create_private
+from moocow.runner.fouls import Failure
 
 FORMAT = "moocow-tournament"
 """The header's ``format`` value."""
@@ -71,28 +77,36 @@ class RoundResult:
         return cls(**{**data, "guesses": tuple(data["guesses"])})
 
 
-def header(description: dict[str, Any]) -> dict[str, Any]:
-    """The first line of a results file."""
-    return {"format": FORMAT, "version": FORMAT_VERSION, "tournament": description}
+def header(description: dict[str, Any], signed: bool = False) -> dict[str, Any]:
+    """The first line of a results file (without its signature); ``signed`` files say so."""
+    first = {"format": FORMAT, "version": FORMAT_VERSION, "tournament": description}
+    return {**first, "signed": True} if signed else first
 
 
 class ResultsFile:
-    """An append-only JSON-lines file of round results (use as a context manager)."""
+    """An append-only JSON-lines file of round results, created private (use as a context manager)."""
 
-    def __init__(self, path: str | os.PathLike[str], description: dict[str, Any], resume: bool) -> None:
-        self.path = Path(path)
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        description: dict[str, Any],
+        resume: bool,
+        key: bytes | None = None,
+    ) -> None:
+        self.path = check_output(path, "results file")
         self.finished: list[RoundResult] = []
         """The rounds already in the file when resuming."""
-        first = header(description)
+        self._key = key
+        first = header(description, signed=key is not None)
         if resume and self.path.exists() and self.path.stat().st_size:
-            self.finished = read_results(self.path, first)
+            self.finished = read_results(self.path, first, key)
             self._file = self.path.open("a", encoding="utf-8")
         elif self.path.exists() and self.path.stat().st_size:
             raise MoocowError(
                 f"results file {str(path)!r} exists: --resume finishes it, or choose another file"
             )
         else:
-            self._file = self.path.open("w", encoding="utf-8")
+            self._file = os.fdopen(create_private(self.path), "w", encoding="utf-8")
             self._write(first)
 
     def append(self, result: RoundResult) -> None:
@@ -100,7 +114,8 @@ class ResultsFile:
         self._write(result.to_dict())
 
     def _write(self, data: dict[str, Any]) -> None:
-        self._file.write(json.dumps(data, ensure_ascii=False) + "\n")
+        row = data if self._key is None else signing.signed(data, self._key)
+        self._file.write(json.dumps(row, ensure_ascii=False) + "\n")
         self._file.flush()
 
     def close(self) -> None:
@@ -114,30 +129,238 @@ class ResultsFile:
         self.close()
 
 
-def read_results(path: Path, expected_header: dict[str, Any]) -> list[RoundResult]:
-    """The rounds of a results file whose header is ``expected_header``; a torn last line is cut off."""
-    data = path.read_bytes()
-    complete = data.rfind(b"\n") + 1
-    if complete < len(data):
-        with path.open("r+b") as torn:
-            torn.truncate(complete)
-    lines = data[:complete].decode("utf-8").splitlines()
+def recorded_seed(path: str | os.PathLike[str]) -> int | None:
+    """The seed in a results file's header, if it has a readable one (its signature is checked on resume)."""
     try:
-        found = json.loads(lines[0]) if lines else None
-    except json.JSONDecodeError:
+        with open(path, "rb") as file:
+            first = json.loads(file.readline(1 << 20).decode("utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return None
+    tournament = first.get("tournament") if isinstance(first, dict) else None
+    seed = tournament.get("seed") if isinstance(tournament, dict) else None
+    return seed if isinstance(seed, int) and not isinstance(seed, bool) else None
+
+
+def read_results(path: Path, expected_header: dict[str, Any], key: bytes | None = None) -> list[RoundResult]:
+    """The rounds of a results file whose header is ``expected_header``, every row checked.
+
+    The file is the runner's, but anyone who can write to it could append rounds: a resumed file
+    is counted only if every row is a round this tournament could have played (``RowCheck``), and,
+    with a key, only if every line carries a valid signature. A torn last line (the runner was
+    killed mid-write) is cut off, once everything else has passed.
+    """
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise MoocowError(f"cannot read results file {str(path)!r}: {error.strerror}") from None
+    complete = data.rfind(b"\n") + 1
+    lines = [_text(path, number, line) for number, line in enumerate(data[:complete].split(b"\n")[:-1], 1)]
+    try:
+        found = _json(lines[0]) if lines else None
+    except BadRow:
         found = None
+    found = _signature_checked(path, found, key)
     if found != json.loads(json.dumps(expected_header)):
         raise MoocowError(
             f"results file {str(path)!r} belongs to another tournament "
             "(players, games, rounds, seed, mercy or limits differ)"
         )
-    results: dict[tuple[str, str, int], RoundResult] = {}
+    check = RowCheck(expected_header["tournament"])
+    results = []
     for number, line in enumerate(lines[1:], 2):
         try:
-            result = RoundResult.from_dict(json.loads(line))
-        except (json.JSONDecodeError, TypeError) as error:
-            raise MoocowError(
-                f"results file {str(path)!r}, line {number}: not a round result ({error})"
-            ) from None
-        results.setdefault(result.key, result)
-    return list(results.values())
+            row = _json(line)
+            results.append(check(number, row if key is None else _verified(row, key)))
+        except BadRow as error:
+            raise MoocowError(f"results file {str(path)!r}, line {number}: {error}") from None
+    if complete < len(data):
+        with path.open("r+b") as torn:
+            torn.truncate(complete)
+    return results
+
+
+def _signature_checked(path: Path, found: Any, key: bytes | None) -> Any:
+    """The header without its signature; a signed file needs the key, a key needs a signed file."""
+    if not isinstance(found, dict):
+        return found
+    shown = str(path)
+    if found.get("signed") is True and key is None:
+        raise MoocowError(
+            f"results file {shown!r} is signed: resuming it needs the key it was signed with "
+            "(--key-file or MOOCOW_RESULTS_KEY)"
+        )
+    if key is None:
+        return found
+    if found.get("signed") is not True:
+        raise MoocowError(f"results file {shown!r} is not signed: resume it without a key")
+    try:
+        return signing.verified(found, key)
+    except ValueError as error:
+        raise MoocowError(f"results file {shown!r}, line 1: {error}") from None
+
+
+def _verified(row: Any, key: bytes) -> dict[str, Any]:
+    """A row without its signature, once the signature holds."""
+    if not isinstance(row, dict):
+        raise BadRow(f"not a round result (a JSON object), but {_shown(row)}")
+    try:
+        return signing.verified(row, key)
+    except ValueError as error:
+        raise BadRow(str(error)) from None
+
+
+class BadRow(ValueError):
+    """A line that is not a round this tournament could have played; the message says why."""
+
+
+KINDS: dict[str, tuple[type, ...]] = {
+    "player": (str,),
+    "game": (str,),
+    "round": (int,),
+    "secret": (str,),
+    "guesses": (list,),
+    "solved": (bool,),
+    "score": (int,),
+    "failure": (str, type(None)),
+    "reason": (str, type(None)),
+    "seconds": (int, float),
+}
+"""The JSON types of a row's fields: exactly the fields of ``RoundResult``."""
+KIND_NAMES = {
+    str: "a string",
+    int: "a whole number",
+    float: "a number",
+    list: "a list",
+    bool: "true or false",
+}
+FAILURES = tuple(str(failure) for failure in Failure)
+"""The ``failure`` values a row may have."""
+
+
+class RowCheck:
+    """Checks result rows against the tournament a header describes: schema, ranges, scores, secrets.
+
+    Each secret is compared with the one the seed deals for its round, so a row cannot name a
+    secret of its own choosing; scores are recomputed from the guesses, and a round may appear once.
+    """
+
+    def __init__(self, description: dict[str, Any]) -> None:
+        self.players = {player["name"] for player in description["players"]}
+        self.rounds: int = description["rounds"]
+        self.mercy: int = description["mercy"]
+        self.secrets = dealt_secrets(description)
+        self.seen: dict[tuple[str, str, int], int] = {}
+
+    def __call__(self, number: int, row: Any) -> RoundResult:
+        """The round on line ``number``, or ``BadRow``."""
+        _check_schema(row)
+        key = (row["player"], row["game"], row["round"])
+        if row["player"] not in self.players:
+            raise BadRow(f"unknown player {_shown(row['player'])} (not one of the header's players)")
+        if row["game"] not in self.secrets:
+            raise BadRow(f"unknown game {_shown(row['game'])} (not one of the header's games)")
+        if not 0 <= row["round"] < self.rounds:
+            raise BadRow(f"round {row['round']} is not between 0 and {self.rounds - 1}")
+        if key in self.seen:
+            where = f"{_shown(row['player'])} in {row['game']}"
+            raise BadRow(f"round {row['round']} of {where} is on line {self.seen[key]} too")
+        if row["secret"] != self.secrets[row["game"]][row["round"]]:
+            raise BadRow(
+                f"secret {_shown(row['secret'])} is not the one the seed deals for round {row['round']}"
+            )
+        self._check_score(row)
+        self.seen[key] = number
+        return RoundResult.from_dict(row)
+
+    def _check_score(self, row: dict[str, Any]) -> None:
+        """Score, guesses, solved and failure agree as the referee makes them agree."""
+        guesses, secret, score, mercy = row["guesses"], row["secret"], row["score"], self.mercy
+        if not 1 <= score <= mercy:
+            raise BadRow(f"score {score} is not between 1 and {mercy}")
+        if len(guesses) > mercy:
+            raise BadRow(f"{len(guesses)} guesses, more than the mercy limit {mercy}")
+        if secret in guesses[:-1]:
+            raise BadRow(f"guess {guesses.index(secret) + 1} is the secret, but the round went on")
+        solved = bool(guesses) and guesses[-1] == secret
+        if row["solved"] != solved:
+            last = "is" if solved else "is not"
+            raise BadRow(f"solved is {_json_text(row['solved'])}, but the last guess {last} the secret")
+        expected = len(guesses) if solved else mercy
+        if score != expected:
+            how = f"solved in {len(guesses)} guesses" if solved else "not solved: the mercy limit"
+            raise BadRow(f"score {score} does not match its guesses ({how}: {expected})")
+        if solved != (row["failure"] is None) or solved != (row["reason"] is None):
+            raise BadRow("a failure and its reason are recorded exactly when a round is not solved")
+        if row["failure"] is not None and row["failure"] not in FAILURES:
+            raise BadRow(f"failure {_shown(row['failure'])} is not one of {', '.join(FAILURES)}")
+        if (row["failure"] == Failure.MERCY) != (not solved and len(guesses) == mercy):
+            raise BadRow(f"failure {_shown(row['failure'])} after {len(guesses)} of {mercy} guesses")
+        if not math.isfinite(row["seconds"]) or row["seconds"] < 0:
+            raise BadRow(f"seconds {row['seconds']} is not a time")
+
+
+def dealt_secrets(description: dict[str, Any]) -> dict[str, tuple[str, ...]]:
+    """Every entry's secrets as the header's seed deals them, round by round (one deal per game)."""
+    seed, rounds = description["seed"], description["rounds"]
+    return {
+        game: tuple(deal.secret_text for deal in load_deck(game).deal(seed, rounds))
+        for game in description["games"]
+    }
+
+
+def _check_schema(row: Any) -> None:
+    """Exactly the fields of ``RoundResult``, each of its JSON type; guesses are strings."""
+    if not isinstance(row, dict):
+        raise BadRow(f"not a round result (a JSON object), but {_shown(row)}")
+    missing = [name for name in KINDS if name not in row]
+    if missing:
+        raise BadRow(f"not a round result: no {missing[0]!r}")
+    unknown = [name for name in row if name not in KINDS]
+    if unknown:
+        raise BadRow(f"not a round result: unknown field {_shown(unknown[0])}")
+    for name, kinds in KINDS.items():
+        value = row[name]
+        if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
+            wanted = " or ".join("null" if kind is type(None) else KIND_NAMES[kind] for kind in kinds)
+            raise BadRow(f"{name} must be {wanted}, not {_json_text(value)}")
+    for number, guess in enumerate(row["guesses"], 1):
+        if not isinstance(guess, str):
+            raise BadRow(f"guess {number} must be a string, not {_json_text(guess)}")
+
+
+def _text(path: Path, number: int, line: bytes) -> str:
+    """One line of the file as text, or one line saying it is not UTF-8."""
+    try:
+        return line.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise MoocowError(
+            f"results file {str(path)!r}, line {number}: not UTF-8 text (byte {line[error.start]:#04x})"
+        ) from None
+
+
+def _json(line: str) -> Any:
+    """A line's JSON value; NaN and Infinity are not JSON, and neither is anything unreadable."""
+    try:
+        return json.loads(line, parse_constant=_no_constant)
+    except (ValueError, RecursionError) as error:
+        raise BadRow(f"not JSON ({error})") from None
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+SHOWN = 40
+"""Characters of an offending value quoted in a refusal."""
+
+
+def _shown(value: Any) -> str:
+    """A value from the file, quoted and cut short for the one-line refusal."""
+    text = repr(value)
+    return text if len(text) <= SHOWN else text[: SHOWN - 3] + "..."
+
+
+def _json_text(value: Any) -> str:
+    """A value as JSON writes it, cut short."""
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= SHOWN else text[: SHOWN - 3] + "..."

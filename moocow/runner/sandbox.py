@@ -169,6 +169,15 @@ class SandboxPolicy:
         return described
 
 
+def sandbox_policy(value: object) -> SandboxPolicy:
+    """The policy a setting names: a policy, ``True``/``None`` (confine), ``False`` (``--no-sandbox``)."""
+    if isinstance(value, SandboxPolicy):
+        return value
+    if value is None or isinstance(value, bool):
+        return SandboxPolicy(unconfined=value is False)
+    raise MoocowError(f"sandbox must be true or false, not {value!r}")
+
+
 def player_uid() -> int | None:
     """The user id a player runs as when the runner is root (one per runner process), else ``None``."""
     return PLAYER_UID_BASE + os.getpid() if running_as_root() else None

@@ -23,14 +23,23 @@ from moocow.runner.decks import load_deck
 from moocow.runner.leaderboard import Standing, standings
 from moocow.runner.limits import Limits
 from moocow.runner.players import PlayerKind, PlayerSpec, parse_player
-from moocow.runner.results import ResultsFile, RoundResult
-from moocow.runner.sandbox import PACKAGE, Confinement, SandboxPolicy, check_readable, player_uid
+from moocow.runner.results import ResultsFile, RoundResult, recorded_seed
+from moocow.runner.sandbox import (
+    PACKAGE,
+    Confinement,
+    SandboxPolicy,
+    check_readable,
+    player_uid,
+    sandbox_policy,
+)
 from moocow.runner.seats import deck_files
+from moocow.runner.seeds import Seed, Source, choose_seed
 from moocow.runner.session import SessionPlan
+from moocow.runner.signing import choose_key
 from moocow.runner.workers import run_sessions
 
-SETTINGS = ("players", "games", "rounds", "seed", "mercy", "limits", "workers", "sandbox")
-"""The keys a tournament file may have."""
+SETTINGS = ("players", "games", "rounds", "seed", "mercy", "limits", "workers", "key_file", "sandbox")
+"""The keys a tournament file may have (``workers``, ``key_file``, ``sandbox``: how it is run, not what)."""
 
 
 @dataclass(frozen=True)
@@ -103,11 +112,9 @@ def build_tournament(settings: Mapping[str, Any]) -> Tournament:
         if repeated is not None:
             raise MoocowError(f"{what} {repeated!r} is listed twice")
     limits = settings.get("limits", Limits())
-    sandbox = settings.get("sandbox", SandboxPolicy())
-    if isinstance(sandbox, bool):  # a tournament file's ``sandbox = false`` is --no-sandbox
-        sandbox = SandboxPolicy(unconfined=not sandbox)
-    if not isinstance(sandbox, SandboxPolicy):
-        raise MoocowError(f"sandbox must be true or false, not {sandbox!r}")
+    if not isinstance(limits, Limits | Mapping):
+        raise MoocowError(f"limits must be a table of KEY = VALUE, not {limits!r}")
+    sandbox = sandbox_policy(settings.get("sandbox"))
     check_confinement(players, games, sandbox)
     tournament = Tournament(
         players=players,
@@ -137,26 +144,52 @@ def check_confinement(players: Sequence[PlayerSpec], games: Sequence[str], sandb
         check_readable(deck_files(game), f"game {game!r}", along)
 
 
+@dataclass(frozen=True)
+class Setup:
+    """A tournament as a command asks for it: what is played, and how it is run and recorded."""
+
+    tournament: Tournament
+    """What is played."""
+    workers: int
+    """Worker processes."""
+    seed: Seed
+    """The seed (also in ``tournament``) and where it came from."""
+    key: bytes | None = field(default=None, repr=False)
+    """The key that signs the results file, or ``None`` (kept out of the repr: it is never printed)."""
+
+
 def tournament_from(
     config: str | os.PathLike[str] | None = None,
     limits: Sequence[str] = (),
+    key_file: str | os.PathLike[str] | None = None,
+    seed_file: str | os.PathLike[str] | None = None,
+    resuming: str | os.PathLike[str] | None = None,
     **options: Any,
-) -> tuple[Tournament, int]:
-    """The tournament and worker count of a TOML file with options laid over it (``None`` keeps the file's).
+) -> Setup:
+    """The tournament, workers, seed and key of a TOML file with options laid over it (``None``: the file's).
 
-    ``limits`` are ``KEY=VALUE`` texts laid over the file's ``[limits]`` table.
+    ``limits`` are ``KEY=VALUE`` texts laid over the file's ``[limits]`` table; the key comes from
+    ``key_file``, the file's ``key_file`` or ``MOOCOW_RESULTS_KEY`` (``signing.choose_key``). The
+    seed is ``seed``, ``seed_file``, ``MOOCOW_SEED`` or the file's (``seeds.choose_seed``), else the
+    one recorded in the results file being resumed (``resuming``), else a fresh one.
     """
     settings = read_settings(config) if config is not None else {}
+    recorded = recorded_seed(resuming) if resuming is not None else None
+    seed = choose_seed(
+        options.pop("seed", None),
+        seed_file,
+        settings.pop("seed", None),
+        None if recorded is None else Seed(recorded, Source.RESUMED),
+    )
     settings.update({key: value for key, value in options.items() if value not in (None, [], ())})
-    sandbox = settings.get("sandbox", True)
-    if isinstance(sandbox, bool):
-        sandbox = SandboxPolicy(unconfined=not sandbox)
-    if isinstance(sandbox, SandboxPolicy):
-        settings["sandbox"] = sandbox.hiding(config)
+    hidden = (config, key_file, settings.get("key_file"), seed_file)
+    settings["sandbox"] = sandbox_policy(settings.get("sandbox")).hiding(*hidden)
+    settings["seed"] = seed.value
     settings["limits"] = Limits.from_options(limits, settings.get("limits"))
+    key = choose_key(key_file, settings.pop("key_file", None))
     workers = _positive(settings, "workers", 1)
     settings.pop("workers", None)
-    return build_tournament(settings), workers
+    return Setup(build_tournament(settings), workers, seed, key)
 
 
 def check_openings(tournament: Tournament) -> None:
@@ -170,14 +203,22 @@ def check_openings(tournament: Tournament) -> None:
 
 
 def read_settings(path: str | os.PathLike[str]) -> dict[str, Any]:
-    """The settings in a TOML tournament file."""
+    """The settings in a TOML tournament file; unreadable, not UTF-8 or not TOML is one line."""
+    shown = str(path)
     try:
         with open(path, "rb") as file:
-            return tomllib.load(file)
+            settings = tomllib.load(file)
     except OSError as error:
-        raise MoocowError(f"cannot read tournament file {str(path)!r}: {error.strerror}") from None
+        raise MoocowError(f"cannot read tournament file {shown!r}: {error.strerror}") from None
+    except UnicodeDecodeError:
+        raise MoocowError(f"tournament file {shown!r} is not UTF-8 text (TOML must be)") from None
     except tomllib.TOMLDecodeError as error:
-        raise MoocowError(f"tournament file {str(path)!r}: {error}") from None
+        raise MoocowError(f"tournament file {shown!r}: {error}") from None
+    if "limits" in settings and not isinstance(settings["limits"], dict):
+        raise MoocowError(
+            f"tournament file {shown!r}: limits must be a table ([limits]), not {settings['limits']!r}"
+        )
+    return settings
 
 
 @dataclass(frozen=True)
@@ -212,15 +253,19 @@ def run_tournament(
     resume: bool = False,
     workers: int = 1,
     progress: Progress | None = None,
+    key: bytes | None = None,
 ) -> TournamentResult:
-    """Play the tournament (the unfinished rounds of ``results`` when resuming), appending each round."""
+    """Play the tournament (the unfinished rounds of ``results`` when resuming), appending each round.
+
+    With a ``key`` every line written is signed, and a resumed file must verify line by line.
+    """
     if resume and results is None:
         raise MoocowError("--resume needs the results file to finish (--results PATH)")
     if workers < 1:
         raise MoocowError(f"workers must be at least 1, not {workers}")
     if results is not None:
         tournament = replace(tournament, sandbox=tournament.sandbox.hiding(results))
-    log = ResultsFile(results, tournament.describe(), resume) if results is not None else None
+    log = ResultsFile(results, tournament.describe(), resume, key) if results is not None else None
     collected = {result.key: result for result in (log.finished if log else [])}
     resumed = len(collected)
 
