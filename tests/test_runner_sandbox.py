@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -20,10 +21,8 @@ PLAYERS = Path(__file__).parent / "players"
 GAME = "mastermind:pegs=3,colors=3"
 FAST = Limits(guess_seconds=2, setup_seconds=10, round_seconds=10)
 needs_root = pytest.mark.skipif(not sandbox.running_as_root(), reason="the runner is not root here")
-needs_namespaces = pytest.mark.skipif(
-    sandbox.strongest()[0] is not Confinement.NAMESPACES,
-    reason=f"no namespaces here: {sandbox.strongest()[1]}",
-)
+LEVEL, WHY = sandbox.strongest()
+needs_namespaces = pytest.mark.skipif(LEVEL is not Confinement.NAMESPACES, reason=f"no namespaces: {WHY}")
 
 
 def identity_of(command: str, level: Confinement | None = None) -> list[str]:
@@ -99,3 +98,20 @@ def test_in_namespaces_the_player_sees_only_its_own_processes_and_no_network() -
     processes, runner, interfaces = identity_of(report)
     assert int(processes) < 10
     assert (runner, interfaces) == ("runner-unseen", "lo")
+
+
+def test_what_protected_the_run_is_recorded_in_the_results_header_and_for_gradescope(tmp_path: Path) -> None:
+    """The results header and results.json name the sandbox and the limits in force; resume ignores them."""
+    player = str(PLAYERS / "first_candidate.py")
+    results, gradescope = tmp_path / "r.jsonl", tmp_path / "results.json"
+    arguments = ["tournament", "-p", player, "-g", GAME, "-r", "2", "--results", str(results)]
+    assert CliRunner().invoke(app, arguments).exit_code == 0
+    referee = json.loads(results.read_text().splitlines()[0])["referee"]
+    assert referee["sandbox"]["confinement"] == str(LEVEL) and referee["limits"] == Limits().to_dict()
+    resumed = CliRunner().invoke(app, [*arguments, "--resume", "-r", "2", "--no-sandbox"])
+    assert resumed.exit_code == 0, resumed.output
+    graded = ["grade", player, "--game", GAME, "--rounds", "1", "--gradescope", str(gradescope)]
+    outcome = CliRunner().invoke(app, graded)
+    assert outcome.exit_code == 0, outcome.output
+    assert json.loads(gradescope.read_text())["extra_data"]["referee"] == referee
+    assert f"players sandboxed: {LEVEL}" in outcome.stderr

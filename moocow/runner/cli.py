@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -25,7 +25,7 @@ from moocow.runner.grading import grade as grade_player
 from moocow.runner.leaderboard import Standing
 from moocow.runner.limits import Limits
 from moocow.runner.results import RoundResult
-from moocow.runner.sandbox import SandboxPolicy
+from moocow.runner.sandbox import SandboxPolicy, referee_line
 from moocow.runner.seeds import Seed, Source, choose_seed
 from moocow.runner.signing import choose_key
 from moocow.runner.tournament import run_tournament, tournament_from
@@ -142,6 +142,13 @@ def tournament(
         out.print(f"seed {chosen.seed}, drawn at random.")
     report_fouls(outcome.results)
     report_seed(setup.seed)
+    report_referee(chosen.referee())
+
+
+def report_referee(record: dict[str, Any]) -> None:
+    """Say on stderr what protected the run, where a player ran outside the engine."""
+    if "player_user" in record["sandbox"]:
+        err.print(referee_line(record), markup=False, soft_wrap=True)
 
 
 FOULS_SHOWN = 10
@@ -227,3 +234,4 @@ def grade(
         with one_line_errors():
             write_atomically(gradescope, json.dumps(graded.gradescope(key), indent=2) + "\n")
     report_seed(chosen)
+    report_referee(graded.referee)

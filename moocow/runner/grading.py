@@ -35,6 +35,8 @@ class Grade:
     """Who the player says it is (student id and author)."""
     rounds: tuple[RoundResult, ...] = field(repr=False)
     """Every round, in order."""
+    referee: dict[str, Any] = field(default_factory=dict, repr=False)
+    """What protected the run: the sandbox and the limits in force (``Tournament.referee``)."""
 
     @property
     def standing(self) -> Standing:
@@ -65,8 +67,9 @@ class Grade:
     def gradescope(self, key: bytes | None = None) -> dict[str, Any]:
         """Gradescope's ``results.json``: a test per round (a point if solved), the log, a leaderboard.
 
-        With a ``key``, ``extra_data.hmac`` signs everything else (``signing.signature``), so an
-        edited file can be told from the one graded.
+        ``extra_data.referee`` records the sandbox and limits in force. With a ``key``,
+        ``extra_data.hmac`` signs everything else (``signing.signature`` of the file without it), so
+        an edited file can be told from the one graded.
         """
         tests = [
             {
@@ -86,9 +89,10 @@ class Grade:
                 {"name": "Total guesses", "value": self.total, "order": "asc"},
                 {"name": "Failed rounds", "value": self.standing.failed, "order": "asc"},
             ],
+            "extra_data": {"referee": self.referee},
         }
         if key is not None:
-            results["extra_data"] = {signing.FIELD: signing.signature(results, key)}
+            results["extra_data"][signing.FIELD] = signing.signature(results, key)
         return results
 
 
@@ -108,7 +112,8 @@ def grade(
     deck = game or bacrunner.WordSource(words, minlen, maxlen).spec
     settings = {"players": [player], "games": [deck], "rounds": rounds, "seed": seed, "mercy": mercy}
     policy = sandbox or SandboxPolicy()
-    (plan,) = build_tournament({**settings, "limits": limits or Limits(), "sandbox": policy}).plans()
+    tournament = build_tournament({**settings, "limits": limits or Limits(), "sandbox": policy})
+    (plan,) = tournament.plans()
     results: list[RoundResult] = []
     identity = play_session(plan, results.append)
-    return Grade(player, plan.deck, seed, identity, tuple(results))
+    return Grade(player, plan.deck, seed, identity, tuple(results), tournament.referee())

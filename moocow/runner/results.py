@@ -77,10 +77,17 @@ class RoundResult:
         return cls(**{**data, "guesses": tuple(data["guesses"])})
 
 
-def header(description: dict[str, Any], signed: bool = False) -> dict[str, Any]:
+REFEREE = "referee"
+"""The header's record of what protected the run (sandbox, limits): written, never compared on resume."""
+
+
+def header(
+    description: dict[str, Any], signed: bool = False, referee: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """The first line of a results file (without its signature); ``signed`` files say so."""
     first = {"format": FORMAT, "version": FORMAT_VERSION, "tournament": description}
-    return {**first, "signed": True} if signed else first
+    first = {**first, "signed": True} if signed else first
+    return {**first, REFEREE: referee} if referee is not None else first
 
 
 class ResultsFile:
@@ -92,12 +99,13 @@ class ResultsFile:
         description: dict[str, Any],
         resume: bool,
         key: bytes | None = None,
+        referee: dict[str, Any] | None = None,
     ) -> None:
         self.path = check_output(path, "results file")
         self.finished: list[RoundResult] = []
         """The rounds already in the file when resuming."""
         self._key = key
-        first = header(description, signed=key is not None)
+        first = header(description, signed=key is not None, referee=referee)
         if resume and self.path.exists() and self.path.stat().st_size:
             self.finished = read_results(self.path, first, key)
             self._file = self.path.open("a", encoding="utf-8")
@@ -160,6 +168,9 @@ def read_results(path: Path, expected_header: dict[str, Any], key: bytes | None 
     except BadRow:
         found = None
     found = _signature_checked(path, found, key)
+    if isinstance(found, dict):  # what protected an earlier run may differ: it is a record, not a rule
+        found = {name: value for name, value in found.items() if name != REFEREE}
+    expected_header = {name: value for name, value in expected_header.items() if name != REFEREE}
     if found != json.loads(json.dumps(expected_header)):
         raise MoocowError(
             f"results file {str(path)!r} belongs to another tournament "

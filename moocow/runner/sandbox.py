@@ -158,15 +158,28 @@ class SandboxPolicy:
     def describe(self) -> dict[str, Any]:
         """What protects the run, for the results header, the log and Gradescope's ``results.json``."""
         level = self.confinement()
+        own_uid = "an unprivileged uid of its own"
         described: dict[str, Any] = {"confinement": str(level)}
         if level is Confinement.NAMESPACES:
             described["bubblewrap"] = bwrap_program()
-            described["player_user"] = "unprivileged uid" if running_as_root() else "user namespace"
-        elif level is Confinement.USER:
-            described["player_user"] = "unprivileged uid"
+            described["player_user"] = own_uid if running_as_root() else "a user namespace"
         else:
-            described["player_user"] = "the runner's own user"
+            described["player_user"] = own_uid if level is Confinement.USER else "the runner's own user"
         return described
+
+
+def referee_record(sandbox: SandboxPolicy | None, limits: Limits) -> dict[str, Any]:
+    """The sandbox (``None``: every player is an engine strategy, none is needed) and limits in force."""
+    confined = {"confinement": "not needed: engine players only"} if sandbox is None else sandbox.describe()
+    return {"sandbox": confined, "limits": limits.to_dict()}
+
+
+def referee_line(record: dict[str, Any]) -> str:
+    """The record in one line, for a person: ``players sandboxed: namespaces (...); limits: ...``."""
+    sandbox = record["sandbox"]
+    who = f" ({sandbox['player_user']})" if "player_user" in sandbox else ""
+    limits = ", ".join(f"{name}={value:g}" for name, value in record["limits"].items())
+    return f"players sandboxed: {sandbox['confinement']}{who}; limits: {limits}"
 
 
 def sandbox_policy(value: object) -> SandboxPolicy:

@@ -30,6 +30,7 @@ from moocow.runner.sandbox import (
     SandboxPolicy,
     check_readable,
     player_uid,
+    referee_record,
     sandbox_policy,
 )
 from moocow.runner.seats import deck_files
@@ -59,7 +60,12 @@ class Tournament:
     limits: Limits = field(default_factory=Limits)
     """Limits for players outside the engine."""
     sandbox: SandboxPolicy = field(default_factory=SandboxPolicy)
-    """How players outside the engine are confined (it does not change results, so not in the header)."""
+    """How players outside the engine are confined (recorded as the header's ``referee``, not compared)."""
+
+    def referee(self) -> dict[str, Any]:
+        """What protects the run from its players, for the record: the sandbox and the limits in force."""
+        outside = any(player.kind is not PlayerKind.STRATEGY for player in self.players)
+        return referee_record(self.sandbox if outside else None, self.limits)
 
     def describe(self) -> dict[str, Any]:
         """The results file's header: a resumed tournament must match it."""
@@ -265,7 +271,9 @@ def run_tournament(
         raise MoocowError(f"workers must be at least 1, not {workers}")
     if results is not None:
         tournament = replace(tournament, sandbox=tournament.sandbox.hiding(results))
-    log = ResultsFile(results, tournament.describe(), resume, key) if results is not None else None
+    log = None
+    if results is not None:
+        log = ResultsFile(results, tournament.describe(), resume, key, tournament.referee())
     collected = {result.key: result for result in (log.finished if log else [])}
     resumed = len(collected)
 
