@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import tempfile
+from pathlib import Path
+
 import pytest
 
 from moocow.runner.limits import Limits
@@ -21,8 +24,12 @@ def tournament(players: list[str]) -> dict[str, object]:
 
 
 @pytest.mark.parametrize("signal", ["KILL", "STOP"])
-def test_a_player_that_kills_or_stops_its_worker_loses_only_its_own_session(signal: str) -> None:
+def test_a_player_that_kills_or_stops_its_worker_loses_only_its_own_session(
+    signal: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The worker is replaced; the rest of the session is lost; the others play as if serially."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # where private homes would be left,
+    monkeypatch.setenv("TMPDIR", str(tmp_path))  # here and in the spawned workers
     attacker = f"sh -c 'read x; echo moocow 1; read y; kill -{signal} $PPID; sleep 30'"
     honest = "sh -c 'read x; echo moocow 1; while read y; do echo 111; done'"
     settings = tournament([attacker, honest, "minmax"])
@@ -34,3 +41,4 @@ def test_a_player_that_kills_or_stops_its_worker_loses_only_its_own_session(sign
     serial = run_tournament(build_tournament({**settings, "players": [honest, "minmax"]}))
     others = [r.without_timing() for r in parallel.results if r.player != attacker]
     assert others == [r.without_timing() for r in serial.results]
+    assert list(tmp_path.iterdir()) == [], "a killed worker's player left its home behind"

@@ -69,7 +69,8 @@ class PlayerProcess:
         self.confinement = launch.sandbox.confinement()
         self._bubblewrap = self.confinement is Confinement.NAMESPACES
         uid = player_uid() if self.confinement is not Confinement.NONE else None
-        self._home = None if self._bubblewrap else Path(tempfile.mkdtemp(prefix="moocow-player-"))
+        scratch = launch.sandbox.scratch  # the run's folder, which the runner removes however the run ends
+        self._home = None if self._bubblewrap else Path(tempfile.mkdtemp(prefix="player-", dir=scratch))
         if self._home is not None and uid is not None:
             os.chown(self._home, uid, uid)
         self._group = CgroupGroup.make(self.limits.memory_mb * MB, self.limits.processes)
@@ -267,17 +268,17 @@ class PlayerProcess:
         """Close the stderr file, remove the private home and the cgroup, whatever the player left in them."""
         self._stderr.close()
         if self._home is not None:
-            remove_home(self._home)
+            remove_tree(self._home)
         if self._group is not None:
             self._group.close()
 
 
-def remove_home(home: Path) -> None:
-    """Remove a private home whatever the player made of it: a symlink is unlinked, never followed."""
-    if home.is_symlink() or home.is_file():
-        home.unlink()
+def remove_tree(folder: Path) -> None:
+    """Remove a folder whatever a player made of it: a symlink is unlinked, never followed."""
+    if folder.is_symlink() or folder.is_file():
+        folder.unlink()
     else:
-        shutil.rmtree(home, ignore_errors=True)
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def describe_signal(number: int, kind: Failure) -> tuple[str, Failure]:

@@ -28,7 +28,7 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
@@ -135,6 +135,8 @@ class SandboxPolicy:
     """A level to insist on (tests, benchmarks); ``None`` takes the strongest the machine allows."""
     hidden: tuple[str, ...] = ()
     """The runner's files (results, tournament file, seed and key files), masked wherever shown."""
+    scratch: str | None = None
+    """Where private homes go outside bubblewrap (the run's folder, which the runner removes)."""
 
     def confinement(self) -> Confinement:
         """The level players will run at, or a one-line error when they cannot be confined."""
@@ -153,7 +155,7 @@ class SandboxPolicy:
     def hiding(self, *paths: str | os.PathLike[str] | None) -> SandboxPolicy:
         """The same policy, with more of the runner's files to mask."""
         more = tuple(str(Path(path).absolute()) for path in paths if path is not None)
-        return SandboxPolicy(self.unconfined, self.level, tuple(dict.fromkeys(self.hidden + more)))
+        return replace(self, hidden=tuple(dict.fromkeys(self.hidden + more)))
 
     def describe(self) -> dict[str, Any]:
         """What protects the run, for the results header, the log and Gradescope's ``results.json``."""

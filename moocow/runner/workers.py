@@ -18,8 +18,9 @@ import contextlib
 import json
 import multiprocessing
 import os
+import tempfile
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
 from pathlib import Path
@@ -29,6 +30,7 @@ from moocow.plugins import load_plugin_file, local_plugin_files
 from moocow.runner.decks import load_deck
 from moocow.runner.fouls import Failure
 from moocow.runner.launch import become_subreaper, die_with_parent
+from moocow.runner.process import remove_tree
 from moocow.runner.results import RoundResult
 from moocow.runner.session import Emit, SessionPlan, play_session
 
@@ -39,14 +41,24 @@ DONE = "done"
 
 
 def run_sessions(plans: Sequence[SessionPlan], workers: int, emit: Emit) -> None:
-    """Play every plan, serially when ``workers`` is 1, emitting each round as it finishes."""
-    if workers <= 1 or len(plans) <= 1:
-        become_subreaper()
-        for plan in plans:
-            play_session(plan, emit)
-        return
-    with WorkerPool(min(workers, len(plans))) as pool:
-        pool.play(list(plans), emit)
+    """Play every plan, serially when ``workers`` is 1, emitting each round as it finishes.
+
+    Players' private homes go in a folder of the run's, removed here when the run ends however it
+    ends, so that a worker killed under a session leaves nothing behind either.
+    """
+    scratch = Path(tempfile.mkdtemp(prefix="moocow-run-"))
+    scratch.chmod(0o711)  # another user's home inside it is reachable, none is listed
+    plans = [replace(plan, sandbox=replace(plan.sandbox, scratch=str(scratch))) for plan in plans]
+    try:
+        if workers <= 1 or len(plans) <= 1:
+            become_subreaper()
+            for plan in plans:
+                play_session(plan, emit)
+        else:
+            with WorkerPool(min(workers, len(plans))) as pool:
+                pool.play(plans, emit)
+    finally:
+        remove_tree(scratch)
 
 
 @dataclass
