@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from moocow.cli import app
 from moocow.engine.errors import MoocowError
-from moocow.runner import sandbox
+from moocow.runner import sandbox, usage
 from moocow.runner.grading import grade
 from moocow.runner.limits import Limits
 from moocow.runner.sandbox import Confinement, SandboxPolicy
@@ -115,3 +115,38 @@ def test_what_protected_the_run_is_recorded_in_the_results_header_and_for_grades
     assert outcome.exit_code == 0, outcome.output
     assert json.loads(gradescope.read_text())["extra_data"]["referee"] == referee
     assert f"players sandboxed: {LEVEL}" in outcome.stderr
+
+
+GROUPS = ["cgroup", "scan"]
+"""How a sandbox's processes are counted: a cgroup v2 where one can be made, a scan of /proc anywhere."""
+
+
+@pytest.fixture(params=GROUPS)
+def counting(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Count the player's processes one way or the other (serial play: the runner's own process counts)."""
+    if request.param == "scan":
+        monkeypatch.setattr(usage.CgroupGroup, "make", classmethod(lambda cls, memory, processes: None))
+    else:
+        group = usage.CgroupGroup.make(0, 0)
+        if group is None:
+            pytest.skip("no cgroup v2 can be made here")
+        group.close()
+    return str(request.param)
+
+
+def test_cpu_spread_over_children_is_counted_together(counting: str) -> None:
+    """Four spinning children of an idle parent trip the CPU limit, not the clock."""
+    spinner = "sh -c 'read x; echo moocow 1; read y; for i in 1 2 3 4; do (while :; do :; done) & done; wait'"
+    limits = Limits(guess_seconds=5, guess_cpu=0.3, setup_seconds=10)
+    result = grade(spinner, game=GAME, rounds=1, limits=limits).rounds[0]
+    assert result.failure == "cpu", result.reason
+    assert "over 0.3 s of CPU per guess" in (result.reason or "")
+
+
+@needs_namespaces
+def test_memory_spread_over_children_is_counted_together(counting: str) -> None:
+    """Four children holding 120 MB each: within the 256 MB each may have, over the 256 MB all may hold."""
+    limits = Limits(guess_seconds=10, memory_mb=256, setup_seconds=10)
+    result = grade(str(PLAYERS / "spread_memory.py"), game=GAME, rounds=1, limits=limits).rounds[0]
+    assert result.failure == "memory", result.reason
+    assert "together, over the 256 MB limit" in (result.reason or "")
