@@ -21,9 +21,13 @@ from moocow.optimal.cli import optimal, tree
 from moocow.plugins.bottles import Bottles
 from moocow.plugins.digits import Digits
 from moocow.plugins.mastermind import Mastermind
+from moocow.runner import seats
 from moocow.runner.cli import grade
+from moocow.runner.fouls import Failure, Foul
+from moocow.runner.limits import Limits
 from moocow.runner.players import PlayerKind, parse_player
 from moocow.runner.playertree import player_tree
+from moocow.runner.sandbox import Launch
 from moocow.runner.tournament import build_tournament, run_tournament
 
 CASES = [
@@ -247,3 +251,18 @@ def test_a_player_that_loses_a_round_or_a_second_source_is_one_line() -> None:
     assert len(crash.stderr.strip().splitlines()) == 1
     both = runner.invoke(_app(), ["tree", "bottles:n=3", "-s", "minmax", "-p", "minmax"])
     assert both.exit_code == 2 and "not both" in both.stderr
+
+
+def test_a_player_tree_allows_its_one_process_the_cpu_of_every_round(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One process plays every secret, so the kernel's CPU backstop covers all of them, not one round."""
+    launches: list[Launch] = []
+
+    def recorded(launch: Launch) -> None:
+        launches.append(launch)
+        raise Foul(Failure.CRASH, "not started: recorded")
+
+    monkeypatch.setattr(seats, "PlayerProcess", recorded)
+    game = Mastermind(pegs=2, colors=3)
+    with pytest.raises(MoocowError, match="recorded"):
+        player_tree(game, parse_player("sh -c cat"), limits=Limits(setup_seconds=1, round_cpu=2))
+    assert launches[0].cpu_budget == 1 + 2 * len(game.secrets)

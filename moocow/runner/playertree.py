@@ -19,7 +19,9 @@ from moocow.runner.decks import Deal
 from moocow.runner.limits import Limits
 from moocow.runner.players import PlayerSpec
 from moocow.runner.referee import play_round
+from moocow.runner.sandbox import SandboxPolicy, sandbox_policy
 from moocow.runner.seats import open_seat
+from moocow.runner.tournament import check_confinement
 
 RoundDone = Callable[[int, int], None]
 """Called after each round with (rounds played, rounds in all)."""
@@ -31,10 +33,12 @@ def player_tree(
     limits: Limits | None = None,
     mercy: int = MERCY,
     progress: RoundDone | None = None,
+    sandbox: SandboxPolicy | None = None,
 ) -> Node:
     """The tree of ``player`` over every secret of ``game``, from one refereed round per secret."""
     merged = _Merge(game, player.name)
-    seat = open_seat(player, game.spec, limits or Limits())
+    check_confinement([player], [game.spec], sandbox_policy(sandbox))
+    seat = open_seat(player, game.spec, limits or Limits(), sandbox, rounds=len(game.secrets))
     try:
         for secret in range(len(game.secrets)):
             deal = Deal(game, secret)
