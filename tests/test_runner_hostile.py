@@ -71,11 +71,9 @@ def test_nothing_outside_the_sandbox_changes(course: Path) -> None:
     moocow_source = (PACKAGE / "runner" / "referee.py").read_bytes()
     words = (course / "words.txt").read_bytes()
     vandal = f"sh {HOSTILE / 'vandal.sh'} {course} {PACKAGE}"
-    deck = bacrunner.WordSource("words.txt").spec
-    outcome = run_tournament(
-        build_tournament({"players": [vandal], "games": [deck], "rounds": 2, "limits": FAST})
-    )
-    assert [result.failure for result in outcome.results] == ["mercy", "mercy"]
+    graded = grade(vandal, words="words.txt", rounds=2, limits=FAST)
+    assert [result.failure for result in graded.rounds] == ["mercy", "mercy"]
+    assert graded.identity.student_id == "sysctl-refused"
     for place in (course, Path("/tmp"), HOSTILE, course.parent):
         assert not (place / "vandal-was-here").exists()
     assert (PACKAGE / "runner" / "referee.py").read_bytes() == moocow_source

@@ -7,6 +7,8 @@ done
 for source in "$2"/runner/referee.py "$PWD"/words.txt; do
     echo "# rigged" >> "$source" 2>/dev/null
 done
-echo 1 > /proc/sys/kernel/printk_ratelimit 2>/dev/null && echo wrote-sysctl >&2
-echo "moocow 1"
+# A kernel setting, written back with the value it has (so the machine is the same even if it works).
+value=$(cat /proc/sys/kernel/printk_ratelimit)
+if (echo "$value" > /proc/sys/kernel/printk_ratelimit) 2>/dev/null; then sysctl=written; else sysctl=refused; fi
+echo "moocow 1 sysctl-$sysctl"
 while read line; do echo 111; done
