@@ -42,3 +42,14 @@ def test_a_player_that_kills_or_stops_its_worker_loses_only_its_own_session(
     others = [r.without_timing() for r in parallel.results if r.player != attacker]
     assert others == [r.without_timing() for r in serial.results]
     assert list(tmp_path.iterdir()) == [], "a killed worker's player left its home behind"
+
+
+def test_bytes_written_into_a_workers_descriptors_run_no_code_in_the_runner() -> None:
+    """An unconfined player writes a pickle into every descriptor of its worker: nothing runs, the run ends."""
+    ran = Path("/tmp/moocow-pickle-ran")
+    ran.unlink(missing_ok=True)
+    attacker = str(Path(__file__).parent / "players" / "hostile" / "pickler.py")
+    outcome = run_tournament(build_tournament(tournament([attacker, "minmax"])), workers=2)
+    assert not ran.exists()
+    assert len(outcome.results) == 12
+    assert all(r.solved for r in outcome.results if r.player == "minmax")

@@ -19,6 +19,7 @@ import json
 import multiprocessing
 import os
 import tempfile
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection, wait
@@ -96,49 +97,61 @@ class WorkerPool:
         """Hand out every plan, report each round, replace a worker that dies or is stopped."""
         waiting = list(reversed(plans))
         while waiting or any(worker.plan is not None for worker in self._workers):
-            for worker in self._workers:
+            for index, worker in enumerate(self._workers):
                 if worker.plan is None and waiting:
+                    if not healthy(worker.process):  # tampered with during its last session
+                        worker = self._workers[index] = self._replace(worker)
                     worker.plan, worker.played = waiting.pop(), 0
                     worker.pipe.send(worker.plan)
             busy = [worker for worker in self._workers if worker.plan is not None]
             ready = wait([w.pipe for w in busy] + [w.process.sentinel for w in busy], WAIT_SECONDS)
             for worker in busy:
-                if worker.pipe in ready and self._receive(worker, emit):
-                    continue
-                if worker.process.sentinel in ready or worker.pipe in ready:
-                    worker.process.join()
-                    self._lose(worker, emit, f"ended with status {worker.process.exitcode}")
+                received = worker.pipe in ready and self._receive(worker, emit)
+                if (worker.pipe in ready and not received) or worker.process.sentinel in ready:
+                    code = exit_code(worker.process)
+                    how = "sent what is not its next round" if code is None else f"ended with status {code}"
+                    self._lose(worker, emit, how)
                 elif stopped(worker.process.pid):
                     self._lose(worker, emit, "was stopped")
 
     def _receive(self, worker: Worker, emit: Emit) -> bool:
-        """Read what the worker sent; ``False`` if its pipe broke (it died)."""
+        """Read what the worker sent; ``False`` if its pipe broke (it died) or carried anything but
+        the next round of its session, which only a process tampering with the pipe could send."""
         try:
-            message = worker.pipe.recv_bytes()
-        except (EOFError, OSError):
+            data = json.loads(worker.pipe.recv_bytes())
+            if data == DONE:
+                worker.plan = None
+                return True
+            if isinstance(data, dict) and set(data) == {"error"}:
+                raise RuntimeError(f"a worker failed: {data['error']}")
+            result = RoundResult.from_dict(data)
+        except (EOFError, OSError, ValueError, TypeError, KeyError, AttributeError):
             return False
-        data = json.loads(message)
-        if data == DONE:
-            worker.plan = None
-        elif isinstance(data, dict) and "error" in data:
-            raise RuntimeError(f"a worker failed: {data['error']}")
-        else:
-            worker.played += 1
-            emit(RoundResult.from_dict(data))
+        plan = worker.plan
+        assert plan is not None
+        expected = plan.to_play[worker.played] if worker.played < len(plan.to_play) else None
+        if result.key != (plan.player.name, plan.deck, expected):
+            return False
+        worker.played += 1
+        emit(result)
         return True
 
     def _lose(self, worker: Worker, emit: Emit, how: str) -> None:
-        """The worker died or was stopped while playing: the rest of its session is its player's foul."""
+        """The worker died, was stopped or tampered with: the rest of its session is its player's foul."""
         plan = worker.plan
-        assert plan is not None
+        if plan is not None:
+            reason = f"the worker process playing this session {how} (a player may not touch the runner)"
+            for number in plan.to_play[worker.played :]:
+                emit(lost_round(plan, number, reason))
+        self._workers[self._workers.index(worker)] = self._replace(worker)
+
+    def _replace(self, worker: Worker) -> Worker:
+        """Kill a worker and start another in its place."""
         with contextlib.suppress(OSError):
             worker.process.kill()
         worker.process.join()
         worker.pipe.close()
-        reason = f"the worker process playing this session {how} (a player may not touch the runner)"
-        for number in plan.to_play[worker.played :]:
-            emit(lost_round(plan, number, reason))
-        self._workers[self._workers.index(worker)] = self._start()
+        return self._start()
 
     def close(self) -> None:
         """Tell idle workers to stop; kill any that do not."""
@@ -157,6 +170,23 @@ class WorkerPool:
 
     def __exit__(self, *exc_info: object) -> None:
         self.close()
+
+
+def exit_code(process: BaseProcess, wait_seconds: float = 1.0) -> int | None:
+    """The exit code of a worker whose pipe broke, once it is dead, or ``None`` if it lives on.
+
+    Polled, never a blocking ``join``: a process that can write into the worker's descriptors can
+    make its sentinel readable while it still runs, and ``join`` would then wait for ever.
+    """
+    deadline = time.monotonic() + wait_seconds
+    while process.is_alive() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return process.exitcode
+
+
+def healthy(process: BaseProcess) -> bool:
+    """Whether an idle worker is alive with nothing written into its sentinel (which only its end holds)."""
+    return process.is_alive() and not wait([process.sentinel], 0)
 
 
 def stopped(pid: int | None) -> bool:
@@ -185,6 +215,9 @@ def serve(pipe: Connection, plugins: list[str], runner: int) -> None:
     """A worker: play each plan the runner sends, one JSON line per round, until it sends ``None``."""
     die_with_parent(runner)  # a killed runner takes its workers, and so their players, with it
     become_subreaper()
+    silence = os.open(os.devnull, os.O_RDWR)  # its terminal is the runner's, and a player could write there
+    for descriptor in (0, 1, 2):
+        os.dup2(silence, descriptor)
     for path in plugins:
         load_plugin_file(path)
     while True:
