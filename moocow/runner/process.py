@@ -1,10 +1,11 @@
-"""One player program in its own process: lines in and out under time, CPU and size limits.
+"""One player program in its sandbox: lines in and out under time, CPU, memory and size limits.
 
-The process is started through ``launch.py`` (limits set before the player runs) as the leader of
-a new session, with a scrubbed environment and a private home directory. Every read waits with a
-wall-clock deadline and watches the process's CPU time; every failure is raised as a ``Foul``
-naming the limit or the exit status, with the last line of the player's stderr. ``close`` kills
-the whole process group, so children the player started die with it.
+The player is started in the sandbox ``sandbox.py`` describes, through ``launch.py`` (limits set
+before the player runs), as the leader of a new session, with a scrubbed environment and a home of
+its own. Every read waits with a wall-clock deadline and watches the CPU time and memory of all
+the player's processes together (``usage.py``); every failure is raised as a ``Foul`` naming the
+limit or the exit status, with the last line of the player's stderr. ``close`` kills every
+process of the player, whatever it started, and removes what it leaves.
 """
 
 from __future__ import annotations
@@ -33,7 +34,6 @@ POLL_SECONDS = 0.05
 """How often CPU time is checked while waiting for an answer."""
 EXIT_GRACE_SECONDS = 0.5
 """How long a player that closed its output gets to exit before it is described as still running."""
-"""Linux: the runner can move the kernel's CPU limit of a running player round by round."""
 MEMORY_WORDS = ("MemoryError", "bad_alloc", "out of memory", "Cannot allocate memory", "OutOfMemoryError")
 
 
