@@ -16,6 +16,7 @@ import typer
 from rich.table import Table
 
 from moocow import api
+from moocow.engine.table import table_budget
 from moocow.interactive import assist as run_assistant
 from moocow.interactive import play as run_play
 from moocow.optimal.cli import optimal, tree
@@ -64,6 +65,7 @@ def main_options(
     ] = None,
 ) -> None:
     """Load local plugins before any command, and report plugins that failed to load."""
+    table_budget()  # a mistyped MOOCOW_TABLE_BUDGET is refused before any work starts
     for path in plugin or []:
         api.load_plugin_file(path)
     for problem in api.plugin_errors():
