@@ -118,3 +118,77 @@ def test_a_zero_table_budget_still_plays() -> None:
         json.loads(result.stdout)["total"]
         == json.loads(run("evaluate", "bottles:n=4", "--json").stdout)["total"]
     )
+
+
+# ---------------------------------------------------------------- 2. feedback read by its letters
+
+
+def remaining_after(game: str, entry: str) -> str:
+    """What `moocow assist GAME` answers to one entry."""
+    result = run("assist", game, input=f"{entry}\nquit\n")
+    assert result.exit_code == 0, result.stderr
+    return result.stdout.split("score> ")[1].splitlines()[0]
+
+
+@pytest.mark.parametrize(
+    ("game", "labelled", "plain"),
+    [
+        ("mastermind", "1122 0W2B", "1122 2 0"),
+        ("mastermind", "1122 2b 0w", "1122 2 0"),
+        ("mastermind", "1122 2 black 0 white", "1122 2,0"),
+        ("mastermind", "1122 1W", "1122 0 1"),
+        ("digits", "1234 2C1B", "1234 1 2"),
+        ("digits", "1234 1 bull 2 cows", "1234 12"),
+        ("bottles", "ABCDEF 2C", "ABCDEF 2"),
+    ],
+)
+def test_assist_reads_feedback_by_its_letters(game: str, labelled: str, plain: str) -> None:
+    """`0W2B` is two black and no white, `2C1B` one bull and two cows: the letters, not the order, decide."""
+    assert remaining_after(game, labelled) == remaining_after(game, plain)
+    assert "remain" in remaining_after(game, labelled)
+
+
+@pytest.mark.parametrize(
+    ("game", "feedback", "message"),
+    [
+        ("mastermind", "2X1Y", "'X' is not a count here (the counts are B (black), W (white))"),
+        ("digits", "2B1W", "'W' is not a count here"),
+        ("mastermind", "2 blacks 1 white", "'blacks' is not a count here"),
+        ("mastermind", "-1 0", "a count cannot be negative (-1)"),
+        ("mastermind", "1B1B", "black is given twice"),
+        ("digits", "1 bull 1B", "bulls is given twice"),
+        ("mastermind", "3B2W", "the counts add up to more than 4"),
+        ("mastermind", "99999999999999999999 0", "the counts add up to more than 4"),
+        ("mastermind", "2B 1", "write each count before its label (2B1W), or give no labels"),
+        ("mastermind", "B2W1", "write each count before its label"),
+        ("mastermind", "2;1", "';' is neither a count nor a label"),
+        ("mastermind", "2 1 0", "expected 2 counts (black, white)"),
+        ("bottles", "1 2", "expected 1 count (correct)"),
+    ],
+)
+def test_assist_refuses_feedback_it_cannot_read(game: str, feedback: str, message: str) -> None:
+    """Unknown letters or words, negative counts, a letter twice, impossible totals: one line, no entry."""
+    code = {"mastermind": "1122", "digits": "1234", "bottles": "ABCDEF"}[game]
+    answer = remaining_after(game, f"{code} {feedback}")
+    assert answer.startswith("error: ") and message in answer and "nothing recorded" in answer
+
+
+@pytest.mark.parametrize("game", ["mastermind:pegs=3,colors=4", "digits:length=3,symbols=5", "bottles:n=4"])
+def test_every_feedback_reads_back_however_it_is_written(game: str) -> None:
+    """Each feedback value, printed, in plain digits, reversed labels or full names, parses to itself."""
+    from moocow.plugins import load_game
+
+    loaded = load_game(game)
+    for value in loaded.feedback_values():
+        counts = loaded.decode_feedback(value)
+        fields = loaded.feedback_fields
+        forms = [
+            loaded.format_feedback(value),
+            " ".join(map(str, counts)),
+            ",".join(map(str, counts)),
+            "".join(
+                f"{count}{field[0]}" for count, field in reversed(list(zip(counts, fields, strict=True)))
+            ),
+            " ".join(f"{count} {field}" for count, field in zip(counts, fields, strict=True)),
+        ]
+        assert {loaded.parse_feedback(form) for form in forms} == {value}, forms
