@@ -192,3 +192,20 @@ def test_every_feedback_reads_back_however_it_is_written(game: str) -> None:
             " ".join(f"{count} {field}" for count, field in zip(counts, fields, strict=True)),
         ]
         assert {loaded.parse_feedback(form) for form in forms} == {value}, forms
+
+
+# ---------------------------------------------------------------- 3. --dot - is DOT alone
+
+
+@pytest.mark.parametrize("command", [("tree", "bottles:n=3"), ("optimal", "bottles:n=3", "--workers", "1")])
+def test_dot_on_stdout_is_only_the_dot_text(command: tuple[str, ...], tmp_path: Path) -> None:
+    """With `--dot -` stdout holds the digraph alone; the summary and "saved to" go to stderr."""
+    result = run(*command, "--dot", "-", "--save", str(tmp_path / "t.json"))
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.startswith("digraph ") and result.stdout.endswith("}\n")
+    assert "15 guesses in total" in result.stderr and "saved to" in result.stderr
+
+
+def test_show_and_dot_on_stdout_are_refused_together() -> None:
+    """`--show` with `--dot -` would mix text into the DOT output: refused in one line."""
+    one_line_error(run("tree", "bottles:n=3", "--dot", "-", "--show", "2"), "give --show or --dot -")
