@@ -209,3 +209,31 @@ def test_dot_on_stdout_is_only_the_dot_text(command: tuple[str, ...], tmp_path: 
 def test_show_and_dot_on_stdout_are_refused_together() -> None:
     """`--show` with `--dot -` would mix text into the DOT output: refused in one line."""
     one_line_error(run("tree", "bottles:n=3", "--dot", "-", "--show", "2"), "give --show or --dot -")
+
+
+# ---------------------------------------------------------------- 4. tree:PATH with : , = in the path
+
+
+@pytest.mark.parametrize("name", ["a:b.json", "a,b.json", "a=b.json", "a: b, c.json", "a=b,c.json"])
+@pytest.mark.parametrize("form", ["tree:{}", "tree:path={}"])
+def test_a_tree_path_may_hold_colons_commas_and_equals(b3: Path, name: str, form: str) -> None:
+    """`tree:/tmp/a:b.json` and `tree:path=/tmp/a,b.json` play the file; the canonical spec reads back."""
+    path = b3.with_name(name)
+    path.write_text(b3.read_text())
+    result = run("evaluate", "bottles:n=3", "--strategy", form.format(path), "--json")
+    assert result.exit_code == 0, result.stderr
+    document = json.loads(result.stdout)
+    assert document["total"] == 15 and document["strategy"] == f"tree:path={path}"
+    assert load_strategy(document["strategy"]).values["path"] == str(path)
+
+
+def test_a_bare_value_that_looks_keyed_is_read_as_keys() -> None:
+    """`tree:a=b.json` is the unknown parameter a (write `tree:./a=b.json`); other specs stay strict."""
+    from moocow.engine.errors import MoocowError
+    from moocow.engine.params import parse_spec
+
+    with pytest.raises(MoocowError, match="unknown parameter a"):
+        load_strategy("tree:a=b.json")
+    assert load_strategy("tree:./a=b.json").values["path"] == "./a=b.json"
+    with pytest.raises(MoocowError, match="malformed parameter '6'"):
+        parse_spec("mastermind:pegs=4,6")
