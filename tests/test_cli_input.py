@@ -237,3 +237,27 @@ def test_a_bare_value_that_looks_keyed_is_read_as_keys() -> None:
     assert load_strategy("tree:./a=b.json").values["path"] == "./a=b.json"
     with pytest.raises(MoocowError, match="malformed parameter '6'"):
         parse_spec("mastermind:pegs=4,6")
+
+
+# ---------------------------------------------------------------- 5. the same minimum everywhere
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("mastermind:colors=1", "mastermind: parameter colors must be at least 2, not 1"),
+        ("digits:symbols=1,length=1", "digits: parameter symbols must be at least 2, not 1"),
+        ("bottles:n=1", "bottles: parameter n must be at least 2, not 1"),
+    ],
+)
+def test_a_game_with_one_code_is_refused_alike(spec: str, message: str) -> None:
+    """One colour, one digit or one bottle leaves nothing to find: each game refuses it the same way."""
+    one_line_error(run("evaluate", spec), message)
+
+
+@pytest.mark.parametrize("spec", ["mastermind:pegs=1,colors=2", "digits:length=1,symbols=2", "bottles:n=2"])
+def test_the_smallest_games_play(spec: str) -> None:
+    """At the minimum each game has two secrets and plays: 3 guesses over both."""
+    result = run("evaluate", spec, "--json")
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)["total"] == 3
