@@ -13,6 +13,7 @@ from collections.abc import Callable
 from moocow.assistant import Assistant
 from moocow.engine.errors import MoocowError
 from moocow.engine.game import Game
+from moocow.terminal import plural
 
 Ask = Callable[[str], str | None]
 Say = Callable[[str], None]
@@ -40,7 +41,8 @@ def assist(assistant: Assistant, ask: Ask, say: Say) -> int:
             break
         _assist_command(assistant, line.strip(), say)
     if assistant.solved:
-        say(f"Solved in {len(assistant.position.history)} guesses.")
+        entries = len(assistant.position.history)
+        say(f"Solved in {entries} {plural(entries, 'guess')}.")
     return len(assistant.position.history)
 
 
@@ -112,6 +114,6 @@ def play(game: Game, seed: int | None, ask: Ask, say: Say) -> int | None:
         guesses += 1
         value = int(game.feedback(game.guesses[guess : guess + 1], secret_code)[0, 0])
         if value == game.win and (game.secret_guess_index[secret] == guess):
-            say(f"Solved in {guesses} guess{'es' if guesses != 1 else ''}.")
+            say(f"Solved in {guesses} {plural(guesses, 'guess')}.")
             return guesses
         say(f"  {game.format_feedback(value)}")

@@ -261,3 +261,116 @@ def test_the_smallest_games_play(spec: str) -> None:
     result = run("evaluate", spec, "--json")
     assert result.exit_code == 0, result.stderr
     assert json.loads(result.stdout)["total"] == 3
+
+
+# ---------------------------------------------------------------- 6. command-line conventions
+
+COMMANDS = [
+    "games",
+    "strategies",
+    "solve",
+    "evaluate",
+    "assist",
+    "play",
+    "tournament",
+    "grade",
+    "optimal",
+    "tree",
+]
+
+
+def test_version_is_the_package_version() -> None:
+    """`moocow --version` prints `moocow 0.1.0`, read from the package metadata."""
+    from importlib.metadata import version
+
+    result = run("--version")
+    assert result.exit_code == 0 and result.stdout == f"moocow {version('moocow')}\n" == "moocow 0.1.0\n"
+
+
+@pytest.mark.parametrize("command", [[], *([name] for name in COMMANDS)])
+def test_dash_h_is_help_everywhere(command: list[str]) -> None:
+    """`-h` prints the same help as `--help`, for the app and for every command."""
+    short, long = run(*command, "-h"), run(*command, "--help")
+    assert short.exit_code == long.exit_code == 0
+    assert short.stdout == long.stdout and "Usage: " in short.stdout
+
+
+@pytest.mark.parametrize("command", [[], *([name] for name in COMMANDS)])
+def test_metavars_read_as_words(command: list[str]) -> None:
+    """No `<bool>`, `<int>`, `<list[Path]>` or `{game}` in any help: flags show nothing, values a word."""
+    text = run(*command, "--help").stdout
+    assert "<" not in text.replace("<=", "") and "{" not in text, text
+
+
+def test_the_options_name_their_values() -> None:
+    """Options say what they take: SPEC, CODE, N, FILE, GAME."""
+    text = " ".join(run("solve", "--help").stdout.split()) + " ".join(run("tree", "--help").stdout.split())
+    for shown in ["--strategy -s SPEC", "--first CODE", "--secret CODE", "--show N", "--dot FILE", "GAME"]:
+        assert shown in text, shown
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("evaluate", "bottles:n=3", "--bogus"), "no such option: --bogus; see 'moocow evaluate --help'"),
+        (("evaluate",), "missing argument 'GAME'"),
+        (("solve", "bottles:n=3"), "missing option '--secret'"),
+        (("play", "bottles:n=3", "--seed", "x"), "invalid value for '--seed'"),
+        (("tree", "bottles:n=3", "--show", "0"), "invalid value for '--show'"),
+        (("optimal", "bottles:n=3", "--workers", "-1"), "invalid value for '--workers'"),
+        (("frobnicate",), "no such command 'frobnicate'"),
+        (("evaluate", "bottles:n=3", "extra"), "unexpected extra argument"),
+        (("--plugin",), "option '--plugin' requires an argument"),
+    ],
+)
+def test_usage_errors_are_one_line(args: tuple[str, ...], message: str) -> None:
+    """Unknown options, missing arguments and bad numbers are one `error:` line and status 2, no panel."""
+    line = one_line_error(run(*args), message)
+    assert "╭" not in line and "Usage" not in line
+
+
+def test_moocow_alone_prints_the_help() -> None:
+    """`moocow` with nothing else prints the help on stdout, status 0."""
+    result = run()
+    assert result.exit_code == 0 and "Usage: " in result.stdout and result.stderr == ""
+
+
+def test_solve_json() -> None:
+    """`solve --json` gives the specs, the secret as written by the game, and every step."""
+    result = run("solve", "mastermind", "--secret", "6 5 4 3", "--first", "1122", "--json")
+    assert result.exit_code == 0, result.stderr
+    document = json.loads(result.stdout)
+    assert (document["game"], document["strategy"], document["secret"]) == (
+        "mastermind",
+        "minmax:first=1122",
+        "6543",
+    )
+    assert document["guesses"] == len(document["steps"]) and document["steps"][0]["guess"] == "1122"
+    assert document["steps"][-1] == {
+        "guess": "6543",
+        "feedback": "4B0W",
+        "remaining": 1,
+        "was_candidate": True,
+    }
+
+
+def test_one_guess_is_singular() -> None:
+    """ "1 guess", never "1 guesses": in solve, the evaluate histogram and a one-guess assist session."""
+    solved = run("solve", "mastermind:pegs=1,colors=2", "--secret", "1")
+    assert "Found 1 in 1 guess with minmax." in solved.stdout
+    histogram = run("evaluate", "mastermind:pegs=1,colors=2").stdout
+    assert "  1 guess          1 " in histogram and "  2 guesses        1 " in histogram
+    assert "1 guesses" not in histogram + solved.stdout
+    assisted = run("assist", "bottles:n=2", input="AB 2\n").stdout
+    assert "Solved in 1 guess." in assisted
+
+
+@pytest.mark.parametrize("command", [("evaluate", "mastermind"), ("solve", "mastermind", "--secret", "1234")])
+def test_a_first_guess_given_twice_is_refused(command: tuple[str, ...]) -> None:
+    """`--first` against a strategy's own, different `first=` is refused; the same guess twice is not."""
+    one_line_error(
+        run(*command, "--strategy", "minmax:first=1122", "--first", "3456"),
+        "two first guesses: minmax:first=1122 and --first 3456; give one",
+    )
+    agreed = run("evaluate", "bottles:n=3", "--strategy", "first:first=ABC", "--first", "ABC")
+    assert agreed.exit_code == 0, agreed.stderr

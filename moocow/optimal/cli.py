@@ -27,7 +27,7 @@ from moocow.optimal.prove import OptimalResult, prove_optimal
 from moocow.plugins import load_game
 from moocow.runner.players import PlayerKind, PlayerSpec, parse_player
 from moocow.runner.playertree import player_tree
-from moocow.terminal import err, one_line_errors, out
+from moocow.terminal import err, one_line_errors, out, plural
 
 DEFAULT_WORKERS = os.cpu_count() or 1
 """Processes ``moocow optimal`` searches with unless told: every core."""
@@ -73,14 +73,16 @@ def optimal(
 
 def describe(result: OptimalResult) -> str:
     """One line for people: the total, whether it is proven, the time."""
-    limits = [f"at most {result.max_depth} guesses"] if result.max_depth else []
+    limits = [f"at most {result.max_depth} {plural(result.max_depth, 'guess')}"] if result.max_depth else []
     limits += ["candidates only"] if result.candidates_only else []
     where = f"{result.game} ({', '.join(limits)})" if limits else result.game
     seconds = f"{result.seconds:.1f} s"
     if result.total is None and result.proven:
         return f"{where}: no strategy meets the limit (proven in {seconds})"
     if result.proven:
-        return f"{where}: {result.total} guesses in total, proven optimal in {seconds}"
+        return (
+            f"{where}: {result.total} {plural(result.total, 'guess')} in total, proven optimal in {seconds}"
+        )
     best = "no strategy yet" if result.total is None else f"best found {result.total}"
     return f"{where}: interrupted after {seconds}; {best}, proven lower bound {result.lower_bound}"
 
@@ -127,8 +129,9 @@ def tree(
             chosen = load_strategy(player or strategy or DEFAULT_STRATEGY)
             label, root = chosen.spec, evaluate_with_tree(loaded, chosen)[1]
         stats = tree_stats(root)
+        total = f"{stats.total} {plural(stats.total, 'guess')} in total"
         _notes(dot).print(
-            f"{loaded.spec} with {label}: {stats.total} guesses in total, worst {stats.worst}", soft_wrap=True
+            f"{loaded.spec} with {label}: {total}, worst {stats.worst}", soft_wrap=True, markup=False
         )
         if save is None and dot is None and show is None:
             show = DEFAULT_SHOW
