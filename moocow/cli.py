@@ -188,9 +188,10 @@ app.command(cls=MoocowCommand)(tree)
 
 
 def _ask(prompt: str) -> str | None:
+    """A line typed at the prompt; ``None`` at the end of input or Ctrl-C, after a fresh line."""
     try:
         return input(prompt)
-    except EOFError:
+    except (EOFError, KeyboardInterrupt):
         print()
         return None
 

@@ -374,3 +374,75 @@ def test_a_first_guess_given_twice_is_refused(command: tuple[str, ...]) -> None:
     )
     agreed = run("evaluate", "bottles:n=3", "--strategy", "first:first=ABC", "--first", "ABC")
     assert agreed.exit_code == 0, agreed.stderr
+
+
+# ---------------------------------------------------------------- 7. playing at the table
+
+
+def test_assist_marks_a_suggestion_that_cannot_be_the_secret() -> None:
+    """After `1122 2B0W` minmax suggests 1234, which cannot be the secret: marked as solve marks it."""
+    result = run("assist", "mastermind", input="1122 2B0W\n")
+    assert "Suggested first guess: 1122\n" in result.stdout
+    assert "Suggested next guess: 1234 (not possible)" in result.stdout
+    possible = run("assist", "bottles:n=4", input="ABCD 0\nBADC 0\n").stdout
+    assert "(not possible)" not in possible.split("score> ")[2]
+
+
+def test_assist_warns_when_a_guess_repeats() -> None:
+    """The same guess twice is recorded with a warning naming the earlier entry."""
+    result = run("assist", "mastermind", input="1122 2 0\n3456 0 0\n1122 2 0\nhistory\n")
+    assert "warning: guess 1 was 1122 too" in result.stdout
+    assert "3. 1122 2B0W" in result.stdout
+
+
+def test_assist_lists_in_columns() -> None:
+    """`list` shows what remains in aligned columns of at most 78 characters, then how many more."""
+    result = run("assist", "mastermind", input="list\n")
+    lines = [line for line in result.stdout.split("score> ", 1)[1].splitlines() if line.startswith("  ")]
+    assert len(lines) > 10 and all(len(line) <= 78 for line in lines)
+    assert lines[0].split()[:3] == ["1111", "1112", "1113"] and len({len(line) for line in lines[:-2]}) == 1
+    assert lines[-1] == "  ... and 1,096 more"
+
+
+def test_play_has_help_history_and_undo_and_refuses_an_empty_line() -> None:
+    """`play` explains itself, lists and takes back guesses, and answers an empty line kindly."""
+    result = run(
+        "play", "digits", "--seed", "7", input="\nhelp\n0123\n4567\nhistory\nundo\nhistory\nundo\nundo\n"
+    )
+    out = result.stdout
+    assert result.exit_code == 0 and result.stderr == ""
+    assert "Type a guess, e.g. '0123', or help." in out and "Other commands: history, undo, help, quit" in out
+    assert "1. 0123 0B2C\n2. 4567 0B1C\n" in out and "Took back guess 2, 4567 0B1C." in out
+    assert "Took back guess 1, 0123 0B2C." in out and "Nothing to undo." in out
+    assert "The secret was 5239." in out
+
+
+def interrupted_input(prompt: str) -> str:
+    """``input`` as it behaves when Ctrl-C is pressed at the prompt."""
+    print(prompt, end="")
+    raise KeyboardInterrupt
+
+
+@pytest.mark.parametrize("ctrl_c", [True, False], ids=["ctrl-c", "eof"])
+@pytest.mark.parametrize("command", [("play", "bottles:n=3", "--seed", "1"), ("assist", "bottles:n=3")])
+def test_ctrl_c_or_eof_at_the_prompt_ends_on_a_fresh_line(
+    command: tuple[str, ...], ctrl_c: bool, monkeypatch
+) -> None:
+    """Ctrl-C or the end of input at a prompt ends the session like quit, on a fresh line, no traceback."""
+    if ctrl_c:
+        monkeypatch.setattr("builtins.input", interrupted_input)
+    result = run(*command, input="")
+    assert result.exit_code == 0 and result.exception is None and result.stderr == ""
+    assert "> \n" in result.stdout and "Traceback" not in result.stdout
+    assert command[0] == "assist" or "The secret was" in result.stdout
+
+
+def test_ctrl_c_during_work_is_a_fresh_line_and_status_130(monkeypatch) -> None:
+    """An interrupt outside a prompt ends with a fresh line on stderr and status 130, no traceback."""
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("moocow.api.evaluate", interrupted)
+    result = run("evaluate", "mastermind")
+    assert result.exit_code == 130 and result.stderr == "\n" and "Traceback" not in result.stdout
