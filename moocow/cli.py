@@ -8,7 +8,9 @@ and keeps its traceback.
 from __future__ import annotations
 
 import functools
+import io
 import json
+import sys
 from collections.abc import Callable
 from importlib.metadata import version as package_version
 from pathlib import Path
@@ -24,6 +26,7 @@ from moocow.interactive import assist as run_assistant
 from moocow.interactive import play as run_play
 from moocow.optimal.cli import optimal, tree
 from moocow.runner.cli import grade, tournament
+from moocow.runner.display import printable
 from moocow.terminal import err, one_line_errors, out, plural
 
 app = typer.Typer(
@@ -167,6 +170,7 @@ def evaluate(
 @command
 def assist(game: GameArg, strategy: StrategyOpt = "minmax") -> None:
     """Help at the table: type each guess and its score; see what remains and what to try next."""
+    _tolerant_stdin()
     run_assistant(api.assistant(game, strategy), _ask, _say)
 
 
@@ -178,6 +182,7 @@ def play(
     ] = None,
 ) -> None:
     """Guess the computer's secret."""
+    _tolerant_stdin()
     run_play(api.load_game(game), seed, _ask, _say)
 
 
@@ -197,7 +202,13 @@ def _ask(prompt: str) -> str | None:
 
 
 def _say(line: str) -> None:
-    out.print(line, markup=False, soft_wrap=True)
+    out.print(printable(line), markup=False, soft_wrap=True)
+
+
+def _tolerant_stdin() -> None:
+    """Typed bytes that are not UTF-8 become escapes the games refuse in one line, not a crash."""
+    if isinstance(sys.stdin, io.TextIOWrapper):
+        sys.stdin.reconfigure(errors="surrogateescape")
 
 
 def main() -> None:

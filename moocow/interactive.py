@@ -76,9 +76,8 @@ def _assist_command(assistant: Assistant, line: str, say: Say) -> None:
     else:
         guess, _, feedback = line.partition(" ")
         if not feedback.strip():
-            say(
-                f"error: expected a guess and its score, e.g. '{guess} {_example_feedback(game)}' (type help)"
-            )
+            example = f"{_example(game)} {_example_feedback(game)}"
+            say(f"error: expected a guess and its score, e.g. '{example}' (type help)")
             return
         try:
             assistant.record(guess, feedback)

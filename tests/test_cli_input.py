@@ -446,3 +446,20 @@ def test_ctrl_c_during_work_is_a_fresh_line_and_status_130(monkeypatch) -> None:
     monkeypatch.setattr("moocow.api.evaluate", interrupted)
     result = run("evaluate", "mastermind")
     assert result.exit_code == 130 and result.stderr == "\n" and "Traceback" not in result.stdout
+
+
+def test_typed_bytes_that_are_not_utf8_are_refused_in_one_line() -> None:
+    """Invalid UTF-8 typed at `play` or `assist` is an error line and the game goes on, in any locale."""
+    result = run("play", "bottles:n=3", "--seed", "1", input=b"\xff\xfe\nquit\n")
+    assert (
+        result.exit_code == 0
+        and "error: '\\udcff\\udcfe'" in result.stdout
+        and "The secret was" in result.stdout
+    )
+    assisted = run("assist", "bottles:n=3", input=b"ABC \xff\n\x1b[31m 1\nquit\n")
+    assert assisted.exit_code == 0 and "\x1b" not in assisted.stdout and "'\\udcff'" in assisted.stdout
+
+
+def test_a_plugin_folder_is_named_a_folder(tmp_path: Path) -> None:
+    """`--plugin DIR` says the path is a folder, not that it is missing."""
+    one_line_error(run("--plugin", str(tmp_path), "games"), "is a folder")
