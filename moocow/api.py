@@ -6,14 +6,15 @@ objects, so ``moocow.evaluate("mastermind", "minmax", first="1122")`` is the who
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from moocow.assistant import Assistant
+from moocow.engine.errors import MoocowError
 from moocow.engine.evaluation import Evaluation
 from moocow.engine.evaluation import evaluate as evaluate_strategy
 from moocow.engine.game import Game
-from moocow.engine.registry import STRATEGIES
+from moocow.engine.registry import STRATEGIES, parse_strategy_spec
 from moocow.engine.registry import load_strategy as strategy_from_spec
 from moocow.engine.solve import secret_index
 from moocow.engine.solve import solve as play_out
@@ -36,8 +37,13 @@ __all__ = [
 
 
 def load_strategy(spec: str | Strategy, first: str | None = None) -> Strategy:
-    """A strategy from its spec; ``first`` sets (or replaces) its fixed first guess."""
-    return strategy_from_spec(spec) if first is None else strategy_from_spec(spec, first=first)
+    """A strategy from its spec; ``first`` sets its fixed first guess, unless the spec sets another."""
+    if first is None:
+        return strategy_from_spec(spec)
+    name, own = (spec.name, spec.values) if isinstance(spec, Strategy) else parse_strategy_spec(spec)
+    if own.get("first") is not None and str(own["first"]).strip() != first.strip():
+        raise MoocowError(f"two first guesses: {name}:first={own['first']} and --first {first}; give one")
+    return strategy_from_spec(spec, first=first)
 
 
 def evaluate(game: str | Game, strategy: str | Strategy = "minmax", first: str | None = None) -> Evaluation:
@@ -50,9 +56,13 @@ class ShownStep:
     """One guess of a played-out game, as people write it."""
 
     guess: str
+    """The code guessed."""
     feedback: str
+    """The answer it got, e.g. ``1B2W``."""
     remaining: int
+    """Secrets still possible after the answer."""
     was_candidate: bool
+    """Whether the guess could have been the secret (minimax sometimes plays one that could not)."""
 
 
 @dataclass(frozen=True)
@@ -60,9 +70,23 @@ class Playout:
     """A game played out against a known secret."""
 
     game: str
+    """The game's canonical spec."""
     strategy: str
+    """The strategy's canonical spec."""
     secret: str
+    """The secret, as people write it."""
     steps: tuple[ShownStep, ...]
+    """Every guess in order, the winning one last."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict: the specs, the secret, how many guesses and each step."""
+        return {
+            "game": self.game,
+            "strategy": self.strategy,
+            "secret": self.secret,
+            "guesses": len(self.steps),
+            "steps": [asdict(step) for step in self.steps],
+        }
 
 
 def solve(
@@ -71,7 +95,8 @@ def solve(
     """Watch a strategy find ``secret``."""
     loaded = load_game(game)
     chosen = load_strategy(strategy, first)
-    steps = play_out(loaded, chosen, secret_index(loaded, secret))
+    found = secret_index(loaded, secret)
+    steps = play_out(loaded, chosen, found)
     shown = tuple(
         ShownStep(
             loaded.format_code(loaded.guesses[step.guess]),
@@ -81,7 +106,7 @@ def solve(
         )
         for step in steps
     )
-    return Playout(loaded.spec, chosen.spec, secret, shown)
+    return Playout(loaded.spec, chosen.spec, loaded.format_code(loaded.secrets[found]), shown)
 
 
 def assistant(game: str | Game, strategy: str | Strategy = "minmax") -> Assistant:

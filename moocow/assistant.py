@@ -52,6 +52,19 @@ class Assistant:
         """The strategy's next guess, as people write it."""
         return self.game.format_code(self.game.guesses[self.strategy.decide(self.position)])
 
+    def suggestion_is_possible(self) -> bool:
+        """Whether the suggestion could be the secret: minimax may suggest one that cannot, to split more."""
+        return bool((self.position.candidate_guesses == self.strategy.decide(self.position)).any())
+
+    def earlier_entry(self) -> int | None:
+        """The number of an earlier entry with the same guess as the last one, if any."""
+        if not self.position.history:
+            return None
+        last = self.position.history[-1][0]
+        return next(
+            (number for number, (guess, _) in enumerate(self.position.history[:-1], 1) if guess == last), None
+        )
+
     def possible_codes(self, limit: int) -> list[str]:
         """The first ``limit`` codes still possible, in the game's order."""
         shown = self.position.candidates[:limit]

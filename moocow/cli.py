@@ -1,14 +1,18 @@
 """The ``moocow`` command line: options in, one library call, results out.
 
 Every command turns ``MoocowError`` (bad input from a person) into one line on stderr and exit
-status 2; anything else is a bug and keeps its traceback.
+status 2, and so does the group for usage errors (``moocow.commandline``); anything else is a bug
+and keeps its traceback.
 """
 
 from __future__ import annotations
 
 import functools
+import io
 import json
+import sys
 from collections.abc import Callable
+from importlib.metadata import version as package_version
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
@@ -16,26 +20,40 @@ import typer
 from rich.table import Table
 
 from moocow import api
+from moocow.commandline import MoocowCommand, MoocowGroup
+from moocow.engine.table import table_budget
 from moocow.interactive import assist as run_assistant
 from moocow.interactive import play as run_play
 from moocow.optimal.cli import optimal, tree
 from moocow.runner.cli import grade, tournament
-from moocow.terminal import err, one_line_errors, out
+from moocow.runner.display import printable
+from moocow.terminal import err, one_line_errors, out, plural
 
 app = typer.Typer(
+    cls=MoocowGroup,
+    name="moocow",
     help="Play, solve and referee code-breaking games: Mastermind, Bulls and Cows, the bottle game.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-GameArg = Annotated[str, typer.Argument(help="A game spec, e.g. mastermind, bottles:n=7, words:length=5.")]
-StrategyOpt = Annotated[
-    str, typer.Option("--strategy", "-s", help="A strategy spec, e.g. minmax, entropy, random:seed=3.")
+GameArg = Annotated[
+    str, typer.Argument(metavar="GAME", help="A game spec, e.g. mastermind, bottles:n=7, words:length=5.")
 ]
-FirstOpt = Annotated[str | None, typer.Option("--first", help="A fixed first guess, e.g. 1122.")]
+StrategyOpt = Annotated[
+    str,
+    typer.Option(
+        "--strategy", "-s", metavar="SPEC", help="A strategy spec, e.g. minmax, entropy, random:seed=3."
+    ),
+]
+FirstOpt = Annotated[
+    str | None, typer.Option("--first", metavar="CODE", help="A fixed first guess, e.g. 1122.")
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print the result as JSON.")]
 
 
 def reports_errors(function: F) -> F:
@@ -51,8 +69,14 @@ def reports_errors(function: F) -> F:
 
 def command(function: F) -> F:
     """Register a command of the app, with one-line errors."""
-    app.command()(reports_errors(function))
+    app.command(cls=MoocowCommand)(reports_errors(function))
     return function
+
+
+def _print_version(asked: bool) -> None:
+    if asked:
+        out.print(f"moocow {package_version('moocow')}", markup=False)
+        raise typer.Exit()
 
 
 @app.callback()
@@ -60,10 +84,17 @@ def command(function: F) -> F:
 def main_options(
     plugin: Annotated[
         list[Path] | None,
-        typer.Option("--plugin", help="Load a game plugin from a Python file (repeatable)."),
+        typer.Option("--plugin", metavar="FILE", help="Load a game plugin from a Python file (repeatable)."),
     ] = None,
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", help="Print moocow's version and exit.", is_eager=True, callback=_print_version
+        ),
+    ] = False,
 ) -> None:
     """Load local plugins before any command, and report plugins that failed to load."""
+    table_budget()  # a mistyped MOOCOW_TABLE_BUDGET is refused before any work starts
     for path in plugin or []:
         api.load_plugin_file(path)
     for problem in api.plugin_errors():
@@ -92,18 +123,25 @@ def strategies() -> None:
 @command
 def solve(
     game: GameArg,
-    secret: Annotated[str, typer.Option("--secret", help="The secret to find, e.g. 4321.")],
+    secret: Annotated[str, typer.Option("--secret", metavar="CODE", help="The secret to find, e.g. 4321.")],
     strategy: StrategyOpt = "minmax",
     first: FirstOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """Watch a strategy find a secret: each guess, its feedback, how many codes remain."""
     playout = api.solve(game, secret, strategy, first=first)
+    if as_json:
+        print(json.dumps(playout.to_dict(), indent=2))
+        return
     table = Table("#", "guess", "", "feedback", "remaining")
     for number, step in enumerate(playout.steps, 1):
         marker = "" if step.was_candidate else "(not possible)"
         table.add_row(str(number), step.guess, marker, step.feedback, f"{step.remaining:,}")
     out.print(table)
-    out.print(f"Found {secret} in {len(playout.steps)} guesses with {playout.strategy}.")
+    count = len(playout.steps)
+    out.print(
+        f"Found {playout.secret} in {count} {plural(count, 'guess')} with {playout.strategy}.", markup=False
+    )
 
 
 @command
@@ -111,27 +149,28 @@ def evaluate(
     game: GameArg,
     strategy: StrategyOpt = "minmax",
     first: FirstOpt = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    as_json: JsonOpt = False,
 ) -> None:
     """Play a strategy against every secret: total, average, worst case and histogram."""
     result = api.evaluate(game, strategy, first=first)
     if as_json:
         print(json.dumps(result.to_dict(), indent=2))
         return
-    out.print(f"{result.game} with {result.strategy}: {result.secrets:,} secrets")
+    out.print(f"{result.game} with {result.strategy}: {result.secrets:,} {plural(result.secrets, 'secret')}")
     out.print(
-        f"total {result.total:,} guesses, average {result.average:.4f}, worst case {result.worst}, "
-        f"{result.seconds:.2f} s"
+        f"total {result.total:,} {plural(result.total, 'guess')}, average {result.average:.4f}, "
+        f"worst case {result.worst}, {result.seconds:.2f} s"
     )
     widest = max(result.histogram)
     for guesses, count in enumerate(result.histogram, 1):
         bar = "█" * max(1 if count else 0, round(40 * count / widest))
-        out.print(f"{guesses:>3} guesses {count:>8,} {bar}")
+        out.print(f"{guesses:>3} {plural(guesses, 'guess'):<7} {count:>8,} {bar}")
 
 
 @command
 def assist(game: GameArg, strategy: StrategyOpt = "minmax") -> None:
     """Help at the table: type each guess and its score; see what remains and what to try next."""
+    _tolerant_stdin()
     run_assistant(api.assistant(game, strategy), _ask, _say)
 
 
@@ -143,27 +182,35 @@ def play(
     ] = None,
 ) -> None:
     """Guess the computer's secret."""
+    _tolerant_stdin()
     run_play(api.load_game(game), seed, _ask, _say)
 
 
-app.command()(tournament)
-app.command()(grade)
-app.command()(optimal)
-app.command()(tree)
+app.command(cls=MoocowCommand)(tournament)
+app.command(cls=MoocowCommand)(grade)
+app.command(cls=MoocowCommand)(optimal)
+app.command(cls=MoocowCommand)(tree)
 
 
 def _ask(prompt: str) -> str | None:
+    """A line typed at the prompt; ``None`` at the end of input or Ctrl-C, after a fresh line."""
     try:
         return input(prompt)
-    except EOFError:
+    except (EOFError, KeyboardInterrupt):
         print()
         return None
 
 
 def _say(line: str) -> None:
-    out.print(line, markup=False, soft_wrap=True)
+    out.print(printable(line), markup=False, soft_wrap=True)
+
+
+def _tolerant_stdin() -> None:
+    """Typed bytes that are not UTF-8 become escapes the games refuse in one line, not a crash."""
+    if isinstance(sys.stdin, io.TextIOWrapper):
+        sys.stdin.reconfigure(errors="surrogateescape")
 
 
 def main() -> None:
     """The console script's entry point."""
-    app()
+    app(prog_name="moocow")

@@ -1,8 +1,9 @@
 """The two conversations with a person at the keyboard: the assistant and a game against the computer.
 
-Each loop takes ``ask`` (prompt -> line, ``None`` at end of input) and ``say`` (one line out), so the
-CLI binds them to the terminal and tests drive them with plain lists. Bad input is answered with one
-line and the loop goes on; nothing a person types ends it except ``quit`` or the end of input.
+Each loop takes ``ask`` (prompt -> line, ``None`` at end of input or Ctrl-C) and ``say`` (one line
+out), so the CLI binds them to the terminal and tests drive them with plain lists. Bad input is
+answered with one line and the loop goes on; nothing a person types ends it except ``quit`` or
+the end of input.
 """
 
 from __future__ import annotations
@@ -13,62 +14,79 @@ from collections.abc import Callable
 from moocow.assistant import Assistant
 from moocow.engine.errors import MoocowError
 from moocow.engine.game import Game
+from moocow.terminal import plural
 
 Ask = Callable[[str], str | None]
 Say = Callable[[str], None]
 
 LIST_LIMIT = 20
 """The assistant lists the remaining codes when at most this many are left."""
+LIST_MOST = 200
+"""The most codes ``list`` shows."""
+WIDTH = 78
+"""Characters a line of listed codes may take."""
+QUIT = frozenset({"quit", "exit", "q"})
+"""What ends either conversation."""
 
 ASSIST_HELP = (
     "Type the guess you made and the score it got, e.g. '{example} {feedback}'. "
     "Other commands: undo, list, history, help, quit."
+)
+PLAY_HELP = (
+    "Type a guess, e.g. '{example}'; I answer with its score, e.g. '{feedback}'. "
+    "Other commands: history, undo, help, quit (shows the secret)."
 )
 
 
 def assist(assistant: Assistant, ask: Ask, say: Say) -> int:
     """Run the assistant until solved, ``quit`` or end of input; returns the number of entries."""
     game = assistant.game
-    example = game.format_code(game.guesses[0])
-    feedback = game.format_feedback(game.feedback(game.guesses[:1], game.secrets[-1:])[0, 0])
     say(f"moocow assistant for {game.spec}: {_count(assistant.remaining, game.code_noun)} are possible.")
-    say(ASSIST_HELP.format(example=example, feedback=feedback))
-    say(f"Suggested first guess: {assistant.suggestion()}")
+    say(ASSIST_HELP.format(example=_example(game), feedback=_example_feedback(game)))
+    say(f"Suggested first guess: {_marked(assistant)}")  # a strategy unusable here ends the session
     while not assistant.solved:
         line = ask(f"guess {len(assistant.position.history) + 1} and score> ")
-        if line is None or line.strip().lower() in {"quit", "exit", "q"}:
+        if line is None or line.strip().lower() in QUIT:
             break
         _assist_command(assistant, line.strip(), say)
+    entries = len(assistant.position.history)
     if assistant.solved:
-        say(f"Solved in {len(assistant.position.history)} guesses.")
-    return len(assistant.position.history)
+        say(f"Solved in {entries} {plural(entries, 'guess')}.")
+    return entries
 
 
 def _assist_command(assistant: Assistant, line: str, say: Say) -> None:
     command = line.lower()
+    game = assistant.game
     if not line:
         return
     if command == "help":
-        example = assistant.game.format_code(assistant.game.guesses[0])
-        say(ASSIST_HELP.format(example=example, feedback="..."))
+        say(ASSIST_HELP.format(example=_example(game), feedback=_example_feedback(game)))
     elif command == "undo":
         say("Took back the last entry." if assistant.undo() else "Nothing to undo.")
         _report(assistant, say)
     elif command == "list":
-        _list(assistant, say, limit=max(LIST_LIMIT, 200))
+        _list(assistant, say, limit=LIST_MOST)
     elif command == "history":
-        for number, (guess, feedback) in enumerate(assistant.history(), 1):
+        entries = assistant.history()
+        for number, (guess, feedback) in enumerate(entries, 1):
             say(f"{number}. {guess} {feedback}")
+        if not entries:
+            say("No entries yet.")
     else:
         guess, _, feedback = line.partition(" ")
         if not feedback.strip():
-            say(f"error: expected a guess and its score, e.g. '{guess} 2' (type help)")
+            example = f"{_example(game)} {_example_feedback(game)}"
+            say(f"error: expected a guess and its score, e.g. '{example}' (type help)")
             return
         try:
             assistant.record(guess, feedback)
         except MoocowError as error:
             say(f"error: {error}; nothing recorded (undo takes back the previous entry)")
             return
+        earlier = assistant.earlier_entry()
+        if earlier is not None:
+            say(f"warning: guess {earlier} was {guess.strip()} too; the same guess again tells nothing new")
         _report(assistant, say)
 
 
@@ -79,18 +97,53 @@ def _report(assistant: Assistant, say: Say) -> None:
     say(f"{_count(remaining, assistant.game.code_noun)} remain{'s' if remaining == 1 else ''}.")
     if remaining <= LIST_LIMIT:
         _list(assistant, say, limit=LIST_LIMIT)
-    prefix = "It must be" if remaining == 1 else "Suggested next guess:"
-    say(f"{prefix} {assistant.suggestion()}")
+    _suggest(assistant, say, "It must be" if remaining == 1 else "Suggested next guess:")
+
+
+def _suggest(assistant: Assistant, say: Say, prefix: str) -> None:
+    """The strategy's suggestion; a strategy with none here (a tree left behind) says why."""
+    try:
+        say(f"{prefix} {_marked(assistant)}")
+    except MoocowError as error:
+        say(f"No suggestion: {error}.")
+
+
+def _marked(assistant: Assistant) -> str:
+    """The suggestion, marked as ``solve`` marks a guess that cannot be the secret."""
+    return assistant.suggestion() + ("" if assistant.suggestion_is_possible() else " (not possible)")
 
 
 def _count(number: int, noun: str) -> str:
-    return f"{number:,} {noun}{'' if number == 1 else 's'}"
+    return f"{number:,} {plural(number, noun)}"
 
 
 def _list(assistant: Assistant, say: Say, limit: int) -> None:
     codes = assistant.possible_codes(limit)
+    for line in columns(codes):
+        say(line)
     more = assistant.remaining - len(codes)
-    say("  " + " ".join(codes) + (f" ... and {more:,} more" if more > 0 else ""))
+    if more > 0:
+        say(f"  ... and {more:,} more")
+
+
+def columns(codes: list[str], width: int = WIDTH) -> list[str]:
+    """Codes in aligned columns, as many a line as fit in ``width``, indented by two."""
+    if not codes:
+        return []
+    widest = max(len(code) for code in codes)
+    across = max(1, (width - 2 + 1) // (widest + 1))
+    return [
+        "  " + " ".join(code.ljust(widest) for code in codes[start : start + across]).rstrip()
+        for start in range(0, len(codes), across)
+    ]
+
+
+def _example(game: Game) -> str:
+    return game.format_code(game.guesses[0])
+
+
+def _example_feedback(game: Game) -> str:
+    return game.format_feedback(int(game.feedback(game.guesses[:1], game.secrets[-1:])[0, 0]))
 
 
 def play(game: Game, seed: int | None, ask: Ask, say: Say) -> int | None:
@@ -98,20 +151,38 @@ def play(game: Game, seed: int | None, ask: Ask, say: Say) -> int | None:
     secret = random.Random(seed).randrange(len(game.secrets))
     secret_code = game.secrets[secret : secret + 1]
     say(f"I have chosen a secret for {game.spec} ({len(game.secrets):,} are possible). 'quit' gives up.")
-    guesses = 0
+    history: list[tuple[str, str]] = []
     while True:
-        line = ask(f"guess {guesses + 1}> ")
-        if line is None or line.strip().lower() in {"quit", "exit", "q"}:
+        line = ask(f"guess {len(history) + 1}> ")
+        command = "quit" if line is None else line.strip().lower()
+        if command in QUIT:
             say(f"The secret was {game.format_code(game.secrets[secret])}.")
             return None
-        try:
-            guess = game.guess_index(line)
-        except MoocowError as error:
-            say(f"error: {error}")
-            continue
-        guesses += 1
-        value = int(game.feedback(game.guesses[guess : guess + 1], secret_code)[0, 0])
-        if value == game.win and (game.secret_guess_index[secret] == guess):
-            say(f"Solved in {guesses} guess{'es' if guesses != 1 else ''}.")
-            return guesses
-        say(f"  {game.format_feedback(value)}")
+        if not command:
+            say(f"Type a guess, e.g. '{_example(game)}', or help.")
+        elif command == "help":
+            say(PLAY_HELP.format(example=_example(game), feedback=_example_feedback(game)))
+        elif command == "history":
+            for number, (guess, answer) in enumerate(history, 1):
+                say(f"{number}. {guess} {answer}")
+            if not history:
+                say("No guesses yet.")
+        elif command == "undo":
+            say(
+                f"Took back guess {len(history)}, {' '.join(history.pop())}."
+                if history
+                else "Nothing to undo."
+            )
+        else:
+            assert line is not None
+            try:
+                guess = game.guess_index(line)
+            except MoocowError as error:
+                say(f"error: {error}")
+                continue
+            value = int(game.feedback(game.guesses[guess : guess + 1], secret_code)[0, 0])
+            history.append((game.format_code(game.guesses[guess]), game.format_feedback(value)))
+            if value == game.win and game.secret_guess_index[secret] == guess:
+                say(f"Solved in {len(history)} {plural(len(history), 'guess')}.")
+                return len(history)
+            say(f"  {game.format_feedback(value)}")

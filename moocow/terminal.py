@@ -28,3 +28,10 @@ def one_line_errors() -> Iterator[None]:
     except MoocowError as error:
         err.print(f"error: {printable(str(error))}", markup=False, soft_wrap=True)
         raise typer.Exit(2) from None
+
+
+def plural(count: int, word: str) -> str:
+    """``word`` as ``count`` of it reads: 1 guess, 2 guesses; 1 secret, 0 secrets."""
+    if count == 1:
+        return word
+    return word + ("es" if word.endswith("s") else "s")

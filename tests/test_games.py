@@ -40,7 +40,7 @@ def assert_feedback_matches_plain(game: Game, guesses: list[list[int]], secrets:
 
 @st.composite
 def mastermind_cases(draw: st.DrawFn) -> CaseLists:
-    game = Mastermind(pegs=draw(st.integers(1, 8)), colors=draw(st.integers(1, 35)))
+    game = Mastermind(pegs=draw(st.integers(1, 8)), colors=draw(st.integers(2, 35)))
     pegs, colors = game.code_length, game.values["colors"]
     code = st.lists(st.integers(0, colors - 1), min_size=pegs, max_size=pegs)
     return game, draw(st.lists(code, min_size=1, max_size=5)), draw(st.lists(code, min_size=1, max_size=5))

@@ -8,7 +8,6 @@ forms people type; everything else (candidate sets, tables, strategies, evaluati
 from __future__ import annotations
 
 import itertools
-import re
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from functools import cached_property
@@ -17,6 +16,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from moocow.engine.errors import MoocowError
+from moocow.engine.feedback import quoted, read_counts
 from moocow.engine.params import Param, bind, format_spec
 
 Codes = np.ndarray
@@ -181,21 +181,20 @@ class Game(ABC):
         return "".join(f"{count}{initial}" for count, initial in zip(counts, initials, strict=True))
 
     def parse_feedback(self, text: str) -> int:
-        """Read feedback as typed: ``2 1``, ``2,1``, ``2B1W``, or ``21`` when every count is one digit."""
-        fields = len(self.feedback_fields)
-        numbers = [int(number) for number in re.findall(r"\d+", text)]
-        if len(numbers) == 1 and fields > 1 and len(str(numbers[0])) == fields and self.code_length < 10:
-            numbers = [int(digit) for digit in str(numbers[0])]
-        if len(numbers) != fields:
-            names = ", ".join(self.feedback_fields)
+        """Feedback as typed: ``2 1``, ``2,1``, ``21`` or labelled, ``2B1W`` (see ``engine.feedback``)."""
+        counts = read_counts(text, self.feedback_fields, single_digits=self.code_length < 10)
+        if sum(counts) > self.code_length:
             raise MoocowError(
-                f"feedback {text.strip()!r} is malformed: expected {fields} number(s) ({names})"
+                f"feedback {quoted(text)} is impossible: the counts add up to more than {self.code_length}"
             )
-        if sum(numbers) > self.code_length:
-            raise MoocowError(
-                f"feedback {text.strip()!r} is impossible: the counts add up to more than {self.code_length}"
-            )
-        return self.encode_feedback(tuple(numbers))
+        value = self.encode_feedback(counts)
+        if value not in self._possible_feedback:
+            raise MoocowError(f"feedback {quoted(text)} is impossible: no guess in {self.spec} gets it")
+        return value
+
+    @cached_property
+    def _possible_feedback(self) -> frozenset[int]:
+        return frozenset(self.feedback_values())
 
 
 def _checked_codes(codes: Any, length: int, what: str) -> Codes:

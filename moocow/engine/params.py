@@ -8,12 +8,15 @@ from Python, so a result can always be reproduced from its spec.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from moocow.engine.errors import MoocowError
 
+_KEYED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\s*=")
+"""The start of ``key=value`` items, which a bare value may not look like."""
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off"}
 
@@ -88,25 +91,35 @@ def parse_spec(spec: str, bare: Mapping[str, str] | None = None) -> tuple[str, d
     """Split ``name:key=value,...`` into the name and its raw (text) arguments.
 
     ``bare`` maps a name to the parameter its spec may give without the key, so with
-    ``{"tree": "path"}`` the spec ``tree:x.json`` reads as ``tree:path=x.json`` (a value holding
-    ``=`` still needs the key).
+    ``{"tree": "path"}`` the spec ``tree:x.json`` reads as ``tree:path=x.json``. The bare value is
+    everything after the first colon, ``:``, ``,`` and ``=`` included (``tree:/tmp/a:b,c.json``),
+    unless it begins ``word=`` (then it is ``key=value`` items: ``./a=b.json`` keeps such a path
+    bare). In the keyed form, text after a comma that holds no ``=`` continues the bare parameter's
+    value, so ``tree:path=/tmp/a,b.json``, the canonical spec, reads back too.
     """
     name, _, rest = spec.strip().partition(":")
-    name = name.strip()
+    name, rest = name.strip(), rest.strip()
     if not name:
         raise MoocowError(f"empty name in spec {spec!r}")
     bare_key = (bare or {}).get(name)
-    if bare_key is not None and rest.strip() and "=" not in rest:
-        return name, {bare_key: rest.strip()}
+    if bare_key is not None and rest and not _KEYED.match(rest):
+        return name, {bare_key: rest}
     arguments: dict[str, str] = {}
-    for item in filter(None, (part.strip() for part in rest.split(","))):
+    last = None
+    for part in rest.split(","):
+        item = part.strip()
         key, equals, value = item.partition("=")
         key = key.strip()
+        if not equals and last is not None and last == bare_key:
+            arguments[last] = (arguments[last] + "," + part).strip()
+            continue
+        if not item:
+            continue
         if not equals or not key:
             raise MoocowError(f"malformed parameter {item!r} in {spec!r}: expected key=value")
         if key in arguments:
             raise MoocowError(f"parameter {key} given twice in {spec!r}")
-        arguments[key] = value.strip()
+        arguments[key], last = value.strip(), key
     return name, arguments
 
 

@@ -86,7 +86,7 @@ class FirstCandidate(Strategy):
 class RandomCandidate(Strategy):
     name = "random"
     summary = "a random remaining candidate, seeded"
-    params = (OPENING, Param("seed", int, 0, "seed of the random choices"))
+    params = (OPENING, Param("seed", int, 0, "seed of the random choices", minimum=0))
 
     def choose(self, position: Position) -> int:
         position_seed = int.from_bytes(self._position_key(position)[:8], "little")

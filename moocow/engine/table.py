@@ -15,19 +15,34 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from moocow.engine.errors import MoocowError
 from moocow.engine.game import Game
 
-DEFAULT_BUDGET = int(os.environ.get("MOOCOW_TABLE_BUDGET", 2 * 2**30))
-"""Bytes a table may hold in memory (``MOOCOW_TABLE_BUDGET`` overrides); 8 bottles need 1.6 GB."""
+DEFAULT_BUDGET = 2 * 2**30
+"""Bytes a table may hold in memory unless ``MOOCOW_TABLE_BUDGET`` says otherwise; 8 bottles need 1.6 GB."""
+BUDGET_VARIABLE = "MOOCOW_TABLE_BUDGET"
+"""The environment variable that sets the budget, in bytes."""
 
 BLOCK_BYTES = 32 * 2**20
 """Size of the temporaries one block of work may create."""
 
 
+def table_budget() -> int:
+    """The budget in bytes, read when a table is made so that a mistyped variable is one line, not a crash."""
+    text = os.environ.get(BUDGET_VARIABLE)
+    if text is None or not text.strip():
+        return DEFAULT_BUDGET
+    digits = text.strip().replace("_", "")
+    if not (digits.isascii() and digits.isdigit() and len(digits) <= 30):
+        raise MoocowError(f"{BUDGET_VARIABLE} must be a whole number of bytes, 0 or more, not {text!r}")
+    return int(digits)
+
+
 class FeedbackTable:
     """Feedback values ``[secret, guess]`` for one game, in memory or in blocks."""
 
-    def __init__(self, game: Game, budget: int = DEFAULT_BUDGET) -> None:
+    def __init__(self, game: Game, budget: int | None = None) -> None:
+        budget = table_budget() if budget is None else budget
         self._game = weakref.ref(game)
         self.secret_count = len(game.secrets)
         self.guess_count = len(game.guesses)

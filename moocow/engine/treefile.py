@@ -112,7 +112,7 @@ def save_tree(path: str | os.PathLike[str], game: Game, root: Node, strategy: st
     try:
         Path(path).write_text(text + "\n", encoding="utf-8")
     except OSError as error:
-        raise MoocowError(f"cannot write tree {path}: {error.strerror}") from None
+        raise MoocowError(f"cannot write tree {path}: {error.strerror or error}") from None
 
 
 @dataclass(frozen=True)
@@ -132,25 +132,40 @@ def read_tree_document(path: str | os.PathLike[str]) -> dict[str, Any]:
     try:
         document = json.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as error:
-        raise MoocowError(f"cannot read tree {path}: {error.strerror}") from None
+        raise MoocowError(f"cannot read tree {path}: {error.strerror or error}") from None
+    except UnicodeDecodeError as error:
+        raise MoocowError(f"{path} is not a tree file: not UTF-8 text (byte {error.start})") from None
     except json.JSONDecodeError as error:
         raise MoocowError(f"{path} is not JSON: {error.msg} at line {error.lineno}") from None
+    except RecursionError:
+        raise MoocowError(f"{path} is not a tree file: its JSON is nested too deeply") from None
+    except ValueError:  # json refuses numbers of thousands of digits
+        raise MoocowError(f"{path} is not a tree file: it holds a number too long to read") from None
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise MoocowError(f'{path} is not a moocow tree file (no "format": "{FORMAT}")')
     if document.get("version") != VERSION:
-        raise MoocowError(f"{path}: tree format version {document.get('version')!r} is not {VERSION}")
+        raise MoocowError(f"{path}: tree format version {_shown(document.get('version'))} is not {VERSION}")
     return document
 
 
 def load_tree(path: str | os.PathLike[str], game: Game) -> SavedTree:
     """Read a tree file for ``game``; a file for another game or an inconsistent tree is refused."""
     document = read_tree_document(path)
-    if document.get("game") != game.spec:
-        raise MoocowError(f"{path} is a tree for {document.get('game')}, not for {game.spec}")
+    named = document.get("game")
+    if named is None:
+        raise MoocowError(
+            f'{path} does not say which game it plays: no "game" key (e.g. "game": "{game.spec}")'
+        )
+    if not isinstance(named, str):
+        raise MoocowError(f'{path}: "game" must be a game spec in quotes, not {_shown(named)}')
+    if named != game.spec:
+        raise MoocowError(f"{path} is a tree for {named}, not for {game.spec}")
     try:
-        root = _node_from_dict(game, document["root"])
-    except (KeyError, TypeError, AttributeError) as error:
-        raise MoocowError(f"{path}: malformed tree node ({error})") from None
+        root = _node_from_dict(game, document.get("root"), "root")
+    except MoocowError as error:
+        raise MoocowError(f"{path}: {error}") from None
+    except RecursionError:
+        raise MoocowError(f"{path}: the tree is nested too deeply to be a strategy tree") from None
     stats = tree_stats(root)
     claimed = (document.get("secrets"), document.get("total"), document.get("worst"))
     if claimed != (stats.secrets, stats.total, stats.worst):
@@ -161,16 +176,41 @@ def load_tree(path: str | os.PathLike[str], game: Game) -> SavedTree:
     return SavedTree(game.spec, str(document.get("strategy", "")), root)
 
 
-def _node_from_dict(game: Game, shown: dict[str, Any]) -> Node:
-    node = Node(game.guess_index(shown["guess"]), int(shown["size"]))
-    for answer, child in shown.get("children", {}).items():
-        value = game.parse_feedback(answer)
+def _node_from_dict(game: Game, shown: Any, where: str) -> Node:
+    """One node and its subtree, every field's type checked; ``where`` names it in messages."""
+    if not isinstance(shown, dict):
+        raise MoocowError(f"{where}: a node must be a JSON object, not {_shown(shown)}")
+    guess, size, children = shown.get("guess"), shown.get("size"), shown.get("children", {})
+    if not isinstance(guess, str):
+        raise MoocowError(f'{where}: "guess" must be a code in quotes, not {_shown(guess)}')
+    if not isinstance(size, int) or isinstance(size, bool) or size < 1:
+        raise MoocowError(f'{where}: "size" must be a whole number of secrets, 1 or more, not {_shown(size)}')
+    if not isinstance(children, dict):
+        raise MoocowError(f'{where}: "children" must be an object keyed by answer, not {_shown(children)}')
+    where = f"{where} {guess}"
+    try:
+        node = Node(game.guess_index(guess), size)
+    except MoocowError as error:
+        raise MoocowError(f"{where}: {error}") from None
+    for answer, child in children.items():
+        try:
+            value = game.parse_feedback(answer)
+        except MoocowError as error:
+            raise MoocowError(f"{where}: {error}") from None
         if value == game.win:
-            raise MoocowError(f"the winning answer {answer} cannot have a subtree")
-        node.children[value] = _node_from_dict(game, child)
+            raise MoocowError(f"{where}: the winning answer {answer} cannot have a subtree")
+        if value in node.children:
+            raise MoocowError(f"{where}: the answer {answer} has two subtrees")
+        node.children[value] = _node_from_dict(game, child, f"{where} > {answer}")
     if sum(child.size for child in node.children.values()) not in (node.size, node.size - 1):
-        raise MoocowError(f"node {shown['guess']}: its children do not add up to its size {node.size}")
+        raise MoocowError(f"{where}: its children do not add up to its size {node.size}")
     return node
+
+
+def _shown(value: Any) -> str:
+    """A JSON value in a message: short, whatever the file holds."""
+    text = json.dumps(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def format_tree(game: Game, root: Node, max_depth: int | None = None) -> str:

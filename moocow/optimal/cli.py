@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from moocow.engine.errors import MoocowError
@@ -26,7 +27,7 @@ from moocow.optimal.prove import OptimalResult, prove_optimal
 from moocow.plugins import load_game
 from moocow.runner.players import PlayerKind, PlayerSpec, parse_player
 from moocow.runner.playertree import player_tree
-from moocow.terminal import err, one_line_errors, out
+from moocow.terminal import err, one_line_errors, out, plural
 
 DEFAULT_WORKERS = os.cpu_count() or 1
 """Processes ``moocow optimal`` searches with unless told: every core."""
@@ -60,10 +61,11 @@ def optimal(
 ) -> None:
     """Find the strategy with the fewest guesses in total, and prove it (Ctrl-C keeps the best so far)."""
     with one_line_errors():
+        _check_outputs(show, dot)
         loaded = load_game(game)
         with SearchProgress(err) as progress:
             result = prove_optimal(loaded, max_depth, candidates_only, progress, workers)
-        out.print(describe(result), soft_wrap=True)
+        _notes(dot).print(describe(result), soft_wrap=True)
         if result.root is not None:
             label = optimal_label(result)
             _emit(loaded, result.root, label, save, show, dot)
@@ -71,14 +73,16 @@ def optimal(
 
 def describe(result: OptimalResult) -> str:
     """One line for people: the total, whether it is proven, the time."""
-    limits = [f"at most {result.max_depth} guesses"] if result.max_depth else []
+    limits = [f"at most {result.max_depth} {plural(result.max_depth, 'guess')}"] if result.max_depth else []
     limits += ["candidates only"] if result.candidates_only else []
     where = f"{result.game} ({', '.join(limits)})" if limits else result.game
     seconds = f"{result.seconds:.1f} s"
     if result.total is None and result.proven:
         return f"{where}: no strategy meets the limit (proven in {seconds})"
     if result.proven:
-        return f"{where}: {result.total} guesses in total, proven optimal in {seconds}"
+        return (
+            f"{where}: {result.total} {plural(result.total, 'guess')} in total, proven optimal in {seconds}"
+        )
     best = "no strategy yet" if result.total is None else f"best found {result.total}"
     return f"{where}: interrupted after {seconds}; {best}, proven lower bound {result.lower_bound}"
 
@@ -116,6 +120,7 @@ def tree(
     with one_line_errors():
         if strategy is not None and player is not None:
             raise MoocowError("give --strategy or --player, not both")
+        _check_outputs(show, dot)
         loaded = load_game(game)
         seated = None if player is None else parse_player(player)
         if seated is not None and seated.kind is not PlayerKind.STRATEGY:
@@ -124,8 +129,9 @@ def tree(
             chosen = load_strategy(player or strategy or DEFAULT_STRATEGY)
             label, root = chosen.spec, evaluate_with_tree(loaded, chosen)[1]
         stats = tree_stats(root)
-        out.print(
-            f"{loaded.spec} with {label}: {stats.total} guesses in total, worst {stats.worst}", soft_wrap=True
+        total = f"{stats.total} {plural(stats.total, 'guess')} in total"
+        _notes(dot).print(
+            f"{loaded.spec} with {label}: {total}, worst {stats.worst}", soft_wrap=True, markup=False
         )
         if save is None and dot is None and show is None:
             show = DEFAULT_SHOW
@@ -140,20 +146,34 @@ def _player_root(game: Game, player: PlayerSpec) -> Node:
         return player_tree(game, player, progress=lambda done, _: bar.update(task, completed=done))
 
 
+def _dot_to_stdout(dot: Path | None) -> bool:
+    return dot is not None and str(dot) == "-"
+
+
+def _notes(dot: Path | None) -> Console:
+    """Where summaries go: stdout, unless it carries the DOT text (``--dot -``), which must stand alone."""
+    return err if _dot_to_stdout(dot) else out
+
+
+def _check_outputs(show: int | None, dot: Path | None) -> None:
+    if show is not None and _dot_to_stdout(dot):
+        raise MoocowError("give --show or --dot -, not both: both would print on stdout")
+
+
 def _emit(game: Game, root: Node, label: str, save: Path | None, show: int | None, dot: Path | None) -> None:
     """Save, print and export a tree as asked."""
     if save is not None:
         save_tree(save, game, root, label)
-        out.print(f"saved to {save}", markup=False)
+        _notes(dot).print(f"saved to {save}", markup=False)
     if show is not None:
         out.print(format_tree(game, root, show), markup=False, highlight=False)
     if dot is not None:
         text = tree_to_dot(game, root)
-        if str(dot) == "-":
+        if _dot_to_stdout(dot):
             sys.stdout.write(text)
         else:
             try:
                 dot.write_text(text, encoding="utf-8")
             except OSError as error:
-                raise MoocowError(f"cannot write {dot}: {error.strerror}") from None
+                raise MoocowError(f"cannot write {dot}: {error.strerror or error}") from None
             out.print(f"Graphviz file written to {dot}", markup=False)

@@ -26,7 +26,9 @@ class Bottles(SymbolGame):
     name = "bottles"
     code_noun = "arrangement"
     summary = "The bottle game: arrange n distinct bottles, told how many stand right"
-    params = (Param("n", int, 6, "bottles in the row", minimum=1, maximum=10),)
+    params = (
+        Param("n", int, 6, "bottles in the row (one bottle leaves nothing to find)", minimum=2, maximum=10),
+    )
     feedback_fields = ("correct",)
     symmetries = frozenset({"positions", "symbols"})
     symbol_noun = "bottle"

@@ -25,7 +25,14 @@ class Digits(SymbolGame):
     summary = "Bulls and Cows: guess a number of distinct digits (bulls and cows)"
     params = (
         Param("length", int, 4, "digits in a code", minimum=1, maximum=10),
-        Param("symbols", int, 10, "digits to choose from (above ten: a, b, c, ...)", minimum=2, maximum=36),
+        Param(
+            "symbols",
+            int,
+            10,
+            "digits to choose from (above ten: a, b, c, ...; at least two)",
+            minimum=2,
+            maximum=36,
+        ),
     )
     feedback_fields = ("bulls", "cows")
     symmetries = frozenset({"positions", "symbols"})

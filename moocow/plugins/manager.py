@@ -71,6 +71,8 @@ class PluginManager(pluggy.PluginManager):
         import is recorded like any broken plugin.
         """
         file = Path(path)
+        if file.is_dir():
+            raise MoocowError(f"plugin file {str(path)!r} is a folder: name the module's .py file")
         if not file.is_file():
             raise MoocowError(f"plugin file {str(path)!r} not found")
         name = str(file.resolve())

@@ -21,7 +21,14 @@ class Mastermind(SymbolGame):
     summary = "Mastermind: guess the colours of the pegs, repeats allowed (black and white pegs)"
     params = (
         Param("pegs", int, 4, "pegs in a code", minimum=1, maximum=15),
-        Param("colors", int, 6, "colours a peg may take", minimum=1, maximum=len(COLOURS)),
+        Param(
+            "colors",
+            int,
+            6,
+            "colours a peg may take (one colour leaves nothing to find)",
+            minimum=2,
+            maximum=len(COLOURS),
+        ),
     )
     feedback_fields = ("black", "white")
     symmetries = frozenset({"positions", "symbols"})

@@ -1,0 +1,113 @@
+"""How the ``moocow`` command line behaves as a whole, whatever the command.
+
+- A usage error (an unknown option, a missing argument, ``--seed x``) is one line on stderr
+  starting ``error:`` and exit status 2, like every other mistake (``terminal.one_line_errors``),
+  not typer's boxed panel.
+- ``moocow`` alone prints the help, with status 0.
+- Ctrl-C outside a prompt ends on a fresh line with status 130, never with a traceback.
+- Metavars read as words: ``--seed N``, ``--save FILE``, ``--strategy SPEC``, ``GAME``; a flag
+  shows none. An option that sets ``metavar=`` keeps it; the rest get a word from their type.
+
+The app is made with ``cls=MoocowGroup`` and its commands with ``cls=MoocowCommand``.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, get_args, get_origin
+
+import typer
+from typer.core import TyperArgument, TyperCommand, TyperGroup
+
+from moocow.runner.display import printable
+from moocow.terminal import err
+
+try:  # typer from 0.20 on carries its own click
+    from typer._click import exceptions as click_errors
+except ImportError:  # pragma: no cover - older typer depends on click
+    from click import exceptions as click_errors  # type: ignore[no-redef]
+
+INTERRUPTED = 130
+"""Exit status after Ctrl-C, as shells report it."""
+
+
+class WordArgument(TyperArgument):
+    """An argument shown by its name alone (``GAME``), not as ``{game}`` with a ``<str>`` beside it."""
+
+    def display_type_rich(self, ctx: Any) -> str | None:
+        return None
+
+    def _usage_display_name(self) -> str:
+        return self.display_name_raw if self.required else f"[{self.display_name_raw}]"
+
+
+class WordsMixin:
+    """Give every parameter a metavar that reads as a word before help or usage shows it."""
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        params = super().get_params(ctx)  # type: ignore[misc]
+        for param in params:
+            if param.metavar is None:
+                param.metavar = metavar_word(param)
+            if type(param) is TyperArgument and hasattr(TyperArgument, "_usage_display_name"):
+                param.__class__ = WordArgument
+        return params
+
+
+class MoocowCommand(WordsMixin, TyperCommand):
+    """A command whose parameters read as words."""
+
+
+class MoocowGroup(WordsMixin, TyperGroup):
+    """The ``moocow`` group: usage errors, interrupts and a bare ``moocow`` handled once for all."""
+
+    def main(  # type: ignore[override]
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode, **extra)
+        try:
+            status = super().main(args, prog_name, complete_var, False, **extra)
+        except click_errors.NoArgsIsHelpError as error:
+            print(error.ctx.get_help() if error.ctx is not None else "", end="")
+            status = 0
+        except click_errors.ClickException as error:
+            err.print(f"error: {usage_message(error)}", markup=False, soft_wrap=True)
+            status = 2
+        except typer.Abort:  # end of input inside click itself
+            status = INTERRUPTED
+        if status == INTERRUPTED:
+            err.print()
+        sys.exit(status if isinstance(status, int) else 0)
+
+
+def usage_message(error: Any) -> str:
+    """Click's message on one line, lower case first, pointing at the command's help."""
+    message = " ".join(error.format_message().split()).rstrip(".")
+    message = message[:1].lower() + message[1:]
+    context = getattr(error, "ctx", None)
+    where = f"; see '{context.command_path} --help'" if context is not None else ""
+    return printable(message + where)
+
+
+def metavar_word(param: Any) -> str:
+    """``N`` for numbers, ``FILE`` for paths, the option's name for text; nothing for a flag."""
+    if getattr(param, "is_flag", False) or getattr(param, "count", False):
+        return ""
+    annotation = getattr(getattr(param, "type_descriptor", None), "annotation", None)
+    if get_origin(annotation) is list:
+        annotation = get_args(annotation)[0]
+    type_name = getattr(getattr(param, "type", None), "name", "")
+    if annotation in (int, float) or type_name in ("integer", "float"):
+        return "N"
+    if (isinstance(annotation, type) and issubclass(annotation, Path)) or type_name in ("path", "file"):
+        return "FILE"
+    longest = max(getattr(param, "opts", None) or [param.name or "value"], key=len)
+    return longest.lstrip("-").replace("-", "_").upper()
