@@ -45,7 +45,7 @@ def test_a_player_that_kills_or_stops_its_worker_loses_only_its_own_session(
 
 
 def test_bytes_written_into_a_workers_descriptors_run_no_code_in_the_runner() -> None:
-    """An unconfined player writes a pickle into every descriptor of its worker: nothing runs, the run ends."""
+    """A pickle an unconfined player writes into every descriptor of its worker runs nothing."""
     ran = Path("/tmp/moocow-pickle-ran")
     ran.unlink(missing_ok=True)
     attacker = str(Path(__file__).parent / "players" / "hostile" / "pickler.py")
