@@ -76,6 +76,9 @@ def test_without_any_confinement_players_outside_the_engine_are_refused(
     assert allowed.exit_code == 0, allowed.output
     engine_only = CliRunner().invoke(app, ["tournament", "-p", "minmax", "-g", GAME, "-r", "1"])
     assert engine_only.exit_code == 0, engine_only.output
+    tree = ["tree", "mastermind:pegs=2,colors=2", "--player", player, "--show", "1"]
+    assert CliRunner().invoke(app, tree).exit_code == 2
+    assert CliRunner().invoke(app, [*tree, "--no-sandbox"]).exit_code == 0
 
 
 def test_a_level_stronger_than_the_machine_allows_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:

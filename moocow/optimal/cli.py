@@ -25,8 +25,10 @@ from moocow.engine.treefile import format_tree, save_tree, tree_stats, tree_to_d
 from moocow.optimal.progress import SearchProgress
 from moocow.optimal.prove import OptimalResult, prove_optimal
 from moocow.plugins import load_game
+from moocow.runner.cli import NoSandboxOpt
 from moocow.runner.players import PlayerKind, PlayerSpec, parse_player
 from moocow.runner.playertree import player_tree
+from moocow.runner.sandbox import SandboxPolicy
 from moocow.terminal import err, one_line_errors, out, plural
 
 DEFAULT_WORKERS = os.cpu_count() or 1
@@ -115,6 +117,7 @@ def tree(
     save: SaveOpt = None,
     show: ShowOpt = None,
     dot: DotOpt = None,
+    no_sandbox: NoSandboxOpt = False,
 ) -> None:
     """Build the tree of a strategy or a player over every secret: save it, print it, or export it."""
     with one_line_errors():
@@ -124,7 +127,7 @@ def tree(
         loaded = load_game(game)
         seated = None if player is None else parse_player(player)
         if seated is not None and seated.kind is not PlayerKind.STRATEGY:
-            label, root = seated.name, _player_root(loaded, seated)
+            label, root = seated.name, _player_root(loaded, seated, SandboxPolicy(unconfined=no_sandbox))
         else:
             chosen = load_strategy(player or strategy or DEFAULT_STRATEGY)
             label, root = chosen.spec, evaluate_with_tree(loaded, chosen)[1]
@@ -138,12 +141,14 @@ def tree(
         _emit(loaded, root, label, save, show, dot)
 
 
-def _player_root(game: Game, player: PlayerSpec) -> Node:
+def _player_root(game: Game, player: PlayerSpec, sandbox: SandboxPolicy) -> Node:
     """A player's tree, with a bar of the rounds played on stderr."""
     columns = (TextColumn("rounds"), BarColumn(), MofNCompleteColumn())
     with Progress(*columns, console=err, transient=True, disable=not err.is_terminal) as bar:
         task = bar.add_task("rounds", total=len(game.secrets))
-        return player_tree(game, player, progress=lambda done, _: bar.update(task, completed=done))
+        return player_tree(
+            game, player, progress=lambda done, _: bar.update(task, completed=done), sandbox=sandbox
+        )
 
 
 def _dot_to_stdout(dot: Path | None) -> bool:
