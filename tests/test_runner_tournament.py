@@ -242,3 +242,38 @@ def test_a_python_player_knows_the_games_of_the_runners_plugin_files() -> None:
     assert outcome.exit_code == 0, outcome.output
     assert "2 rounds played" in outcome.output
     assert "lost" not in outcome.output
+
+
+def test_ctrl_c_says_how_many_rounds_are_saved_and_how_to_finish(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Interrupted after three rounds: a fresh line with the count and the resume command, exit 130."""
+    from moocow.runner import cli as runner_cli
+
+    real = runner_cli.run_tournament
+
+    def interrupted(*arguments: object) -> object:
+        progress = arguments[4]
+        original = progress.advance  # type: ignore[attr-defined]
+
+        def advance(result: object) -> None:
+            original(result)
+            if progress.saved == 3:  # type: ignore[attr-defined]
+                raise KeyboardInterrupt
+
+        progress.advance = advance  # type: ignore[attr-defined]
+        return real(*arguments)
+
+    monkeypatch.setattr(runner_cli, "run_tournament", interrupted)
+    results = tmp_path / "r.jsonl"
+    arguments = ["tournament", "-p", "minmax", "-g", "bottles:n=4", "-r", "5", "--results", str(results)]
+    monkeypatch.setattr(sys, "argv", ["moocow", *arguments])
+    outcome = CliRunner().invoke(app, arguments)
+    assert outcome.exit_code == 130, outcome.stderr
+    assert [line for line in outcome.stderr.splitlines() if line][-2:] == [
+        f"interrupted: 3 rounds saved in {results}; finish with:",
+        f"  moocow {' '.join(arguments)} --resume",
+    ]
+    assert len(results.read_text().splitlines()) == 4
+    no_file = CliRunner().invoke(app, arguments[:-2])
+    assert "no round was saved" in no_file.stderr and "see --results" not in no_file.stderr

@@ -8,6 +8,8 @@ same however it is registered.
 from __future__ import annotations
 
 import json
+import shlex
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any
@@ -29,7 +31,7 @@ from moocow.runner.sandbox import SandboxPolicy, referee_line
 from moocow.runner.seeds import Seed, Source, choose_seed
 from moocow.runner.signing import choose_key
 from moocow.runner.tournament import run_tournament, tournament_from
-from moocow.terminal import err, one_line_errors, out
+from moocow.terminal import err, one_line_errors, out, plural
 
 LimitOpt = Annotated[
     list[str] | None,
@@ -72,11 +74,15 @@ class ProgressBar:
         self.bar = Progress(*columns, console=err, transient=True)
         self.task = self.bar.add_task("rounds", total=None)
 
+    saved = 0
+    """Rounds finished (so written, with --results) in this run, for a message on Ctrl-C."""
+
     def begin(self, total: int, done: int) -> None:
         self.bar.update(self.task, total=total, completed=done)
         self.bar.start()
 
     def advance(self, result: RoundResult) -> None:
+        self.saved += 1
         self.bar.advance(self.task)
 
     def stop(self) -> None:
@@ -131,6 +137,10 @@ def tournament(
         bar = ProgressBar()
         try:
             outcome = run_tournament(chosen, results, resume, setup.workers, bar, setup.key)
+        except KeyboardInterrupt:
+            bar.stop()
+            report_interrupted(bar.saved, results)
+            raise typer.Exit(130) from None
         finally:
             bar.stop()
     games = chosen.games if len(chosen.games) > 1 else ()
@@ -140,9 +150,20 @@ def tournament(
     out.print(f"{outcome.played} rounds played, seed {chosen.seed}, mercy {chosen.mercy}.")
     if setup.seed.source is Source.FRESH:
         out.print(f"seed {chosen.seed}, drawn at random.")
-    report_fouls(outcome.results)
+    report_fouls(outcome.results, results is not None)
     report_seed(setup.seed)
     report_referee(chosen.referee())
+
+
+def report_interrupted(saved: int, results: Path | None) -> None:
+    """After Ctrl-C: on a fresh line, how many rounds are safe and the command that finishes the run."""
+    if results is None:
+        err.print("\ninterrupted: no round was saved (give --results FILE to keep them)", markup=False)
+        return
+    command = shlex.join(["moocow", *sys.argv[1:], *([] if "--resume" in sys.argv else ["--resume"])])
+    rounds = f"{saved} {plural(saved, 'round')}"
+    err.print(f"\ninterrupted: {rounds} saved in {results}; finish with:", markup=False, soft_wrap=True)
+    err.print(f"  {command}", markup=False, soft_wrap=True)
 
 
 def report_referee(record: dict[str, Any]) -> None:
@@ -155,7 +176,7 @@ FOULS_SHOWN = 10
 """Lost rounds listed by reason after the leaderboard (the results file has them all)."""
 
 
-def report_fouls(results: Sequence[RoundResult]) -> None:
+def report_fouls(results: Sequence[RoundResult], in_a_file: bool = False) -> None:
     """Say why rounds were lost to something other than the mercy limit, so no one has to dig.
 
     Names and reasons come from players: escaped, so they cannot rewrite the terminal.
@@ -165,7 +186,8 @@ def report_fouls(results: Sequence[RoundResult]) -> None:
         line = f"{result.player} lost {result.game} round {result.round}: {result.failure}: {result.reason}"
         err.print(printable(line), markup=False, soft_wrap=True)
     if len(fouls) > FOULS_SHOWN:
-        err.print(f"... and {len(fouls) - FOULS_SHOWN} more lost rounds (see --results)", markup=False)
+        more = f"... and {len(fouls) - FOULS_SHOWN} more lost rounds"
+        err.print(more + (" (see --results)" if in_a_file else ""), markup=False)
 
 
 def report_seed(seed: Seed) -> None:
