@@ -463,3 +463,39 @@ def test_typed_bytes_that_are_not_utf8_are_refused_in_one_line() -> None:
 def test_a_plugin_folder_is_named_a_folder(tmp_path: Path) -> None:
     """`--plugin DIR` says the path is a folder, not that it is missing."""
     one_line_error(run("--plugin", str(tmp_path), "games"), "is a folder")
+
+
+# ---------------------------------------------------------------- found by tests/test_cli_fuzz.py
+
+
+def test_a_huge_max_depth_is_no_limit() -> None:
+    """`optimal --max-depth 99999999999999999999` is no limit, proven at once, not bounded depth by depth."""
+    result = run("optimal", "bottles:n=3", "--max-depth", "99999999999999999999", "--workers", "1")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.startswith("bottles:n=3: 15 guesses in total, proven optimal")
+
+
+def test_a_broken_plugin_warns_once_and_the_error_still_is_one_line(tmp_path: Path) -> None:
+    """A broken `--plugin` file's warning is its own line; the command's error is one more, nothing else."""
+    garbage = tmp_path / "garbage.py"
+    garbage.write_bytes(b"def (:\n\x00")
+    result = run("--plugin", str(garbage), "evaluate", "chess")
+    assert result.exit_code == 2
+    warning, error = result.stderr.splitlines()
+    assert warning.startswith("warning: plugin ") and error.startswith("error: unknown game 'chess'")
+
+
+@pytest.mark.parametrize("command", [("tree", "bottles:n=2"), ("optimal", "bottles:n=2", "--workers", "1")])
+def test_outputs_that_cannot_be_written_are_refused_before_any_work(
+    command: tuple[str, ...], tmp_path: Path
+) -> None:
+    """A folder or a missing folder as --save or --dot, or both naming one file: one line, nothing printed."""
+    same = str(tmp_path / "same")
+    for outputs, message in [
+        (["--dot", "-", "--save", str(tmp_path)], "it is a folder"),
+        (["--dot", str(tmp_path / "no" / "t.dot")], "there is no folder"),
+        (["--save", same, "--dot", same], "--save and --dot both name"),
+    ]:
+        result = run(*command, *outputs)
+        one_line_error(result, message)
+        assert result.stdout == ""

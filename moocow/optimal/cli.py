@@ -63,7 +63,7 @@ def optimal(
 ) -> None:
     """Find the strategy with the fewest guesses in total, and prove it (Ctrl-C keeps the best so far)."""
     with one_line_errors():
-        _check_outputs(show, dot)
+        _check_outputs(show, dot, save)
         loaded = load_game(game)
         with SearchProgress(err) as progress:
             result = prove_optimal(loaded, max_depth, candidates_only, progress, workers)
@@ -123,7 +123,7 @@ def tree(
     with one_line_errors():
         if strategy is not None and player is not None:
             raise MoocowError("give --strategy or --player, not both")
-        _check_outputs(show, dot)
+        _check_outputs(show, dot, save)
         loaded = load_game(game)
         seated = None if player is None else parse_player(player)
         if seated is not None and seated.kind is not PlayerKind.STRATEGY:
@@ -160,9 +160,18 @@ def _notes(dot: Path | None) -> Console:
     return err if _dot_to_stdout(dot) else out
 
 
-def _check_outputs(show: int | None, dot: Path | None) -> None:
+def _check_outputs(show: int | None, dot: Path | None, save: Path | None) -> None:
+    """Refuse outputs that cannot be written before any work, so a long search is not lost to a typo."""
     if show is not None and _dot_to_stdout(dot):
         raise MoocowError("give --show or --dot -, not both: both would print on stdout")
+    files = [path for path in (save, None if _dot_to_stdout(dot) else dot) if path is not None]
+    if len(files) == 2 and files[0].absolute() == files[1].absolute():
+        raise MoocowError(f"--save and --dot both name {save}: the DOT text would replace the tree")
+    for path in files:
+        if path.is_dir():
+            raise MoocowError(f"cannot write {path}: it is a folder")
+        if not path.absolute().parent.is_dir():
+            raise MoocowError(f"cannot write {path}: there is no folder {path.absolute().parent}")
 
 
 def _emit(game: Game, root: Node, label: str, save: Path | None, show: int | None, dot: Path | None) -> None:

@@ -67,6 +67,11 @@ def prove_optimal(
     """
     if max_depth is not None and max_depth < 1:
         raise MoocowError(f"max depth must be at least 1, not {max_depth}")
+    if max_depth is not None and max_depth >= len(game.secrets):
+        # An optimal strategy never plays a guess that rules nothing out, so no secret takes more
+        # guesses than there are secrets: such a limit is none, and the search's bounds per depth
+        # would otherwise be built for every depth up to it.
+        max_depth = None
     started = time.perf_counter()
     search = Search(game, max_depth, candidates_only, progress, workers)
     start_total, start_tree = _starting_strategy(game, max_depth, candidates_only)
