@@ -67,11 +67,12 @@ MercyOpt = Annotated[
 
 
 class ProgressBar:
-    """A rich progress bar on stderr, told about each finished round."""
+    """A rich progress bar on stderr, told about each finished round; nothing off a terminal, where
+    it would leave a stray line before an error (and errors are one line)."""
 
     def __init__(self) -> None:
         columns = (TextColumn("rounds"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
-        self.bar = Progress(*columns, console=err, transient=True)
+        self.bar = Progress(*columns, console=err, transient=True, disable=not err.is_terminal)
         self.task = self.bar.add_task("rounds", total=None)
 
     saved = 0
