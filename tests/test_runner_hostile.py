@@ -7,8 +7,8 @@ changes, and nothing of the player is left running (an autouse fixture looks aft
 Where a thief could come back empty-handed for a reason of its own, an unconfined control run shows
 that the same player does find and use the secrets without the sandbox.
 
-They need bubblewrap's namespaces; elsewhere they are skipped, saying why. Attacks that still
-work are ``xfail(strict=True)``, naming what works, so each flips when it is fixed.
+They need bubblewrap's namespaces; elsewhere they are skipped, saying why. The memfd and keyring
+attacks worked until the runner counted memfd files and gave each player fresh keyrings.
 """
 
 from __future__ import annotations
@@ -355,12 +355,6 @@ def test_filling_the_disk_stops_at_its_own_small_tmpfs(course: Path) -> None:
     assert list(course.glob("fill-*")) == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="memory written into memfd_create files is neither resident in a process (the /proc scan) nor "
-    "address space (RLIMIT_AS), and this machine's cgroup v2 has no memory controller: 768 MB held under a "
-    "256 MB limit, unnoticed (pieces of output_mb each, RLIMIT_NOFILE of them per process)",
-)
 def test_memory_hidden_in_memfd_files_loses_the_round_as_memory(course: Path) -> None:
     """Memory kept in memfd files, written but never mapped, three times the limit: lost as ``memory``."""
     mine, _, _ = play_limits("memfd", replace(FAST, guess_cpu=3, guess_seconds=4, output_mb=16))
@@ -426,13 +420,6 @@ x86_64 = pytest.mark.skipif(os.uname().machine != "x86_64", reason="the keyring 
 
 
 @x86_64
-@pytest.mark.xfail(
-    strict=True,
-    reason="players of one runner share a user id, and the kernel's keyrings are namespaced by none of "
-    "bubblewrap's namespaces: a player stores each secret it solves in its user keyring (add_key), and the "
-    "next player's session finds it there and scores 1 every round (across workers too, through the "
-    "runner's session keyring, which every player inherits)",
-)
 def test_the_kernel_keyring_carries_no_secret_from_one_player_to_the_next(course: Path) -> None:
     """Two students' players leave and pick up secrets in the kernel's keyring: the second gains nothing."""
     ada = install("keyring.py", course / "students" / "ada")
@@ -443,12 +430,6 @@ def test_the_kernel_keyring_carries_no_secret_from_one_player_to_the_next(course
 
 
 @x86_64
-@pytest.mark.xfail(
-    strict=True,
-    reason="the launcher changes the player's user id but keeps the runner's session keyring, which the "
-    "player then possesses: it reads a key the runner keeps there (here root's _uid_ses.0 with root's user "
-    "keyring linked in it; a possessor may view, read, write, search and link)",
-)
 def test_the_runners_session_keyring_is_out_of_reach(course: Path) -> None:
     """A key the runner keeps in its session keyring (a fresh one, here) is out of a player's reach."""
     thief = install("keyring.py", course / "students" / "ada")

@@ -11,7 +11,8 @@ means no limit):
   raise it again;
 - ``cgroup``: join the cgroup whose ``cgroup.procs`` this is first, so every process started from
   here on is counted in it;
-- ``uid``: as root, become this unprivileged user id (and group id), with no other groups;
+- ``uid``: as root, become this unprivileged user id (and group id), with no other groups and
+  its keyrings emptied (every player also gets a new session keyring, not the runner's);
 - ``parent``: Linux, have the kernel kill the player when this process dies;
 - ``stdin``, ``stdout``: descriptors to become the player's standard input and output.
 """
@@ -67,6 +68,26 @@ def become(uid: int) -> None:
     os.setresuid(uid, uid, uid)
 
 
+KEYCTL = {"x86_64": 250, "aarch64": 219, "i686": 288, "armv7l": 311, "ppc64le": 281, "s390x": 280}
+"""The ``keyctl`` system call's number on each machine (libc has no wrapper for it)."""
+KEYCTL_JOIN_SESSION_KEYRING, KEYCTL_CLEAR = 1, 7
+KEY_SPEC_USER_KEYRING, KEY_SPEC_USER_SESSION_KEYRING = -4, -5
+
+
+def fresh_keyrings(own_user: bool) -> None:
+    """Linux: leave the runner's session keyring for a new empty one, which no namespace separates;
+    with a user id of its own, empty that user's keyrings too, where an earlier player could have
+    left a solved secret for the next (keys outlive processes)."""
+    number = KEYCTL.get(os.uname().machine)
+    if not sys.platform.startswith("linux") or number is None:
+        return
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.syscall(number, KEYCTL_JOIN_SESSION_KEYRING, None)
+    if own_user:
+        for keyring in (KEY_SPEC_USER_KEYRING, KEY_SPEC_USER_SESSION_KEYRING):
+            libc.syscall(number, KEYCTL_CLEAR, keyring)
+
+
 def main(argv: list[str]) -> None:
     """Apply the limits, drop to the player's user, then become the player."""
     split = argv.index("--")
@@ -86,6 +107,7 @@ def main(argv: list[str]) -> None:
             limit(kind, value)
     if "uid" in settings:
         become(int(settings["uid"]))
+    fresh_keyrings(own_user="uid" in settings)
     if "parent" in settings:  # after become(): a change of user clears the parent-death signal
         die_with_parent(int(settings["parent"]))
     try:

@@ -16,9 +16,11 @@ CPU-seconds against 2, both seen), so the runner counts over every process of th
 from __future__ import annotations
 
 import contextlib
+import functools
 import itertools
 import os
 import signal
+import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,6 +30,8 @@ PAGE_BYTES = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 CGROUP_ROOTS = (Path("/sys/fs/cgroup"), Path("/sys/fs/cgroup/unified"))
 """Where a cgroup v2 hierarchy is mounted: alone, or beside v1 controllers (hybrid)."""
 _serial = itertools.count()
+CLOSE_SECONDS = 2.0
+"""How long a cgroup's removal waits for its killed processes to be gone."""
 
 
 @dataclass(frozen=True)
@@ -52,8 +56,14 @@ def process_stat(pid: int) -> list[bytes] | None:
 
 
 def cpu_and_memory(pids: list[int]) -> tuple[float, int, int]:
-    """CPU seconds (their own and their reaped children's), resident bytes and number of ``pids`` alive."""
+    """CPU seconds (their own and their reaped children's), memory held and number of ``pids`` alive.
+
+    Memory is what is resident in them plus what their open ``memfd`` files hold: written and never
+    mapped, those pages are in no process's resident set nor its address space (a player held three
+    times its limit so). A file both mapped and open is counted twice, which errs on the safe side.
+    """
     ticks = pages = alive = 0
+    files: dict[tuple[int, int], int] = {}
     for pid in pids:
         fields = process_stat(pid)
         if fields is None or fields[0] == b"Z":
@@ -61,7 +71,21 @@ def cpu_and_memory(pids: list[int]) -> tuple[float, int, int]:
         ticks += sum(int(value) for value in fields[11:15])
         pages += int(fields[21])
         alive += 1
-    return ticks / CLOCK_TICKS, pages * PAGE_BYTES, alive
+        files.update(memory_files(pid))
+    return ticks / CLOCK_TICKS, pages * PAGE_BYTES + sum(files.values()), alive
+
+
+def memory_files(pid: int) -> dict[tuple[int, int], int]:
+    """The ``memfd`` files a process holds open, by device and inode, with the bytes each holds."""
+    held: dict[tuple[int, int], int] = {}
+    folder = f"/proc/{pid}/fd"
+    with contextlib.suppress(OSError):
+        for name in os.listdir(folder):
+            with contextlib.suppress(OSError):
+                if os.readlink(f"{folder}/{name}").startswith("/memfd:"):
+                    status = os.stat(f"{folder}/{name}")
+                    held[(status.st_dev, status.st_ino)] = status.st_blocks * 512
+    return held
 
 
 def children_of(parent: int) -> set[int]:
@@ -153,6 +177,7 @@ class CgroupGroup(ProcessGroup):
         for root in CGROUP_ROOTS:
             if not (root / "cgroup.procs").exists() or not (root / "cgroup.controllers").exists():
                 continue
+            sweep_stale(root / own_cgroup(root))
             path = root / own_cgroup(root) / f"moocow-{os.getpid()}-{next(_serial)}"
             try:
                 path.mkdir()
@@ -191,7 +216,7 @@ class CgroupGroup(ProcessGroup):
         except (OSError, ValueError):
             return None
         members = self.members()
-        memory = self._read_int("memory.current")
+        memory = self._read_int("memory.current")  # memfd files included, where the controller is on
         if memory is None:
             memory = cpu_and_memory(members)[1]
         return Usage(int(stat["usage_usec"]) / 1e6, memory, len(members))
@@ -212,16 +237,36 @@ class CgroupGroup(ProcessGroup):
                 os.kill(pid, signal.SIGKILL)
 
     def close(self) -> None:
-        """Remove the cgroup; it can only go once empty, so kill again and retry briefly."""
-        for _ in range(100):
+        """Remove the cgroup; it can only go once its killed processes are gone: kill again, retry a while."""
+        deadline = time.monotonic() + CLOSE_SECONDS
+        while True:
             try:
                 self.path.rmdir()
                 return
             except FileNotFoundError:
                 return
             except OSError:
+                if time.monotonic() > deadline:
+                    return  # left for remove_cgroups_of, or for the machine's own clean-up
                 self.kill()
-                os.sched_yield()
+                time.sleep(0.002)
+
+
+@functools.cache
+def sweep_stale(parent: Path) -> None:
+    """Once per process: remove the cgroups of runners killed before they could (their pid is gone)."""
+    for path in parent.glob("moocow-*-*"):
+        owner = path.name.split("-")[1]
+        if owner.isdigit() and not Path(f"/proc/{owner}").exists():
+            CgroupGroup(path).close()
+
+
+def remove_cgroups_of(pid: int) -> None:
+    """Kill and remove the cgroups a process made for its players (it was killed before it could)."""
+    for root in CGROUP_ROOTS:
+        with contextlib.suppress(OSError):
+            for path in (root / own_cgroup(root)).glob(f"moocow-{pid}-*"):
+                CgroupGroup(path).close()
 
 
 def own_cgroup(root: Path) -> str:

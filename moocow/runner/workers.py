@@ -34,6 +34,7 @@ from moocow.runner.launch import become_subreaper, die_with_parent
 from moocow.runner.process import remove_tree
 from moocow.runner.results import RoundResult
 from moocow.runner.session import Emit, SessionPlan, play_session
+from moocow.runner.usage import remove_cgroups_of
 
 WAIT_SECONDS = 0.5
 """How often the runner looks at its workers while no round arrives."""
@@ -146,11 +147,13 @@ class WorkerPool:
         self._workers[self._workers.index(worker)] = self._replace(worker)
 
     def _replace(self, worker: Worker) -> Worker:
-        """Kill a worker and start another in its place."""
+        """Kill a worker, and what it left, and start another in its place."""
         with contextlib.suppress(OSError):
             worker.process.kill()
         worker.process.join()
         worker.pipe.close()
+        if worker.process.pid is not None:
+            remove_cgroups_of(worker.process.pid)
         return self._start()
 
     def close(self) -> None:
