@@ -527,3 +527,15 @@ def test_a_bad_tournament_file_is_one_line(tmp_path: Path, content: bytes, messa
     config.write_bytes(content)
     outcome = run("tournament", "--config", str(config), "--seed", "1")
     assert_one_line_error(outcome, f"tournament file {str(config)!r}", message)
+
+
+def test_runner_cli_findings_of_the_fuzz_are_one_line(tmp_path: Path) -> None:
+    """Huge round counts, a results file that is no results file, lengths with --game: each one line."""
+    junk = tmp_path / "junk.jsonl"
+    junk.write_bytes(b"\x00\x01 not json\n")
+    huge = run("tournament", "-p", "minmax", "-g", GAME, "-r", "99999999999999999999")
+    assert huge.exit_code == 2 and "rounds must be at most 1,000,000" in huge.stderr
+    resumed = run("tournament", "-p", "minmax", "-g", GAME, "--results", str(junk), "--resume")
+    assert resumed.exit_code == 2 and "is not a moocow results file" in resumed.stderr
+    lengths = run("grade", "first", "--game", GAME, "--min-length", "6")
+    assert lengths.exit_code == 2 and "not with --game" in lengths.stderr

@@ -37,6 +37,7 @@ LimitOpt = Annotated[
     list[str] | None,
     typer.Option(
         "--limit",
+        metavar="KEY=VALUE",
         help="A limit for players outside the engine, KEY=VALUE (repeatable): "
         + ", ".join(f"{name}={value:g}" for name, value in Limits().to_dict().items()),
     ),
@@ -213,10 +214,17 @@ def leaderboard_table(rows: list[Standing], title: str) -> Table:
 def grade(
     player: Annotated[str, typer.Argument(help="The player: a .py file, a command line or a strategy.")],
     words: Annotated[
-        str, typer.Option("--words", help="The course's word file (read as bacrunner.py reads it).")
+        str,
+        typer.Option(
+            "--words", metavar="FILE", help="The course's word file (read as bacrunner.py reads it)."
+        ),
     ] = "words_alpha.txt",
-    min_length: Annotated[int, typer.Option("--min-length", help="Shortest secret word.")] = 5,
-    max_length: Annotated[int, typer.Option("--max-length", help="Longest secret word.")] = 15,
+    min_length: Annotated[
+        int | None, typer.Option("--min-length", help="Shortest secret word (default 5).")
+    ] = None,
+    max_length: Annotated[
+        int | None, typer.Option("--max-length", help="Longest secret word (default 15).")
+    ] = None,
     game: Annotated[
         str | None, typer.Option("--game", "-g", help="Grade on this game instead of the course's words.")
     ] = None,
@@ -238,6 +246,8 @@ def grade(
 ) -> None:
     """Grade one player as the course runner does: its log on stdout, lost rounds on stderr."""
     with one_line_errors():
+        if game is not None and (min_length, max_length) != (None, None):
+            raise MoocowError("--min-length and --max-length choose the course's words: not with --game")
         if key_file is not None and gradescope is None:
             raise MoocowError("--key-file signs Gradescope's results.json: give --gradescope PATH too")
         key = choose_key(key_file) if gradescope is not None else None
@@ -246,7 +256,7 @@ def grade(
         chosen = choose_seed(seed, seed_file, fallback=Seed(bacrunner.SEED, Source.COURSE))
         sandbox = SandboxPolicy(unconfined=no_sandbox).hiding(gradescope, key_file, seed_file)
         graded = grade_player(
-            player, game, words, min_length, max_length, chosen.value, rounds, mercy,
+            player, game, words, min_length or 5, max_length or 15, chosen.value, rounds, mercy,
             Limits.from_options(limit or ()), sandbox,
         )  # fmt: skip
     for line in graded.log_lines():

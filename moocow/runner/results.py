@@ -21,6 +21,7 @@ from moocow.runner import signing
 from moocow.runner.decks import load_deck
 from moocow.runner.files import check_output, create_private
 from moocow.runner.fouls import Failure
+from moocow.terminal import plural
 
 FORMAT = "moocow-tournament"
 """The header's ``format`` value."""
@@ -167,6 +168,8 @@ def read_results(path: Path, expected_header: dict[str, Any], key: bytes | None 
         found = _json(lines[0]) if lines else None
     except BadRow:
         found = None
+    if not isinstance(found, dict) or found.get("format") != FORMAT:
+        raise MoocowError(f"results file {str(path)!r} is not a moocow results file (no header line)")
     found = _signature_checked(path, found, key)
     if isinstance(found, dict):  # what protected an earlier run may differ: it is a record, not a rule
         found = {name: value for name, value in found.items() if name != REFEREE}
@@ -298,7 +301,8 @@ class RowCheck:
             raise BadRow(f"solved is {_json_text(row['solved'])}, but the last guess {last} the secret")
         expected = len(guesses) if solved else mercy
         if score != expected:
-            how = f"solved in {len(guesses)} guesses" if solved else "not solved: the mercy limit"
+            count = len(guesses)
+            how = f"solved in {count} {plural(count, 'guess')}" if solved else "not solved: the mercy limit"
             raise BadRow(f"score {score} does not match its guesses ({how}: {expected})")
         if solved != (row["failure"] is None) or solved != (row["reason"] is None):
             raise BadRow("a failure and its reason are recorded exactly when a round is not solved")

@@ -39,6 +39,8 @@ from moocow.runner.session import SessionPlan
 from moocow.runner.signing import choose_key
 from moocow.runner.workers import run_sessions
 
+MOST_ROUNDS = 1_000_000
+"""Rounds per player and game at most: every round's secret is dealt before the first is played."""
 SETTINGS = ("players", "games", "rounds", "seed", "mercy", "limits", "workers", "key_file", "sandbox")
 """The keys a tournament file may have (``workers``, ``key_file``, ``sandbox``: how it is run, not what)."""
 
@@ -125,7 +127,7 @@ def build_tournament(settings: Mapping[str, Any]) -> Tournament:
     tournament = Tournament(
         players=players,
         games=games,
-        rounds=_positive(settings, "rounds", 10),
+        rounds=_positive(settings, "rounds", 10, MOST_ROUNDS),
         seed=_whole(settings, "seed", 0),
         mercy=_positive(settings, "mercy", 20),
         limits=limits if isinstance(limits, Limits) else Limits.from_mapping(dict(limits)),
@@ -317,8 +319,10 @@ def _whole(settings: Mapping[str, Any], key: str, default: int) -> int:
     return value
 
 
-def _positive(settings: Mapping[str, Any], key: str, default: int) -> int:
+def _positive(settings: Mapping[str, Any], key: str, default: int, most: int | None = None) -> int:
     value = _whole(settings, key, default)
     if value < 1:
         raise MoocowError(f"{key} must be at least 1, not {value}")
+    if most is not None and value > most:
+        raise MoocowError(f"{key} must be at most {most:,}, not {value:,}")
     return value
