@@ -114,15 +114,25 @@ class FeedbackTable:
                 yield every, rows if guesses is None else rows[:, guesses]
             return
         game = self.game
-        # Enough secrets a tile that the kernel's per-call work on the guesses is spread thin.
-        height = max(1, min(len(secrets), max(TILE_ROWS, TILE_CELLS // max(1, width))))
-        across = max(1, TILE_CELLS // height)
+        height, across = self._tile_shape(len(secrets), width)
         for start in range(0, len(secrets), height):
             codes = game.secrets[secrets[start : start + height]]
             for left in range(0, width, across):
                 columns = slice(left, min(width, left + across))
                 chosen = game.guesses[columns] if guesses is None else game.guesses[guesses[columns]]
                 yield columns, np.ascontiguousarray(game.feedback(chosen, codes).T)
+
+    def _tile_shape(self, secrets: int, width: int) -> tuple[int, int]:
+        """Secrets and guesses of a computed tile; enough secrets that the kernel's per-call work
+        on the guesses is spread thin."""
+        height = max(1, min(secrets, max(TILE_ROWS, TILE_CELLS // max(1, width))))
+        return height, max(1, TILE_CELLS // height)
+
+    def tile_count(self, secrets: int, width: int) -> int:
+        """How many row bands of tiles computing ``secrets`` x ``width`` takes (0 when held)."""
+        if self._use_held(secrets * width):
+            return 0
+        return -(-secrets // self._tile_shape(secrets, width)[0])
 
     def _use_held(self, cells: int) -> bool:
         total = self.secret_count * self.guess_count
