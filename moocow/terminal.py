@@ -56,7 +56,9 @@ class ProgressBars:
     """Bars on stderr for the engine's tasks (``engine.progress.Reporter``), each with an estimate.
 
     A task's bar appears once it has run ``SHOW_AFTER`` seconds, and the display runs only while
-    some bar is shown, so prompts between tasks are never drawn over. Use ``progress_bars()``.
+    something is shown, so prompts between tasks are never drawn over. A caller may also pin a
+    line of its own (``pin``, ``describe``, ``unpin``): the exact search shows its bounds so.
+    Use ``progress_bars()``.
     """
 
     def __init__(self, console: Console, show_after: float = SHOW_AFTER) -> None:
@@ -67,17 +69,17 @@ class ProgressBars:
             TaskProgressColumn(),
             TextColumn("{task.fields[amount]}"),
             TimeElapsedColumn(),
-            TextColumn("left"),
+            TextColumn("{task.fields[left]}"),
             TimeRemainingColumn(),
             console=console,
             transient=True,
         )
         self._tasks: dict[TaskID, tuple[float, float, str]] = {}
         """Each task shown or waiting: when it began, its total and its unit."""
-        self._live = False
+        self._pinned: set[TaskID] = set()
 
     def begin(self, what: str, total: float, unit: str) -> object:
-        handle = self._progress.add_task(what, total=total, visible=False, amount="")
+        handle = self._progress.add_task(what, total=total, visible=False, amount="", left="left")
         self._tasks[handle] = (time.monotonic(), total, unit)
         return handle
 
@@ -87,17 +89,39 @@ class ProgressBars:
         shown = time.monotonic() - began >= self._show_after
         amount = f"{compact(done)}/{compact(total)} {unit}".rstrip()
         self._progress.update(task_id, completed=done, amount=amount, visible=True if shown else None)
-        if shown and not self._live:
+        if shown:
             self._progress.start()
-            self._live = True
 
     def end(self, handle: object) -> None:
         task_id = TaskID(handle)  # type: ignore[arg-type]
         self._progress.remove_task(task_id)
         del self._tasks[task_id]
-        if not self._tasks and self._live:
+        self._stop_if_idle()
+
+    def pin(self, description: str) -> TaskID:
+        """A line of the caller's own, shown at once and kept until ``unpin``."""
+        task_id = self._progress.add_task(description, total=None, amount="", left="")
+        self._pinned.add(task_id)
+        self._progress.start()
+        return task_id
+
+    def describe(self, task_id: TaskID, description: str) -> None:
+        """Change a pinned line."""
+        self._progress.update(task_id, description=description)
+
+    def unpin(self, task_id: TaskID) -> None:
+        """Take a pinned line away."""
+        self._progress.remove_task(task_id)
+        self._pinned.discard(task_id)
+        self._stop_if_idle()
+
+    def close(self) -> None:
+        """Stop drawing, whatever is left."""
+        self._progress.stop()
+
+    def _stop_if_idle(self) -> None:
+        if not self._tasks and not self._pinned:
             self._progress.stop()
-            self._live = False
 
 
 def compact(number: float) -> str:
@@ -110,11 +134,16 @@ def compact(number: float) -> str:
 
 
 @contextlib.contextmanager
-def progress_bars(console: Console | None = None) -> Iterator[None]:
-    """Show the engine's long tasks as bars on ``console`` (stderr), if it is a terminal."""
+def progress_bars(console: Console | None = None) -> Iterator[ProgressBars | None]:
+    """Show the engine's long tasks as bars on ``console`` (stderr), if it is a terminal; yields the bars."""
     console = console or err
     if not console.is_terminal:
-        yield
+        with reporting(None):
+            yield None
         return
-    with reporting(ProgressBars(console)):
-        yield
+    bars = ProgressBars(console)
+    try:
+        with reporting(bars):
+            yield bars
+    finally:
+        bars.close()

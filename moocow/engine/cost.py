@@ -11,14 +11,15 @@ were calibrated on the 2-core machine the project is measured on (``bench/``; nu
   ``mastermind:pegs=6,colors=10``, 8 to 19 ns for the 66 values of ``digits:length=10``);
 - plus, computed from the kernel, ``GUESS_NS`` per guess and tile for the kernel's work on the
   guesses alone, which dominates small candidate sets (3.6 million guesses against 14 candidates
-  took 3 to 6 s in ``digits:length=10``, 0.3 s in ``bottles:n=10``; the larger is used);
+  took 3 to 6 s in ``digits:length=10``, 0.3 s in ``bottles:n=10``; a value between is used);
 - building the held table: ``BUILD_NS`` a cell (3 to 3.8 ns: 8 bottles 5 s, 22,509 words 1.9 s).
 
 A whole evaluation scores, at each level of the strategy's tree, every secret still in play
 against every guess (against the node's candidates with ``candidates_only``), about
-``log(secrets) / log(values)`` levels deep, plus a fixed cost per decision. Checked against
-measured evaluations (bottles 6 to 8, Mastermind 4x6 and 5x8, digits 4 and 5, words): within a
-factor of 2 to 3, which is what telling minutes from hours needs.
+``1.4 log(secrets) / log(values)`` levels deep, plus a fixed cost per decision. Checked against
+measured evaluations (bottles 6 to 8, 7 and 8 with the table computed as needed, Mastermind 4x6,
+4x8 and 5x8, digits 4 and 5): within a factor of 2 either way, which is what telling minutes
+from hours needs.
 """
 
 from __future__ import annotations
@@ -32,12 +33,15 @@ HELD_NS = 0.3
 """Nanoseconds to read one pair from the held table."""
 KERNEL_NS = 1.0
 """Nanoseconds to compute one pair's feedback from the game's kernel, in tiles."""
-GUESS_NS = 1500.0
+GUESS_NS = 600.0
 """Nanoseconds per guess and tile of the kernel's own preparation of the guesses."""
 VALUE_NS = 0.11
 """Nanoseconds per pair and per feedback value to count the parts."""
 BUILD_NS = 3.5
 """Nanoseconds per cell to build the held table."""
+LEVELS_FACTOR = 1.4
+"""Levels scored, per ``log(secrets) / log(values)``: answers are far from equally likely (fitted
+on bottles 6 to 8, Mastermind 4x6 and 5x8, digits 4 and 5, whose averages are 1.3 to 1.6 times it)."""
 DECISION_SECONDS = 100e-6
 """Fixed cost of one decision of a heuristic (numpy calls on a small set)."""
 
@@ -70,6 +74,8 @@ class EvaluationCost:
     """Size the whole feedback table would have."""
     held: bool
     """Whether that table is held in memory (otherwise feedback is computed as needed)."""
+    candidates_only: bool = False
+    """Whether only candidates are scored (each level's sets against themselves)."""
 
     def reason(self) -> str:
         """Why it takes that long, for people."""
@@ -81,6 +87,8 @@ class EvaluationCost:
             if self.held
             else f"each computed as needed: the whole table would take {gigabytes(self.table_bytes)}"
         )
+        if self.candidates_only:
+            return f"{self.secrets:,} secrets, each set of candidates scored against itself ({where})"
         return (
             f"{self.secrets:,} secrets x {self.guesses:,} guesses to score at each of ~{self.levels} levels "
             f"({per_level:.1e} pairs a level, {where})"
@@ -97,7 +105,7 @@ def evaluation_cost(
     """
     secrets, guesses = table.secret_count, table.guess_count
     values = max(2, len(table.values))
-    levels = max(1, math.ceil(math.log(max(secrets, 2)) / math.log(values)))
+    levels = max(1, round(LEVELS_FACTOR * math.log(max(secrets, 2)) / math.log(values)))
     seconds = DECISION_SECONDS * secrets
     cells = table.secret_count * table.guess_count
     if table.in_memory:
@@ -113,7 +121,7 @@ def evaluation_cost(
         else:
             width = guesses
             seconds += secrets * guesses * levels * pair
-    return EvaluationCost(seconds, secrets, width, levels, cells, table.in_memory)
+    return EvaluationCost(seconds, secrets, width, levels, cells, table.in_memory, candidates_only)
 
 
 def gigabytes(size: int) -> str:
