@@ -19,6 +19,7 @@ _API = {
     "describe_games",
     "describe_strategies",
     "evaluate",
+    "evaluation_cost",
     "load_game",
     "load_plugin_file",
     "load_strategy",

@@ -10,8 +10,10 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from moocow.assistant import Assistant
+from moocow.engine.cost import EvaluationCost
 from moocow.engine.errors import MoocowError
 from moocow.engine.evaluation import Evaluation
+from moocow.engine.evaluation import estimate as estimate_evaluation
 from moocow.engine.evaluation import evaluate as evaluate_strategy
 from moocow.engine.game import Game
 from moocow.engine.registry import STRATEGIES, parse_strategy_spec
@@ -28,6 +30,7 @@ __all__ = [
     "describe_games",
     "describe_strategies",
     "evaluate",
+    "evaluation_cost",
     "load_game",
     "load_plugin_file",
     "load_strategy",
@@ -46,9 +49,21 @@ def load_strategy(spec: str | Strategy, first: str | None = None) -> Strategy:
     return strategy_from_spec(spec, first=first)
 
 
+SUGGESTION_BUDGET = 5.0
+"""Modelled seconds a suggestion in ``solve`` and the assistant may take (``engine.cost``):
+within about 10 s on the largest games; ``None`` makes every decision exact."""
+
+
 def evaluate(game: str | Game, strategy: str | Strategy = "minmax", first: str | None = None) -> Evaluation:
     """Play a strategy against every secret of a game."""
     return evaluate_strategy(load_game(game), load_strategy(strategy, first))
+
+
+def evaluation_cost(
+    game: str | Game, strategy: str | Strategy = "minmax", first: str | None = None
+) -> EvaluationCost:
+    """What ``evaluate`` with the same arguments will cost, modelled from the sizes (nothing is run)."""
+    return estimate_evaluation(load_game(game), load_strategy(strategy, first))
 
 
 @dataclass(frozen=True)
@@ -63,6 +78,8 @@ class ShownStep:
     """Secrets still possible after the answer."""
     was_candidate: bool
     """Whether the guess could have been the secret (minimax sometimes plays one that could not)."""
+    note: str | None = None
+    """Why the guess is a quick one (the decision cut to fit the budget), if it is."""
 
 
 @dataclass(frozen=True)
@@ -85,16 +102,24 @@ class Playout:
             "strategy": self.strategy,
             "secret": self.secret,
             "guesses": len(self.steps),
-            "steps": [asdict(step) for step in self.steps],
+            "steps": [
+                {key: value for key, value in asdict(step).items() if key != "note" or value is not None}
+                for step in self.steps
+            ],
         }
 
 
 def solve(
-    game: str | Game, secret: str, strategy: str | Strategy = "minmax", first: str | None = None
+    game: str | Game,
+    secret: str,
+    strategy: str | Strategy = "minmax",
+    first: str | None = None,
+    budget: float | None = SUGGESTION_BUDGET,
 ) -> Playout:
-    """Watch a strategy find ``secret``."""
+    """Watch a strategy find ``secret``; each decision within ``budget`` (see ``SUGGESTION_BUDGET``)."""
     loaded = load_game(game)
     chosen = load_strategy(strategy, first)
+    chosen.budget = budget
     found = secret_index(loaded, secret)
     steps = play_out(loaded, chosen, found)
     shown = tuple(
@@ -103,15 +128,20 @@ def solve(
             loaded.format_feedback(step.feedback),
             step.remaining,
             step.was_candidate,
+            None if step.note is None else str(step.note),
         )
         for step in steps
     )
     return Playout(loaded.spec, chosen.spec, loaded.format_code(loaded.secrets[found]), shown)
 
 
-def assistant(game: str | Game, strategy: str | Strategy = "minmax") -> Assistant:
-    """An assistant for playing at the table."""
-    return Assistant(load_game(game), load_strategy(strategy))
+def assistant(
+    game: str | Game, strategy: str | Strategy = "minmax", budget: float | None = SUGGESTION_BUDGET
+) -> Assistant:
+    """An assistant for playing at the table; each suggestion within ``budget`` (``SUGGESTION_BUDGET``)."""
+    chosen = load_strategy(strategy)
+    chosen.budget = budget
+    return Assistant(load_game(game), chosen)
 
 
 @dataclass(frozen=True)

@@ -52,6 +52,12 @@ class Assistant:
         """The strategy's next guess, as people write it."""
         return self.game.format_code(self.game.guesses[self.strategy.decide(self.position)])
 
+    def suggestion_note(self) -> str | None:
+        """Why the suggestion is a quick one (scored on fewer guesses to fit the budget), if it is."""
+        self.strategy.decide(self.position)
+        note = self.strategy.note(self.position)
+        return None if note is None else str(note)
+
     def suggestion_is_possible(self) -> bool:
         """Whether the suggestion could be the secret: minimax may suggest one that cannot, to split more."""
         return bool((self.position.candidate_guesses == self.strategy.decide(self.position)).any())

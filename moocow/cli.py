@@ -21,13 +21,14 @@ from rich.table import Table
 
 from moocow import api
 from moocow.commandline import MoocowCommand, MoocowGroup
+from moocow.engine.cost import duration
 from moocow.engine.table import table_budget
 from moocow.interactive import assist as run_assistant
 from moocow.interactive import play as run_play
 from moocow.optimal.cli import optimal, tree
 from moocow.runner.cli import grade, tournament
 from moocow.runner.display import printable
-from moocow.terminal import err, one_line_errors, out, plural
+from moocow.terminal import err, one_line_errors, out, plural, progress_bars
 
 app = typer.Typer(
     cls=MoocowGroup,
@@ -40,6 +41,9 @@ app = typer.Typer(
 )
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+LONG_EVALUATION = 600.0
+"""Modelled seconds from which ``evaluate`` says up front how long it will take, and why."""
 
 GameArg = Annotated[
     str, typer.Argument(metavar="GAME", help="A game spec, e.g. mastermind, bottles:n=7, words:length=5.")
@@ -57,11 +61,11 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print the result as JSON.
 
 
 def reports_errors(function: F) -> F:
-    """Turn ``MoocowError`` into one line on stderr and exit status 2."""
+    """Turn ``MoocowError`` into one line on stderr and exit status 2; long work draws bars on a terminal."""
 
     @functools.wraps(function)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        with one_line_errors():
+        with one_line_errors(), progress_bars():
             return function(*args, **kwargs)
 
     return wrapper  # type: ignore[return-value]
@@ -135,13 +139,16 @@ def solve(
         return
     table = Table("#", "guess", "", "feedback", "remaining")
     for number, step in enumerate(playout.steps, 1):
-        marker = "" if step.was_candidate else "(not possible)"
-        table.add_row(str(number), step.guess, marker, step.feedback, f"{step.remaining:,}")
+        marker = ("" if step.was_candidate else "(not possible)") + (" *" if step.note else "")
+        table.add_row(str(number), step.guess, marker.strip(), step.feedback, f"{step.remaining:,}")
     out.print(table)
     count = len(playout.steps)
     out.print(
         f"Found {playout.secret} in {count} {plural(count, 'guess')} with {playout.strategy}.", markup=False
     )
+    for number, step in enumerate(playout.steps, 1):
+        if step.note:
+            out.print(f"* guess {number}: {step.note}", markup=False, soft_wrap=True)
 
 
 @command
@@ -152,6 +159,14 @@ def evaluate(
     as_json: JsonOpt = False,
 ) -> None:
     """Play a strategy against every secret: total, average, worst case and histogram."""
+    cost = api.evaluation_cost(game, strategy, first=first)
+    if cost.seconds >= LONG_EVALUATION:
+        took = duration(cost.seconds)
+        err.print(
+            f"note: this evaluation will take about {took} on a 2-core machine: {cost.reason()}",
+            markup=False,
+            soft_wrap=True,
+        )
     result = api.evaluate(game, strategy, first=first)
     if as_json:
         print(json.dumps(result.to_dict(), indent=2))

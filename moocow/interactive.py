@@ -109,8 +109,10 @@ def _suggest(assistant: Assistant, say: Say, prefix: str) -> None:
 
 
 def _marked(assistant: Assistant) -> str:
-    """The suggestion, marked as ``solve`` marks a guess that cannot be the secret."""
-    return assistant.suggestion() + ("" if assistant.suggestion_is_possible() else " (not possible)")
+    """The suggestion, marked as ``solve`` marks a guess that cannot be the secret, or a quick one."""
+    note = assistant.suggestion_note()
+    marks = ("" if assistant.suggestion_is_possible() else " (not possible)") + (f" ({note})" if note else "")
+    return assistant.suggestion() + marks
 
 
 def _count(number: int, noun: str) -> str:

@@ -8,9 +8,12 @@ from typing import Any
 
 import numpy as np
 
+from moocow.engine.cost import EvaluationCost, evaluation_cost
 from moocow.engine.game import Game
+from moocow.engine.opening import opening_guesses
 from moocow.engine.position import Position
-from moocow.engine.strategies import Strategy, check_opening
+from moocow.engine.strategies import HeuristicStrategy, Strategy, check_opening
+from moocow.engine.table import FeedbackTable
 from moocow.engine.tree import Node, build_tree
 
 
@@ -65,3 +68,18 @@ def evaluate_with_tree(game: Game, strategy: Strategy) -> tuple[Evaluation, Node
         seconds=time.perf_counter() - started,
     )
     return evaluation, root
+
+
+def estimate(game: Game, strategy: Strategy) -> EvaluationCost:
+    """What ``evaluate`` will cost, by the model of ``engine.cost``: from the sizes alone, nothing run."""
+    check_opening(strategy, game)
+    table = FeedbackTable.for_game(game)
+    scores = isinstance(strategy, HeuristicStrategy)
+    candidates_only = scores and bool(strategy.values["candidates_only"])
+    alike = opening_guesses(game) if scores else None
+    opening = table.guess_count if alike is None else len(alike)
+    if strategy.values.get("first") is not None:
+        opening = 0
+    elif candidates_only:
+        opening = min(opening, table.secret_count)
+    return evaluation_cost(table, scores, candidates_only, opening)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from moocow.engine.errors import MoocowError
 from moocow.engine.game import Game
 from moocow.engine.position import Position
-from moocow.engine.strategies import Strategy, check_opening
+from moocow.engine.strategies import QuickChoice, Strategy, check_opening
 
 
 @dataclass(frozen=True)
@@ -24,6 +24,8 @@ class Step:
     """How many secrets are still possible after its feedback."""
     was_candidate: bool
     """Whether the guess itself could have been the secret."""
+    note: QuickChoice | None = None
+    """How the strategy cut the decision short to fit its budget, if it did."""
 
 
 def solve(game: Game, strategy: Strategy, secret: int) -> list[Step]:
@@ -36,11 +38,12 @@ def solve(game: Game, strategy: Strategy, secret: int) -> list[Step]:
         if len(steps) > position.table.guess_count:
             raise MoocowError(f"strategy {strategy.spec} makes no progress in {game.spec}")
         guess = strategy.decide(position)
+        note = strategy.note(position)
         feedback = int(game.feedback(game.guesses[guess : guess + 1], secret_code)[0, 0])
         was_candidate = bool((position.candidate_guesses == guess).any())
         before = len(position.candidates)
         position = position.after(guess, feedback)
-        steps.append(Step(guess, feedback, before, len(position.candidates), was_candidate))
+        steps.append(Step(guess, feedback, before, len(position.candidates), was_candidate, note))
     return steps
 
 

@@ -5,6 +5,11 @@ position), so a decision is a function of the position and is computed once and 
 Ties are broken the same way everywhere: candidates first, then (optionally, for games with a
 notion of moving pieces) the fewest moves from the last guess, then the lowest guess index.
 Strategies are found by name in ``moocow.engine.registry``.
+
+At the table a strategy may be given a ``budget`` (seconds, by the cost model of
+``engine.cost``, so that the same position always gets the same suggestion): a heuristic whose
+full scoring would exceed it scores a smaller, deterministic set of guesses and says so
+(``Strategy.note``). Evaluations never set one: their totals are exact.
 """
 
 from __future__ import annotations
@@ -12,17 +17,36 @@ from __future__ import annotations
 import hashlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
 
+from moocow.engine.cost import duration, scoring_seconds
 from moocow.engine.errors import MoocowError
 from moocow.engine.game import Game
+from moocow.engine.opening import opening_guesses
 from moocow.engine.params import Param, bind, format_spec
 from moocow.engine.partitions import entropy_cost, expected_size, partition_sizes, parts_cost, worst_case
 from moocow.engine.position import Position
 
 OPENING = Param("first", str, None, "a fixed first guess, e.g. 1122")
+
+
+@dataclass(frozen=True)
+class QuickChoice:
+    """A decision made on fewer guesses than the strategy scores, because all would exceed the budget."""
+
+    strategy: str
+    """The strategy's name."""
+    scored: str
+    """Which guesses were scored, e.g. ``candidates only``."""
+    full_seconds: float
+    """Modelled time of scoring every guess the strategy would."""
+
+    def __str__(self) -> str:
+        full = duration(self.full_seconds)
+        return f"quick suggestion: {self.scored}, the full {self.strategy} would take ~{full}"
 
 
 class Strategy(ABC):
@@ -37,7 +61,9 @@ class Strategy(ABC):
 
     def __init__(self, **values: Any) -> None:
         self.values: dict[str, Any] = bind(self.name, self.params, values)
-        self._decisions: dict[tuple[str, bytes], int] = {}
+        self.budget: float | None = None
+        """Modelled seconds a decision may take (``None``: no limit, every decision exact)."""
+        self._decisions: dict[tuple[str, bytes], tuple[int, QuickChoice | None]] = {}
 
     @property
     def spec(self) -> str:
@@ -58,15 +84,28 @@ class Strategy(ABC):
             return position.game.guess_index(self.values["first"])
         if len(position.candidates) == 1:
             return int(position.candidate_guesses[0])
+        return self._decided(position)[0]
+
+    def note(self, position: Position) -> QuickChoice | None:
+        """How the decision ``decide`` made in ``position`` was cut short to fit the budget, if it was."""
+        decision = self._decisions.get((position.game.spec, self._position_key(position)))
+        return None if decision is None else decision[1]
+
+    def _decided(self, position: Position) -> tuple[int, QuickChoice | None]:
         key = (position.game.spec, self._position_key(position))
-        guess = self._decisions.get(key)
-        if guess is None:
-            guess = self._decisions[key] = int(self.choose(position))
-        return guess
+        decision = self._decisions.get(key)
+        if decision is None:
+            guess, note = self.choose_noted(position)
+            decision = self._decisions[key] = (int(guess), note)
+        return decision
 
     @abstractmethod
     def choose(self, position: Position) -> int:
         """The guess index for a position with at least two candidates."""
+
+    def choose_noted(self, position: Position) -> tuple[int, QuickChoice | None]:
+        """``choose``, with how it was cut short to fit the budget (by default, never)."""
+        return self.choose(position), None
 
     def _position_key(self, position: Position) -> bytes:
         digest = hashlib.blake2b(position.candidates.astype("<i8").tobytes(), digest_size=16)
@@ -109,22 +148,56 @@ class HeuristicStrategy(Strategy):
         return bool(self.values["fewest_moves"])
 
     def choose(self, position: Position) -> int:
+        return self.choose_noted(position)[0]
+
+    def choose_noted(self, position: Position) -> tuple[int, QuickChoice | None]:
         candidates = position.candidate_guesses
         if len(candidates) <= len(position.table.values):
             # A candidate that splits the rest into singletons is optimal for every heuristic.
             sizes = partition_sizes(position.table, position.candidates, candidates)
             separating = candidates[sizes.max(axis=0) == 1]
             if len(separating):
-                return self._tie_break(position, separating)
-        guesses = candidates if self.values["candidates_only"] else None
+                return self._tie_break(position, separating), None
+        guesses, note = self._guesses_to_score(position)
+        if guesses is not None and len(guesses) == 1:
+            return int(guesses[0]), note
         scores = type(self).score(partition_sizes(position.table, position.candidates, guesses))
         tied = np.flatnonzero(scores == scores.min())
         if guesses is not None:
-            return self._tie_break(position, guesses[tied])
+            tied = guesses[tied]
         is_candidate = np.zeros(position.table.guess_count, dtype=bool)
         is_candidate[candidates] = True
         preferred = tied[is_candidate[tied]]
-        return self._tie_break(position, preferred if len(preferred) else tied)
+        return self._tie_break(position, preferred if len(preferred) else tied), note
+
+    def _guesses_to_score(self, position: Position) -> tuple[np.ndarray | None, QuickChoice | None]:
+        """The guesses worth scoring (``None``: all), cut to fit the budget if there is one.
+
+        At the start only the least guess of each class alike by symmetry (``engine.opening``):
+        the same choice as scoring all. Over budget: the candidates only if they fit, otherwise
+        as many of them as fit, drawn by a generator seeded with the position.
+        """
+        table, candidates = position.table, position.candidate_guesses
+        guesses = candidates if self.values["candidates_only"] else None
+        if not position.history:
+            alike = opening_guesses(position.game)
+            if alike is not None:
+                guesses = alike if guesses is None else np.intersect1d(alike, guesses)
+        width = table.guess_count if guesses is None else len(guesses)
+        full = scoring_seconds(table, len(candidates), width)
+        if self.budget is None or full <= self.budget:
+            return guesses, None
+        if guesses is None and scoring_seconds(table, len(candidates), len(candidates)) <= self.budget:
+            return candidates, QuickChoice(self.name, "candidates only", full)
+        pool = candidates if guesses is None else guesses
+        pair = scoring_seconds(table, len(candidates), 1)
+        fitting = int(max(1, min(len(pool) - 1, self.budget // pair)))
+        seed = int.from_bytes(self._position_key(position)[:8], "little")
+        sample = np.sort(np.random.default_rng(seed).choice(pool, size=fitting, replace=False))
+        noun = "candidates" if guesses is None or self.values["candidates_only"] else "guesses"
+        return sample, QuickChoice(
+            self.name, f"{fitting:,} of the {len(pool):,} {noun}, a seeded sample", full
+        )
 
     def _tie_break(self, position: Position, tied: np.ndarray) -> int:
         last = position.last_guess

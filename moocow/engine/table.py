@@ -1,8 +1,10 @@
 """The feedback of every guess against every secret, computed once per game.
 
 Stored secrets x guesses, so the rows of a candidate set are one contiguous gather: that is the
-access pattern of every heuristic. Within the memory budget the whole table is held; beyond it
-the same rows are recomputed from the game's kernel in blocks, slower but with bounded memory.
+access pattern of every heuristic. Within the memory budget the whole table is held, built on the
+first call that needs rows (a column alone is computed directly, so a session that only filters
+candidates, or an opening decided by symmetry, never waits for seconds of table); beyond the
+budget the same rows are recomputed from the game's kernel in blocks, slower but with bounded memory.
 The game keeps its table and the table refers to the game weakly, so a dropped game frees its
 table (up to gigabytes) at once rather than at the next cyclic garbage collection.
 """
@@ -17,6 +19,7 @@ import numpy as np
 
 from moocow.engine.errors import MoocowError
 from moocow.engine.game import Game
+from moocow.engine.progress import task
 
 DEFAULT_BUDGET = 2 * 2**30
 """Bytes a table may hold in memory unless ``MOOCOW_TABLE_BUDGET`` says otherwise; 8 bottles need 1.6 GB."""
@@ -25,6 +28,16 @@ BUDGET_VARIABLE = "MOOCOW_TABLE_BUDGET"
 
 BLOCK_BYTES = 32 * 2**20
 """Size of the temporaries one block of work may create."""
+TILE_CELLS = 1 << 22
+"""Cells of one tile computed directly from the kernel (a few MB of temporaries)."""
+TILE_ROWS = 256
+"""Fewest secrets in a tile (when there are as many): a tile of one secret by 4 million guesses
+recomputed the guesses' symbol masks for every secret, 20 times slower per cell."""
+BUILD_AT_ONCE = 1 << 24
+"""A held table this small (tens of milliseconds) is built on first use, whatever the request."""
+BUILD_SHARE = 4
+"""A larger held table is built for a request of at least 1/``BUILD_SHARE`` of its cells; a smaller
+request (the few opening guesses left by symmetry) is computed directly instead."""
 
 
 def table_budget() -> int:
@@ -47,8 +60,8 @@ class FeedbackTable:
         self.secret_count = len(game.secrets)
         self.guess_count = len(game.guesses)
         self.in_memory = self.secret_count * self.guess_count <= budget
-        """Whether the whole table is held; otherwise rows are computed when asked for."""
-        self._rows: np.ndarray | None = self._compute_all() if self.in_memory else None
+        """Whether the whole table is held (once first needed); otherwise rows are computed when asked for."""
+        self._rows: np.ndarray | None = None
         self.values = np.array(game.feedback_values(), dtype=np.uint8)
         """The feedback values the game can give, ascending: the values partitions are counted over."""
 
@@ -80,23 +93,75 @@ class FeedbackTable:
 
     def rows(self, secrets: np.ndarray) -> np.ndarray:
         """Feedback of every guess against each of ``secrets``: ``(len(secrets), guess_count)``."""
-        if self._rows is not None:
-            return self._rows.take(secrets, axis=0)
+        if self.in_memory:
+            return self._held().take(secrets, axis=0)
         game = self.game
         return np.ascontiguousarray(game.feedback(game.guesses, game.secrets[secrets]).T)
 
+    def tiles(self, secrets: np.ndarray, guesses: np.ndarray | None) -> Iterator[tuple[slice, np.ndarray]]:
+        """The feedback of ``guesses`` (all if ``None``) against ``secrets``, tile by tile.
+
+        Each tile is ``(columns, rows)``: rows ``(k, len(columns))`` for the next ``k`` secrets
+        and the columns of ``guesses`` named by the slice. From the held table when it is worth
+        holding; otherwise computed directly in tiles of bounded size, as wide as the guesses
+        allow: a block of few secrets by every one of millions of guesses ran 5 to 25 times
+        slower per cell than tiles of a few thousand guesses (3.6 million codes).
+        """
+        every = slice(None)
+        width = self.guess_count if guesses is None else len(guesses)
+        if self._use_held(len(secrets) * width):
+            for rows in self.blocks(secrets):
+                yield every, rows if guesses is None else rows[:, guesses]
+            return
+        game = self.game
+        height, across = self._tile_shape(len(secrets), width)
+        for start in range(0, len(secrets), height):
+            codes = game.secrets[secrets[start : start + height]]
+            for left in range(0, width, across):
+                columns = slice(left, min(width, left + across))
+                chosen = game.guesses[columns] if guesses is None else game.guesses[guesses[columns]]
+                yield columns, np.ascontiguousarray(game.feedback(chosen, codes).T)
+
+    def _tile_shape(self, secrets: int, width: int) -> tuple[int, int]:
+        """Secrets and guesses of a computed tile; enough secrets that the kernel's per-call work
+        on the guesses is spread thin."""
+        height = max(1, min(secrets, max(TILE_ROWS, TILE_CELLS // max(1, width))))
+        return height, max(1, TILE_CELLS // height)
+
+    def tile_count(self, secrets: int, width: int) -> int:
+        """How many row bands of tiles computing ``secrets`` x ``width`` takes (0 when held)."""
+        if self._use_held(secrets * width):
+            return 0
+        return -(-secrets // self._tile_shape(secrets, width)[0])
+
+    def _use_held(self, cells: int) -> bool:
+        total = self.secret_count * self.guess_count
+        return self.in_memory and (self.built or total <= BUILD_AT_ONCE or cells * BUILD_SHARE >= total)
+
     def column(self, guess: int, secrets: np.ndarray) -> np.ndarray:
         """Feedback of one guess against each of ``secrets``."""
-        if self._rows is not None:
-            return self._rows[secrets, guess]
+        if self._use_held(len(secrets)):
+            return self._held()[secrets, guess]
         game = self.game
         return game.feedback(game.guesses[guess : guess + 1], game.secrets[secrets])[0]
+
+    @property
+    def built(self) -> bool:
+        """Whether the whole table is held in memory now."""
+        return self._rows is not None
+
+    def _held(self) -> np.ndarray:
+        if self._rows is None:
+            self._rows = self._compute_all()
+        return self._rows
 
     def _compute_all(self) -> np.ndarray:
         game = self.game
         table = np.empty((self.secret_count, self.guess_count), dtype=np.uint8)
         step = self.rows_per_block()
-        for start in range(0, self.secret_count, step):
-            stop = min(start + step, self.secret_count)
-            table[start:stop] = game.feedback(game.guesses, game.secrets[start:stop]).T
+        with task("building the feedback table", self.secret_count, "rows") as advance:
+            for start in range(0, self.secret_count, step):
+                stop = min(start + step, self.secret_count)
+                table[start:stop] = game.feedback(game.guesses, game.secrets[start:stop]).T
+                advance(stop)
         return table

@@ -6,12 +6,14 @@ however many secrets pass through it; evaluation reads its statistics off the tr
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from moocow.engine.errors import MoocowError
 from moocow.engine.position import Position
+from moocow.engine.progress import task
 from moocow.engine.strategies import Strategy
 
 
@@ -33,11 +35,24 @@ def build_tree(strategy: Strategy, start: Position) -> tuple[Node, np.ndarray]:
     Returns the tree and, for each secret (indexed like the game's secrets), the number of
     guesses it took counted from ``start`` (0 for secrets that are not candidates there).
     """
-    game = start.game
     guesses_taken = np.zeros(start.table.secret_count, dtype=np.int64)
-    limit = start.table.guess_count + 1
-    root: Node | None = None
     stack: list[tuple[Position, int, Node | None, int]] = [(start, 1, None, 0)]
+    with task("evaluating", len(start.candidates), "secrets") as advance:
+        root = _grow(strategy, stack, guesses_taken, advance)
+    return root, guesses_taken
+
+
+def _grow(
+    strategy: Strategy,
+    stack: list[tuple[Position, int, Node | None, int]],
+    guesses_taken: np.ndarray,
+    advance: Callable[[float], None],
+) -> Node:
+    """Decide every position on ``stack`` and below, filling ``guesses_taken``; the root node."""
+    game = stack[0][0].game
+    limit = stack[0][0].table.guess_count + 1
+    root: Node | None = None
+    settled = 0
     while stack:
         position, depth, parent, answer = stack.pop()
         guess = strategy.decide(position)
@@ -49,6 +64,8 @@ def build_tree(strategy: Strategy, start: Position) -> tuple[Node, np.ndarray]:
         answers = position.feedback_to(guess)
         won = (answers == game.win) & (position.candidate_guesses == guess)
         guesses_taken[position.candidates[won]] = depth
+        settled += int(won.sum())
+        advance(settled)
         parts = _split(answers[~won], position.candidates[~won])
         if (len(parts) == 1 and len(parts[0][1]) == len(position.candidates)) or depth >= limit:
             raise MoocowError(f"strategy {strategy.spec} makes no progress in {game.spec}")
@@ -56,7 +73,7 @@ def build_tree(strategy: Strategy, start: Position) -> tuple[Node, np.ndarray]:
             child = Position(game, position.table, part, (*position.history, (guess, value)))
             stack.append((child, depth + 1, node, value))
     assert root is not None
-    return root, guesses_taken
+    return root
 
 
 def _split(answers: np.ndarray, candidates: np.ndarray) -> list[tuple[int, np.ndarray]]:

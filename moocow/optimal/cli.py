@@ -29,7 +29,7 @@ from moocow.runner.cli import NoSandboxOpt
 from moocow.runner.players import PlayerKind, PlayerSpec, parse_player
 from moocow.runner.playertree import player_tree
 from moocow.runner.sandbox import SandboxPolicy
-from moocow.terminal import err, one_line_errors, out, plural
+from moocow.terminal import err, one_line_errors, out, plural, progress_bars
 
 DEFAULT_WORKERS = os.cpu_count() or 1
 """Processes ``moocow optimal`` searches with unless told: every core."""
@@ -130,7 +130,8 @@ def tree(
             label, root = seated.name, _player_root(loaded, seated, SandboxPolicy(unconfined=no_sandbox))
         else:
             chosen = load_strategy(player or strategy or DEFAULT_STRATEGY)
-            label, root = chosen.spec, evaluate_with_tree(loaded, chosen)[1]
+            with progress_bars():
+                label, root = chosen.spec, evaluate_with_tree(loaded, chosen)[1]
         stats = tree_stats(root)
         total = f"{stats.total} {plural(stats.total, 'guess')} in total"
         _notes(dot).print(

@@ -1,38 +1,55 @@
-"""A progress bar for long searches: how much of the root is settled, the best total, the bound."""
+"""What a long exact search shows while it runs: the best total found and the lower bound proven.
+
+No percentage: how much of the search is done is not known until it ends (a share of the first
+guesses settled read 50% after 24 s of a search that takes a day). What is known, and shown, is
+the interval the optimum lies in, ``[bound, best]``, and its gap, which only ever narrows. Work
+the engine reports with a measurable total (building the table, evaluating the starting strategy)
+gets its own bar with an estimate, drawn by the same display.
+"""
 
 from __future__ import annotations
 
+import contextlib
 from types import TracebackType
 
 from rich.console import Console
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+from moocow.terminal import ProgressBars, progress_bars
 
 
 class SearchProgress:
-    """A ``ProgressHook`` drawing on stderr; use it as a context manager around the search."""
+    """A ``ProgressHook`` drawing on stderr (on a terminal); a context manager around the search."""
 
     def __init__(self, console: Console | None = None) -> None:
-        console = console or Console(stderr=True)
-        self._progress = Progress(
-            TextColumn("{task.description}"),
-            BarColumn(),
-            TextColumn("{task.percentage:>5.1f}%"),
-            TimeElapsedColumn(),
-            console=console,
-            transient=True,
-            disable=not console.is_terminal,  # a log or a pipe gets no bar and no stray blank line
-        )
-        self._task = self._progress.add_task("searching", total=1.0)
+        self._console = console or Console(stderr=True)
+        self._stack = contextlib.ExitStack()
+        self._bars: ProgressBars | None = None
+        self._line: object = None
+        self.shown = "searching"
+        """The last line shown (or that would be, off a terminal)."""
 
     def __enter__(self) -> SearchProgress:
-        self._progress.start()
+        self._bars = self._stack.enter_context(progress_bars(self._console))
+        if self._bars is not None:
+            self._line = self._bars.pin(self.shown)
         return self
 
     def __exit__(
         self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
     ) -> None:
-        self._progress.stop()
+        self._stack.close()
 
     def __call__(self, done: float, best: int | None, lower: int) -> None:
-        shown = "none yet" if best is None else str(best)
-        self._progress.update(self._task, completed=done, description=f"best {shown}, bound {lower}")
+        """Show the best total and the bound; ``done`` (the share of first guesses settled) is not shown."""
+        self.shown = describe_bounds(best, lower)
+        if self._bars is not None:
+            self._bars.describe(self._line, self.shown)  # type: ignore[arg-type]
+
+
+def describe_bounds(best: int | None, lower: int) -> str:
+    """``best 33,555, proven at least 31,466, gap 2,089 (6.2%)``: where the optimum lies."""
+    if best is None:
+        return f"searching: no strategy yet, proven at least {lower:,}"
+    gap = best - lower
+    share = f" ({100 * gap / best:.1f}%)" if best else ""
+    return f"searching: best {best:,}, proven at least {lower:,}, gap {gap:,}{share}"

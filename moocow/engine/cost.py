@@ -1,0 +1,144 @@
+"""How long scoring will take, from the game's sizes alone: a cheap model, not a measurement.
+
+Every heuristic decision scores guesses against candidates, one feedback lookup and one count per
+(candidate, guess) pair, so its time is its number of pairs times a cost per pair. The costs
+were calibrated on the 2-core machine the project is measured on (``bench/``; numpy, no numba):
+
+- a pair read from the held table and counted: ``HELD_NS + VALUE_NS`` per feedback value
+  (1.3 ns with the 9 values of 8 bottles, 2.2 ns with the 21 of ``mastermind:pegs=5,colors=8``);
+- a pair computed from the game's kernel and counted, when the table does not fit:
+  ``KERNEL_NS + VALUE_NS`` per value (1.3 to 1.6 ns for 9 and 10 bottles, 3 to 3.5 ns for
+  ``mastermind:pegs=6,colors=10``, 8 to 19 ns for the 66 values of ``digits:length=10``);
+- plus, computed from the kernel, ``GUESS_NS`` per guess and tile for the kernel's work on the
+  guesses alone, which dominates small candidate sets (3.6 million guesses against 14 candidates
+  took 3 to 6 s in ``digits:length=10``, 0.3 s in ``bottles:n=10``; a value between is used);
+- building the held table: ``BUILD_NS`` a cell (3 to 3.8 ns: 8 bottles 5 s, 22,509 words 1.9 s).
+
+A whole evaluation scores, at each level of the strategy's tree, every secret still in play
+against every guess (against the node's candidates with ``candidates_only``), about
+``1.4 log(secrets) / log(values)`` levels deep, plus a fixed cost per decision. Checked against
+measured evaluations (bottles 6 to 8, 7 and 8 with the table computed as needed, Mastermind 4x6,
+4x8 and 5x8, digits 4 and 5): within a factor of 2 either way, which is what telling minutes
+from hours needs.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from moocow.engine.table import FeedbackTable
+
+HELD_NS = 0.3
+"""Nanoseconds to read one pair from the held table."""
+KERNEL_NS = 1.0
+"""Nanoseconds to compute one pair's feedback from the game's kernel, in tiles."""
+GUESS_NS = 600.0
+"""Nanoseconds per guess and tile of the kernel's own preparation of the guesses."""
+VALUE_NS = 0.11
+"""Nanoseconds per pair and per feedback value to count the parts."""
+BUILD_NS = 3.5
+"""Nanoseconds per cell to build the held table."""
+LEVELS_FACTOR = 1.4
+"""Levels scored, per ``log(secrets) / log(values)``: answers are far from equally likely (fitted
+on bottles 6 to 8, Mastermind 4x6 and 5x8, digits 4 and 5, whose averages are 1.3 to 1.6 times it)."""
+DECISION_SECONDS = 100e-6
+"""Fixed cost of one decision of a heuristic (numpy calls on a small set)."""
+
+
+def pair_seconds(table: FeedbackTable) -> float:
+    """Seconds to score one (candidate, guess) pair in this game."""
+    read = HELD_NS if table.in_memory else KERNEL_NS
+    return (read + VALUE_NS * len(table.values)) * 1e-9
+
+
+def scoring_seconds(table: FeedbackTable, candidates: int, guesses: int) -> float:
+    """Modelled seconds of one decision scoring ``guesses`` against ``candidates``."""
+    kernel_calls = guesses * table.tile_count(candidates, guesses)
+    return candidates * guesses * pair_seconds(table) + kernel_calls * GUESS_NS * 1e-9 + DECISION_SECONDS
+
+
+@dataclass(frozen=True)
+class EvaluationCost:
+    """What evaluating a strategy over every secret will cost, by the model."""
+
+    seconds: float
+    """Modelled wall-clock time on the reference machine."""
+    secrets: int
+    """Secrets in play at the first level."""
+    guesses: int
+    """Guesses scored against each secret still in play at each level (0: the strategy scores none)."""
+    levels: int
+    """Levels of the tree modelled beyond the opening."""
+    table_bytes: int
+    """Size the whole feedback table would have."""
+    held: bool
+    """Whether that table is held in memory (otherwise feedback is computed as needed)."""
+    candidates_only: bool = False
+    """Whether only candidates are scored (each level's sets against themselves)."""
+
+    def reason(self) -> str:
+        """Why it takes that long, for people."""
+        if not self.guesses:
+            return f"{self.secrets:,} secrets, each played to the end"
+        per_level = self.secrets * self.guesses
+        where = (
+            f"from a {gigabytes(self.table_bytes)} table in memory"
+            if self.held
+            else f"each computed as needed: the whole table would take {gigabytes(self.table_bytes)}"
+        )
+        if self.candidates_only:
+            return f"{self.secrets:,} secrets, each set of candidates scored against itself ({where})"
+        return (
+            f"{self.secrets:,} secrets x {self.guesses:,} guesses to score at each of ~{self.levels} levels "
+            f"({per_level:.1e} pairs a level, {where})"
+        )
+
+
+def evaluation_cost(
+    table: FeedbackTable, scores: bool, candidates_only: bool, opening: int
+) -> EvaluationCost:
+    """The modelled cost of evaluating a strategy on ``table``'s game.
+
+    ``scores``: whether the strategy scores guesses (the heuristics) or just picks one (``first``);
+    ``opening``: how many guesses it scores at the first guess (fewer when symmetry applies).
+    """
+    secrets, guesses = table.secret_count, table.guess_count
+    values = max(2, len(table.values))
+    levels = max(1, round(LEVELS_FACTOR * math.log(max(secrets, 2)) / math.log(values)))
+    seconds = DECISION_SECONDS * secrets
+    cells = table.secret_count * table.guess_count
+    if table.in_memory:
+        seconds += cells * BUILD_NS * 1e-9
+    width = 0
+    if scores:
+        pair = pair_seconds(table)
+        seconds += secrets * opening * pair
+        if candidates_only:
+            # Each level's sets are about ``values`` times smaller: sum |C|^2 is a geometric series.
+            width = max(1, secrets // values)
+            seconds += secrets * width * pair * values / (values - 1)
+        else:
+            width = guesses
+            seconds += secrets * guesses * levels * pair
+    return EvaluationCost(seconds, secrets, width, levels, cells, table.in_memory, candidates_only)
+
+
+def gigabytes(size: int) -> str:
+    """Bytes for people: 1.6 GB, 132 GB, 13 TB."""
+    if size >= 10**12:
+        return f"{size / 10**12:.0f} TB"
+    if size >= 10**9:
+        return f"{size / 10**9:.1f} GB" if size < 10**10 else f"{size / 10**9:.0f} GB"
+    return f"{size / 10**6:.0f} MB"
+
+
+def duration(seconds: float) -> str:
+    """A rough duration: 40 s, 3 min, 2 hours, 5 days."""
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 90 * 60:
+        return f"{seconds / 60:.0f} min"
+    if seconds < 48 * 3600:
+        return f"{seconds / 3600:.0f} hours"
+    return f"{seconds / 86400:.0f} days"
