@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import tempfile
 from pathlib import Path
 
@@ -53,3 +54,15 @@ def test_bytes_written_into_a_workers_descriptors_run_no_code_in_the_runner() ->
     assert not ran.exists()
     assert len(outcome.results) == 12
     assert all(r.solved for r in outcome.results if r.player == "minmax")
+
+
+def test_the_folders_of_killed_runners_are_removed_by_the_next_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A run folder whose runner is gone goes; a live runner's stays; the run's own goes too."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    stale, live = tmp_path / "moocow-run-999999999-x", tmp_path / f"moocow-run-{os.getpid()}-y"
+    (stale / "player-a").mkdir(parents=True)
+    live.mkdir()
+    run_tournament(build_tournament(tournament(["minmax"])))
+    assert sorted(tmp_path.iterdir()) == [live]

@@ -36,6 +36,8 @@ from moocow.runner.results import RoundResult
 from moocow.runner.session import Emit, SessionPlan, play_session
 from moocow.runner.usage import remove_cgroups_of
 
+RUN_FOLDER = "moocow-run-"
+"""The start of a run folder's name, followed by the runner's pid."""
 WAIT_SECONDS = 0.5
 """How often the runner looks at its workers while no round arrives."""
 DONE = "done"
@@ -46,9 +48,11 @@ def run_sessions(plans: Sequence[SessionPlan], workers: int, emit: Emit) -> None
     """Play every plan, serially when ``workers`` is 1, emitting each round as it finishes.
 
     Players' private homes go in a folder of the run's, removed here when the run ends however it
-    ends, so that a worker killed under a session leaves nothing behind either.
+    ends, so that a worker killed under a session leaves nothing behind either; the folders of
+    runners that were killed themselves are removed by the next run.
     """
-    scratch = Path(tempfile.mkdtemp(prefix="moocow-run-"))
+    sweep_stale_runs()
+    scratch = Path(tempfile.mkdtemp(prefix=f"{RUN_FOLDER}{os.getpid()}-"))
     scratch.chmod(0o711)  # another user's home inside it is reachable, none is listed
     plans = [replace(plan, sandbox=replace(plan.sandbox, scratch=str(scratch))) for plan in plans]
     try:
@@ -173,6 +177,14 @@ class WorkerPool:
 
     def __exit__(self, *exc_info: object) -> None:
         self.close()
+
+
+def sweep_stale_runs() -> None:
+    """Remove the run folders of runners that are gone (their pid, in the folder's name, is not alive)."""
+    for folder in Path(tempfile.gettempdir()).glob(f"{RUN_FOLDER}*-*"):
+        owner = folder.name.removeprefix(RUN_FOLDER).split("-")[0]
+        if owner.isdigit() and not Path(f"/proc/{owner}").exists() and Path("/proc/self").exists():
+            remove_tree(folder)
 
 
 def exit_code(process: BaseProcess, wait_seconds: float = 1.0) -> int | None:
