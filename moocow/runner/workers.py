@@ -34,7 +34,7 @@ from moocow.runner.launch import become_subreaper, die_with_parent
 from moocow.runner.process import remove_tree
 from moocow.runner.results import RoundResult
 from moocow.runner.session import Emit, SessionPlan, play_session
-from moocow.runner.usage import remove_cgroups_of
+from moocow.runner.usage import process_stat, remove_cgroups_of
 
 RUN_FOLDER = "moocow-run-"
 """The start of a run folder's name, followed by the runner's pid."""
@@ -206,11 +206,8 @@ def healthy(process: BaseProcess) -> bool:
 
 def stopped(pid: int | None) -> bool:
     """Whether a process is stopped (``SIGSTOP``) or traced, and so would keep the run waiting forever."""
-    try:
-        state = Path(f"/proc/{pid}/stat").read_bytes().rpartition(b")")[2].split()[0]
-    except (OSError, IndexError):
-        return False
-    return state in (b"T", b"t")
+    fields = process_stat(pid) if pid is not None else None
+    return fields is not None and len(fields) > 0 and fields[0] in (b"T", b"t")
 
 
 def lost_round(plan: SessionPlan, number: int, reason: str) -> RoundResult:
