@@ -1,4 +1,4 @@
-"""Word sources: word files, wordfreq lists and the playable filter."""
+"""Word sources: word files, wordfreq lists, the dictionary filter and the playable filter."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ import pytest
 import wordfreq
 
 from moocow.engine.errors import MoocowError
-from moocow.wordlists import file_words, is_playable, playable, wordfreq_words
+from moocow.plugins.words import Words
+from moocow.wordlists import english_words, file_words, is_english, is_playable, playable, wordfreq_words
 
 
 def test_file_words_keep_file_order_case_and_duplicates(tmp_path: Path) -> None:
@@ -80,6 +81,32 @@ def test_wordfreq_small_list_has_about_2300_playable_five_letter_words() -> None
     words = playable(wordfreq_words("small"), 5)
     assert 2000 < len(words) < 3000 and len(set(words)) == len(words)
     assert {"about", "crane", "light"} <= set(words)
+
+
+NAMES = ["abdel", "diane", "doyle", "huang", "zhang", "biden", "egypt", "fiona", "delhi", "james", "paris"]
+WORDS = ["about", "crane", "light", "asked", "boxes", "women", "email", "until", "among", "forty", "china"]
+
+
+def test_the_dictionary_filter_keeps_words_and_drops_names() -> None:
+    """Names wordfreq counts in text are not English words; inflections and closed-class words are."""
+    assert [word for word in NAMES if is_english(word)] == []
+    assert english_words(WORDS) == WORDS
+
+
+def test_the_default_word_game_has_english_words_only() -> None:
+    """The names suggested at the table (abdel, diane, doyle, huang, zhang) are gone from the game."""
+    words = set(Words().words)
+    assert not words & set(NAMES)
+    assert {"about", "crane", "light", "until", "women"} <= words
+    assert 1500 < len(words) < 2000
+
+
+@pytest.mark.parametrize("name", ["zhang", "abdel"])
+def test_a_word_outside_the_list_is_refused_with_that_reason(name: str) -> None:
+    """A well-formed word the list lacks is not a malformed guess: the reason names the list."""
+    reason = rf"^'{name}' is not in the game's word list \(1,\d{{3}} words of 5 distinct letters from the Eng"
+    with pytest.raises(MoocowError, match=reason):
+        Words().guess_index(name)
 
 
 def test_wordfreq_words_come_most_frequent_first() -> None:

@@ -129,8 +129,12 @@ class Game(ABC):
         code = self.parse_code(text)
         index = self._guess_lookup.get(np.asarray(code, dtype=np.uint8).tobytes())
         if index is None:
-            raise MoocowError(f"{text.strip()!r} is not a valid guess in {self.spec}")
+            raise MoocowError(self.not_a_guess(text))
         return index
+
+    def not_a_guess(self, text: str) -> str:
+        """Why a well-formed code is not a guess (a game whose guesses are a list names the list)."""
+        return f"{text.strip()!r} is not a valid guess in {self.spec}"
 
     # ------------------------------------------------------------------ feedback values
     @property

@@ -14,7 +14,7 @@ from moocow.engine.game import Codes, Game, check_space_size
 from moocow.engine.params import Param
 from moocow.plugins.hookspecs import hookimpl
 from moocow.plugins.symbols import SymbolGame
-from moocow.wordlists import file_words, playable, wordfreq_words
+from moocow.wordlists import english_words, file_words, playable, wordfreq_words
 
 
 class Words(SymbolGame):
@@ -25,7 +25,9 @@ class Words(SymbolGame):
     summary = "Bulls and Cows with English words of distinct letters (bulls and cows)"
     params = (
         Param("length", int, 5, "letters in a word", minimum=1, maximum=15),
-        Param("list", str, "small", "wordfreq English list", choices=("small", "large")),
+        Param(
+            "list", str, "small", "wordfreq English list (dictionary words only)", choices=("small", "large")
+        ),
         Param("zipf", float, 0.0, "keep wordfreq words at least this frequent (Zipf scale)", minimum=0.0),
         Param("file", str, None, "word file, one word per line, instead of the wordfreq list"),
     )
@@ -59,14 +61,34 @@ class Words(SymbolGame):
         """Loaded when the game is made, so a bad file or an empty list is reported at once."""
         file = self.values["file"]
         if file is not None:
-            source = file_words(file)
+            words = _sorted_playable(file_words(file), self.code_length)
         else:
-            source = wordfreq_words(self.values["list"], self.values["zipf"])
-        words = _sorted_playable(source, self.code_length)
+            words = _wordfreq_playable(self.values["list"], self.values["zipf"], self.code_length)
         if not words:
-            where = f"word file {file!r}" if file is not None else f"the wordfreq {self.values['list']} list"
-            raise MoocowError(f"{self.spec}: {where} has no word of {self.code_length} distinct letters a-z")
+            length = self.code_length
+            raise MoocowError(f"{self.spec}: {self._source} has no word of {length} distinct letters a-z")
         return words
+
+    @property
+    def _source(self) -> str:
+        """Where the words come from, for people."""
+        if self.values["file"] is not None:
+            return f"word file {self.values['file']!r}"
+        floor = f" at Zipf {self.values['zipf']:g} or more" if self.values["zipf"] > 0 else ""
+        return f"the English words of wordfreq's {self.values['list']} list{floor}"
+
+    def not_a_guess(self, text: str) -> str:
+        """A well-formed word that is not one of the game's words: say so, and which list it is."""
+        return (
+            f"{text.strip()!r} is not in the game's word list "
+            f"({len(self.words):,} words of {self.code_length} distinct letters from {self._source})"
+        )
+
+
+@lru_cache(maxsize=16)
+def _wordfreq_playable(wordlist: str, zipf: float, length: int) -> tuple[str, ...]:
+    """wordfreq's playable words that a dictionary knows (``wordlists.english``): no names."""
+    return tuple(english_words(_sorted_playable(wordfreq_words(wordlist, zipf), length)))
 
 
 @lru_cache(maxsize=16)
