@@ -83,11 +83,16 @@ class GuessPool:
         played: tuple[int, ...] | None,
         level: int,
     ) -> tuple[int, int]:
-        """``Search._best_guess`` with the guesses shared out: the same result, in less time."""
+        """``Search._best_guess`` with the guesses shared out: the same result, in less time.
+
+        Results come back in any order, so a tie goes to the guess earlier in ``guesses``, as in
+        the serial loop: its value is exact, since it was sent out before the later guess won
+        and so with a larger budget. The tree is then the same for any number of workers.
+        """
         search, count = self.search, len(candidates)
         results: queue.SimpleQueue = queue.SimpleQueue()
         best, best_guess, bound = floor, -1, beta
-        running, position = 0, 0
+        running, position, best_position = 0, 0, len(guesses)
         while True:
             while running < self.workers and position < len(guesses):
                 if guess_bounds[position] >= bound:
@@ -99,13 +104,13 @@ class GuessPool:
                 self.pool.apply_async(
                     _guess_value,
                     (task,),
-                    callback=lambda outcome, guess=guess: results.put((guess, outcome)),
+                    callback=lambda outcome, at=position: results.put((at, outcome)),
                     error_callback=lambda error: results.put((-1, error)),
                 )
                 running, position = running + 1, position + 1
             if running == 0:
                 return best, best_guess
-            guess, outcome = _next(results)
+            at, outcome = _next(results)
             running -= 1
             if isinstance(outcome, BaseException):
                 raise outcome
@@ -113,8 +118,9 @@ class GuessPool:
             search.stats.add(*counted)
             search.mark_guess(level, position - running, len(guesses))
             value = count + total
-            if value < bound:
-                best, best_guess, bound = value, guess, value
+            if value < bound or (best_guess >= 0 and value == bound and at < best_position):
+                guess = guesses[at]
+                best, best_guess, bound, best_position = value, guess, value, at
                 assert trees is not None
                 for part, tree in zip(search.parts(candidates, guess), trees, strict=True):
                     search.keep_subtree(part, depth, tree)
