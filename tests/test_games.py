@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from moocow.engine.errors import MoocowError
 from moocow.engine.game import Game
-from moocow.plugins import digits, mastermind, words
+from moocow.plugins import digits, load_game, mastermind, words
 from moocow.plugins.bottles import Bottles
 from moocow.plugins.digits import Digits
 from moocow.plugins.mastermind import Mastermind
@@ -272,3 +272,37 @@ def test_each_module_registers_its_game() -> None:
     for module in (mastermind, digits, words):
         module.register_games(registered.append)
     assert registered == [Mastermind, Digits, Words]
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "mastermind:pegs=1,colors=3",
+        "mastermind:pegs=3,colors=3",
+        "mastermind:pegs=4,colors=6",
+        "mastermind:pegs=5,colors=4",
+        "digits:length=1,symbols=2",
+        "digits:length=3,symbols=3",
+        "digits:length=4,symbols=6",
+        "digits:length=5,symbols=7",
+        "digits:length=4,symbols=10",
+    ],
+)
+def test_the_feedback_values_are_exactly_those_some_pair_of_codes_scores(spec: str) -> None:
+    """No value is counted that no guess and secret can score, and none that can is missed."""
+    game = load_game(spec)
+    scored = set(np.unique(game.feedback(game.guesses, game.secrets)).tolist())
+    assert set(game.feedback_values()) == scored
+
+
+@pytest.mark.parametrize("pegs", [2, 3, 4, 5])
+def test_two_colours_score_fewer_values_than_counted_but_none_outside(pegs: int) -> None:
+    """With two colours parity rules out more (0B1W in 2x2); the values counted still cover all."""
+    game = load_game(f"mastermind:pegs={pegs},colors=2")
+    scored = set(np.unique(game.feedback(game.guesses, game.secrets)).tolist())
+    assert scored < set(game.feedback_values())
+
+
+def test_ten_digits_of_ten_share_every_digit() -> None:
+    """digits:length=10 scores only all-common answers: 10 values, where all sums up to 10 are 66."""
+    assert len(Digits(length=10, symbols=10).feedback_values()) == 10

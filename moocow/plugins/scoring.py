@@ -36,6 +36,23 @@ def bulls_and_cows(guesses: Codes, secrets: Codes, symbols: int) -> np.ndarray:
     return _secret_major(guesses, secrets, positional=True, symbols=symbols)
 
 
+def bulls_and_cows_counts(length: int, symbols: int, distinct: bool) -> list[tuple[int, int]]:
+    """Every ``(bulls, cows)`` two codes can score; fewer values are fewer counts per partition.
+
+    Two codes share ``b + c`` symbols: at most ``length``, and with distinct symbols at least
+    ``2 * length - symbols`` (digits:length=10 always shares all ten: 10 values, not 66). One cow
+    alone beside ``length - 1`` bulls is never scored: the last position would have to hold the
+    cow's symbol and the secret's, which differ. Every other pair occurs.
+    """
+    fewest_common = max(0, 2 * length - symbols) if distinct else 0
+    return [
+        (bulls, common - bulls)
+        for bulls in range(length + 1)
+        for common in range(max(bulls, fewest_common), length + 1)
+        if (bulls, common - bulls) != (length - 1, 1)
+    ]
+
+
 def _secret_major(guesses: Codes, secrets: Codes, *, positional: bool, symbols: int | None) -> np.ndarray:
     """The ``(guesses, secrets)`` table as the transposed view of a ``(secrets, guesses)`` one.
 

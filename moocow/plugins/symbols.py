@@ -15,7 +15,7 @@ import numpy as np
 
 from moocow.engine.errors import MoocowError
 from moocow.engine.game import Codes, Game
-from moocow.plugins.scoring import bulls_and_cows
+from moocow.plugins.scoring import bulls_and_cows, bulls_and_cows_counts
 
 
 class SymbolGame(Game):
@@ -36,6 +36,13 @@ class SymbolGame(Game):
     def feedback(self, guesses: Codes, secrets: Codes) -> np.ndarray:
         """Bulls (same symbol, same place) and cows (common symbols elsewhere), packed."""
         return bulls_and_cows(guesses, secrets, len(self.alphabet))
+
+    def feedback_values(self) -> list[int]:
+        """Bulls and cows that can occur (``scoring.bulls_and_cows_counts``); other scorings say their own."""
+        if type(self).feedback is not SymbolGame.feedback:
+            return super().feedback_values()
+        counts = bulls_and_cows_counts(self.code_length, len(self.alphabet), self.distinct_symbols)
+        return sorted(self.encode_feedback(pair) for pair in counts)
 
     def parse_code(self, text: str) -> np.ndarray:
         """Read one character per symbol, any case; say which character or count is wrong."""
