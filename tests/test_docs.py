@@ -1,0 +1,311 @@
+"""Every console example in README.md and docs/ is run, and must print what the page shows.
+
+The pages follow one convention, so that an example is a test (as python-chess tests its README):
+
+- A ```` ```console ```` block holds commands, each a line starting ``$ `` (a trailing ``\\``
+  continues it), each followed by exactly what it prints, stdout and stderr together as a terminal
+  shows them.
+- A line that is only ``...`` stands for any number of lines the page leaves out.
+- A block run with typed input is followed by a paragraph starting ``Typed at the prompts:`` that
+  lists each typed line in backticks; piped input is not echoed, so each prompt is followed at
+  once by moocow's answer, as the page shows it.
+- A block that cannot be run here (it runs for days, or names the reader's own files) is preceded
+  by ``<!-- docs-test: skip: REASON -->``. A block of syntax, not an example, is ```` ```text ````.
+- A ```` ```pycon ```` block is a doctest, run in the same scratch folder. A ```` ```python ````
+  block is preceded by one of ``<!-- docs-test: excerpt: PATH -->`` (its text is in that file of
+  the checkout, verbatim), ``<!-- docs-test: run: NAME=PATH ... -->`` (run as a script in a folder
+  where each NAME is a link to PATH; it must exit 0) or ``<!-- docs-test: skip: REASON -->``.
+
+What may differ from run to run is normalised on both sides before comparing: durations (``0.99
+s``), the ms/guess column of a standings table, and trailing spaces. The commands run in a scratch
+folder that sees the checkout's ``tests``, ``examples`` and ``tournament.toml`` (and ``../shared``
+when it exists), so files an example writes stay out of the checkout.
+
+When output changes on purpose, ``python tests/test_docs.py --update`` rewrites every example
+without ``...`` whose output changed beyond timings, from a fresh run; the diff is the review.
+"""
+
+from __future__ import annotations
+
+import doctest
+import os
+import re
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+SHARED = ROOT.parent / "shared"
+SKIP = re.compile(r"<!-- docs-test: skip: (?P<reason>.+?) -->")
+TYPED = "Typed at the prompts:"
+SEEN_FROM_SCRATCH = ("tests", "examples", "tournament.toml")
+TIMEOUT = 300
+
+_DURATION = re.compile(r"\b\d+(?:\.\d+)? ?(?:ms|s|min|h)\b")
+_MS_PER_GUESS = re.compile(r"│ +\d+\.\d+ +│$")
+
+
+@dataclass
+class Command:
+    """One ``$`` command of an example and the lines the page shows it printing."""
+
+    text: str
+    shown: list[str] = field(default_factory=list)
+    first_output_line: int = 0
+    """Index in the page's lines of the first shown output line (for ``--update``)."""
+
+
+@dataclass
+class Example:
+    """A console block of a page."""
+
+    page: Path
+    line: int
+    commands: list[Command]
+    typed: str | None
+    skip: str | None
+
+    @property
+    def name(self) -> str:
+        return f"{self.page.name}:{self.line}"
+
+
+def examples(page: Path) -> list[Example]:
+    """The console blocks of ``page``, with their commands, typed input and skip reasons."""
+    lines = page.read_text(encoding="utf-8").split("\n")
+    found: list[Example] = []
+    index = 0
+    while index < len(lines):
+        if lines[index].strip() != "```console":
+            index += 1
+            continue
+        skip = SKIP.search(lines[index - 1]) if index else None
+        end = next(end for end in range(index + 1, len(lines)) if lines[end].startswith("```"))
+        commands = _commands(lines, index + 1, end)
+        found.append(
+            Example(page, index + 1, commands, _typed(lines, end + 1), skip["reason"] if skip else None)
+        )
+        index = end + 1
+    return found
+
+
+def _commands(lines: list[str], start: int, end: int) -> list[Command]:
+    commands: list[Command] = []
+    index = start
+    while index < end:
+        line = lines[index]
+        if line.startswith("$ "):
+            text = line[2:]
+            while text.endswith("\\") and index + 1 < end:
+                index += 1
+                text = text[:-1] + lines[index]
+            commands.append(Command(text.strip(), first_output_line=index + 1))
+        elif commands:
+            commands[-1].shown.append(line)
+        index += 1
+    return commands
+
+
+def _typed(lines: list[str], after: int) -> str | None:
+    """The typed lines listed in the paragraph after a block, if it starts with ``TYPED``."""
+    paragraph: list[str] = []
+    for line in lines[after:]:
+        if not line.strip():
+            if paragraph:
+                break
+            continue
+        paragraph.append(line)
+    text = " ".join(paragraph)
+    if not text.startswith(TYPED):
+        return None
+    return "".join(f"{item}\n" for item in re.findall(r"`([^`]*)`", text))
+
+
+def normalised(text: str) -> str:
+    """What may differ between runs, made equal: durations, ms per guess, trailing spaces."""
+    lines = [
+        _MS_PER_GUESS.sub("│ <ms> │", _DURATION.sub("<duration>", line)).rstrip() for line in text.split("\n")
+    ]
+    return "\n".join(lines).strip("\n")
+
+
+def matches(shown: list[str], printed: str) -> bool:
+    """Whether ``printed`` is what the page shows, a ``...`` line standing for any lines."""
+    parts = [r"(?:[^\n]*\n)*?" if line.strip() == "..." else re.escape(line) + r"\n" for line in shown]
+    pattern = "".join(parts)
+    return re.fullmatch(pattern, normalised(printed) + "\n") is not None
+
+
+def run(command: Command, typed: str | None, scratch: Path) -> str:
+    """Run a command as a reader would, in the scratch folder, and return what it printed."""
+    environment = {
+        **os.environ,
+        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
+        "COLUMNS": "120",
+        "TERM": "dumb",
+    }
+    for variable in ("MOOCOW_SEED", "MOOCOW_RESULTS_KEY", "MOOCOW_TABLE_BUDGET", "NO_COLOR", "FORCE_COLOR"):
+        environment.pop(variable, None)
+    completed = subprocess.run(
+        ["bash", "-c", command.text],
+        cwd=scratch,
+        env=environment,
+        input=typed or "",
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        timeout=TIMEOUT,
+        check=False,
+    )
+    return completed.stdout.replace(str(scratch), ".")
+
+
+def make_scratch(base: Path) -> Path:
+    """A folder that sees what the examples name, so what they write stays out of the checkout."""
+    scratch = base / "moocow"
+    scratch.mkdir(parents=True, exist_ok=True)
+    for name in SEEN_FROM_SCRATCH:
+        (scratch / name).symlink_to(ROOT / name)
+    if SHARED.is_dir():
+        (base / "shared").symlink_to(SHARED)
+    return scratch
+
+
+ALL = [example for page in PAGES for example in examples(page)]
+
+
+@dataclass
+class Code:
+    """A ``pycon`` or ``python`` block of a page and the ``docs-test`` marker before it."""
+
+    page: Path
+    line: int
+    kind: str
+    text: str
+    marker: str | None
+
+    @property
+    def name(self) -> str:
+        return f"{self.page.name}:{self.line}"
+
+
+_MARKER = re.compile(r"<!-- docs-test: (?P<marker>.+?) -->")
+
+
+def code_blocks(page: Path) -> list[Code]:
+    """The ``pycon`` and ``python`` blocks of ``page``."""
+    lines = page.read_text(encoding="utf-8").split("\n")
+    found: list[Code] = []
+    for index, line in enumerate(lines):
+        if line.strip() in ("```pycon", "```python"):
+            end = next(end for end in range(index + 1, len(lines)) if lines[end].startswith("```"))
+            marker = _MARKER.search(lines[index - 1]) if index else None
+            text = "\n".join(lines[index + 1 : end]) + "\n"
+            found.append(Code(page, index + 1, line.strip()[3:], text, marker["marker"] if marker else None))
+    return found
+
+
+CODE = [block for page in PAGES for block in code_blocks(page)]
+
+
+@pytest.fixture(scope="module")
+def scratch(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return make_scratch(tmp_path_factory.mktemp("docs"))
+
+
+def test_the_pages_have_console_examples() -> None:
+    """The convention is in use (a parser that found nothing would pass every example)."""
+    assert len(ALL) >= 10 and sum(len(example.commands) for example in ALL) >= 15
+    assert all(example.commands for example in ALL if example.skip is None)
+
+
+@pytest.mark.parametrize("example", ALL, ids=[example.name for example in ALL])
+def test_console_example_prints_what_the_page_shows(example: Example, scratch: Path) -> None:
+    """Each command of the block, run fresh, prints the lines shown under it."""
+    if example.skip is not None:
+        pytest.skip(example.skip)
+    if any("../shared/" in command.text for command in example.commands) and not SHARED.is_dir():
+        pytest.skip("needs ../shared beside the checkout")
+    for command in example.commands:
+        printed = run(command, example.typed, scratch)
+        shown = normalised("\n".join(command.shown)).split("\n")
+        assert matches(shown, printed), (
+            f"$ {command.text}\n--- page:\n{chr(10).join(shown)}\n--- run:\n{printed}"
+        )
+
+
+@pytest.mark.parametrize("block", CODE, ids=[block.name for block in CODE])
+def test_python_example_runs_as_shown(
+    block: Code, scratch: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A pycon block is a passing doctest; a python block is an excerpt, a script that runs, or skipped."""
+    if block.marker is not None and block.marker.startswith("skip: "):
+        pytest.skip(block.marker.removeprefix("skip: "))
+    if "../shared/" in block.text + (block.marker or "") and not SHARED.is_dir():
+        pytest.skip("needs ../shared beside the checkout")
+    if block.kind == "pycon":
+        monkeypatch.chdir(scratch)
+        test = doctest.DocTestParser().get_doctest(block.text, {}, block.name, str(block.page), block.line)
+        runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+        runner.run(test)
+        assert runner.summarize(verbose=False).failed == 0, f"{block.name}: a doctest failed (printed above)"
+        return
+    assert block.marker is not None, f"{block.name}: a python block needs a docs-test marker"
+    kind, _, argument = block.marker.partition(": ")
+    if kind == "excerpt":
+        assert block.text in (ROOT / argument).read_text(encoding="utf-8"), (
+            f"{block.name} drifted from {argument}"
+        )
+        return
+    assert kind == "run", f"{block.name}: unknown docs-test marker {block.marker!r}"
+    for link in argument.split():
+        name, _, target = link.partition("=")
+        (tmp_path / name).symlink_to((ROOT / target).resolve())
+    (tmp_path / "example.py").write_text(block.text, encoding="utf-8")
+    completed = subprocess.run(
+        [sys.executable, "example.py"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        check=False,
+    )
+    assert completed.returncode == 0, f"{block.name} failed:\n{completed.stdout}{completed.stderr}"
+
+
+def update() -> None:
+    """Rewrite every example without ``...`` from a fresh run (the diff is the review)."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as base:
+        scratch = make_scratch(Path(base))
+        for page in PAGES:
+            lines = page.read_text(encoding="utf-8").split("\n")
+            for example in reversed(examples(page)):
+                if example.skip is not None:
+                    continue
+                printed = [run(command, example.typed, scratch) for command in example.commands]
+                for command, output in reversed(list(zip(example.commands, printed, strict=True))):
+                    if any(line.strip() == "..." for line in command.shown):
+                        print(
+                            f"{example.name}: '$ {command.text}' has '...': left for a person",
+                            file=sys.stderr,
+                        )
+                        continue
+                    if matches(normalised("\n".join(command.shown)).split("\n"), output):
+                        continue  # only a duration or a timing column differs: keep the page's
+                    start = command.first_output_line
+                    lines[start : start + len(command.shown)] = [
+                        line.rstrip() for line in output.rstrip("\n").split("\n")
+                    ]
+            page.write_text("\n".join(lines), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] != ["--update"]:
+        sys.exit("usage: python tests/test_docs.py --update")
+    update()
