@@ -12,7 +12,10 @@ from moocow.cli import app
 from moocow.engine.evaluation import evaluate_with_tree
 from moocow.engine.registry import load_strategy
 from moocow.engine.treefile import save_tree
+from moocow.plugins import load_game
 from moocow.plugins.bottles import Bottles
+from moocow.runner.fouls import Failure, Foul
+from moocow.runner.rules import read_guess
 
 
 def run(*args: str, input: str | None = None, env: dict[str, str] | None = None) -> Result:
@@ -499,3 +502,67 @@ def test_outputs_that_cannot_be_written_are_refused_before_any_work(
         result = run(*command, *outputs)
         one_line_error(result, message)
         assert result.stdout == ""
+
+
+# ---------------------------------------------------------------- 8. a word outside the list
+
+OUTSIDE = "'zhang' is not in the game's word list (1,"
+"""The reason for a well-formed word the words game does not have; the count follows."""
+
+
+@pytest.mark.parametrize(
+    "command",
+    [("solve", "words", "--secret", "zhang"), ("solve", "words", "--secret", "about", "--first", "zhang")],
+    ids=["secret", "first"],
+)
+def test_a_word_outside_the_list_is_refused_with_that_reason(command: tuple[str, ...]) -> None:
+    """A name wordfreq counts (zhang) is refused as outside the list, naming the list and its size."""
+    line = one_line_error(run(*command), OUTSIDE)
+    assert line.endswith("words of 5 distinct letters from the English words of wordfreq's small list)")
+
+
+@pytest.mark.parametrize(
+    ("word", "reason"),
+    [
+        ("aabbc", "'aabbc': letters must be distinct ('a' repeats)"),
+        ("abc", "'abc' has 3 letters; a words code has 5"),
+        ("ab1de", "'ab1de': '1' is not a letter of words (letters are a-z)"),
+    ],
+)
+def test_a_malformed_word_has_its_own_reason(word: str, reason: str) -> None:
+    """Wrong length, a repeated letter or a non-letter says what is wrong, not that the list lacks it."""
+    assert one_line_error(run("solve", "words", "--secret", word), reason) == f"error: {reason}"
+
+
+@pytest.mark.parametrize("command", [("play", "words", "--seed", "1"), ("assist", "words")])
+def test_a_word_outside_the_list_is_refused_at_the_table(command: tuple[str, ...]) -> None:
+    """Typed at play's or assist's prompt, the word is refused with the reason and the game goes on."""
+    typed = "zhang\nquit\n" if command[0] == "play" else "zhang 1 2\nquit\n"
+    result = run(*command, input=typed)
+    assert result.exit_code == 0, result.stderr
+    assert f"> error: {OUTSIDE}" in result.stdout
+
+
+def test_a_tree_file_with_a_word_outside_the_list_says_so(tmp_path: Path) -> None:
+    """A tree file's guess that is a word shape but not in the list is named, with the reason."""
+    game = load_game("words:length=2")
+    path = tmp_path / "w2.json"
+    save_tree(path, game, evaluate_with_tree(game, load_strategy("first"))[1], "first")
+    changed = edited(path, lambda document: document["root"].update(guess="xq"))
+    result = run("evaluate", "words:length=2", "--strategy", f"tree:{changed}")
+    one_line_error(result, "root xq: 'xq' is not in the game's word list (")
+
+
+@pytest.mark.parametrize(
+    ("answer", "reason"),
+    [
+        ("zhang", OUTSIDE),
+        ("aabbc", "'aabbc' is not a guess of words"),
+        ("hello, runner", "is not a guess of"),
+    ],
+)
+def test_a_player_guessing_a_word_outside_the_list_is_told_so(answer: str, reason: str) -> None:
+    """The runner records why a guess is invalid: outside the list, or not a word of the game at all."""
+    with pytest.raises(Foul) as caught:
+        read_guess(load_game("words"), answer)
+    assert caught.value.kind is Failure.INVALID and reason in caught.value.reason

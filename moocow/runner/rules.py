@@ -47,9 +47,14 @@ def read_guess(game: Game, line: str) -> Guess:
     """The guess ``line`` names under the rule, or a ``Foul`` saying why it names none."""
     text = line.strip()
     try:
-        guess = Guess.of(game, game.guess_index(text))
+        game.parse_code(text)
     except MoocowError:
         raise Foul(Failure.INVALID, f"{_shown(text)!r} is not a guess of {game.spec}") from None
+    try:
+        guess = Guess.of(game, game.guess_index(text))
+    except MoocowError:
+        # Well formed yet not a guess: a word outside the words game's list, say, which the game names.
+        raise Foul(Failure.INVALID, game.not_a_guess(_shown(text))) from None
     if text != guess.text:
         written = f"is not written as {game.spec} writes it: {guess.text!r}"
         raise Foul(Failure.INVALID, f"{_shown(text)!r} {written}")
