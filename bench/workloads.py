@@ -14,6 +14,7 @@ from bench.optimal import OptimalWorkload
 from bench.rounds import RunnerWorkload
 from bench.rows import Row
 from bench.sandbox import SandboxWorkload
+from bench.startup import StartupWorkload
 
 
 class Workload(Protocol):
@@ -58,6 +59,9 @@ WORKLOADS: tuple[Workload, ...] = (
     OptimalWorkload("mastermind", baseline="numpy", repeats=1),
     OptimalWorkload("bottles:n=6", baseline="numpy", repeats=1),
     OptimalWorkload("digits", baseline="none", repeats=1, workers=2),
+    StartupWorkload("help", ("--help",), ("typer", "rich"), repeats=3, quick=True),
+    StartupWorkload("knuth", ("evaluate", "mastermind", "-s", "minmax:first=1122"), ("typer", "numpy")),
+    StartupWorkload("optimal mastermind", ("optimal", "mastermind"), ("typer", "numpy", "numba")),
 )
 """The suite; ``--quick`` runs the ones marked quick (a few seconds in all)."""
 

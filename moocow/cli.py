@@ -2,7 +2,9 @@
 
 Every command turns ``MoocowError`` (bad input from a person) into one line on stderr and exit
 status 2, and so does the group for usage errors (``moocow.commandline``); anything else is a bug
-and keeps its traceback.
+and keeps its traceback. Each command imports what it uses when it runs: ``moocow --help`` loads
+typer and rich, not numpy, numba, the games or the runner (``tests/test_startup.py`` holds it to
+that).
 """
 
 from __future__ import annotations
@@ -12,23 +14,17 @@ import io
 import json
 import sys
 from collections.abc import Callable
-from importlib.metadata import version as package_version
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 import typer
-from rich.table import Table
 
-from moocow import api
 from moocow.commandline import MoocowCommand, MoocowGroup
-from moocow.engine.cost import duration
-from moocow.engine.table import table_budget
-from moocow.interactive import assist as run_assistant
-from moocow.interactive import play as run_play
-from moocow.optimal.cli import optimal, tree
+from moocow.optimal.cli import optimal
 from moocow.runner.cli import grade, tournament
 from moocow.runner.display import printable
 from moocow.terminal import err, one_line_errors, out, plural, progress_bars
+from moocow.tree_command import tree
 
 app = typer.Typer(
     cls=MoocowGroup,
@@ -79,7 +75,9 @@ def command(function: F) -> F:
 
 def _print_version(asked: bool) -> None:
     if asked:
-        out.print(f"moocow {package_version('moocow')}", markup=False)
+        from importlib.metadata import version
+
+        out.print(f"moocow {version('moocow')}", markup=False)
         raise typer.Exit()
 
 
@@ -98,6 +96,9 @@ def main_options(
     ] = False,
 ) -> None:
     """Load local plugins before any command, and report plugins that failed to load."""
+    from moocow import api
+    from moocow.engine.table import table_budget
+
     table_budget()  # a mistyped MOOCOW_TABLE_BUDGET is refused before any work starts
     for path in plugin or []:
         api.load_plugin_file(path)
@@ -108,6 +109,10 @@ def main_options(
 @command
 def games() -> None:
     """List the games, their parameters and the size of their code spaces."""
+    from rich.table import Table
+
+    from moocow import api
+
     table = Table("game", "parameters (default)", "secrets", "guesses", "about")
     for info in api.describe_games():
         parameters = ", ".join(f"{name}={value}" for name, value in info.defaults.items())
@@ -118,6 +123,10 @@ def games() -> None:
 @command
 def strategies() -> None:
     """List the strategies and their parameters."""
+    from rich.table import Table
+
+    from moocow import api
+
     table = Table("strategy", "parameters", "about")
     for name, parameters, summary in api.describe_strategies():
         table.add_row(name, ", ".join(parameters), summary)
@@ -133,6 +142,10 @@ def solve(
     as_json: JsonOpt = False,
 ) -> None:
     """Watch a strategy find a secret: each guess, its feedback, how many codes remain."""
+    from rich.table import Table
+
+    from moocow import api
+
     playout = api.solve(game, secret, strategy, first=first)
     if as_json:
         print(json.dumps(playout.to_dict(), indent=2))
@@ -159,6 +172,9 @@ def evaluate(
     as_json: JsonOpt = False,
 ) -> None:
     """Play a strategy against every secret: total, average, worst case and histogram."""
+    from moocow import api
+    from moocow.engine.cost import duration
+
     cost = api.evaluation_cost(game, strategy, first=first)
     if cost.seconds >= LONG_EVALUATION:
         took = duration(cost.seconds)
@@ -185,6 +201,9 @@ def evaluate(
 @command
 def assist(game: GameArg, strategy: StrategyOpt = "minmax") -> None:
     """Help at the table: type each guess and its score; see what remains and what to try next."""
+    from moocow import api
+    from moocow.interactive import assist as run_assistant
+
     _tolerant_stdin()
     run_assistant(api.assistant(game, strategy), _ask, _say)
 
@@ -197,6 +216,9 @@ def play(
     ] = None,
 ) -> None:
     """Guess the computer's secret."""
+    from moocow import api
+    from moocow.interactive import play as run_play
+
     _tolerant_stdin()
     run_play(api.load_game(game), seed, _ask, _say)
 

@@ -5,22 +5,17 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import Iterator
+from typing import TYPE_CHECKING, cast
 
 import typer
 from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    Progress,
-    TaskID,
-    TaskProgressColumn,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 
 from moocow.engine.errors import MoocowError
 from moocow.engine.progress import reporting
 from moocow.runner.display import printable
+
+if TYPE_CHECKING:
+    from rich.progress import TaskID
 
 out = Console(highlight=False)
 """Results, on stdout."""
@@ -62,6 +57,15 @@ class ProgressBars:
     """
 
     def __init__(self, console: Console, show_after: float = SHOW_AFTER) -> None:
+        from rich.progress import (  # only on a terminal: ``moocow --help`` need not load it
+            BarColumn,
+            Progress,
+            TaskProgressColumn,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+
         self._show_after = show_after
         self._progress = Progress(
             TextColumn("{task.description}"),
@@ -84,7 +88,7 @@ class ProgressBars:
         return handle
 
     def update(self, handle: object, done: float) -> None:
-        task_id = TaskID(handle)  # type: ignore[arg-type]
+        task_id = cast("TaskID", handle)
         began, total, unit = self._tasks[task_id]
         shown = time.monotonic() - began >= self._show_after
         amount = f"{compact(done)}/{compact(total)} {unit}".rstrip()
@@ -93,7 +97,7 @@ class ProgressBars:
             self._progress.start()
 
     def end(self, handle: object) -> None:
-        task_id = TaskID(handle)  # type: ignore[arg-type]
+        task_id = cast("TaskID", handle)
         self._progress.remove_task(task_id)
         del self._tasks[task_id]
         self._stop_if_idle()

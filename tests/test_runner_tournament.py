@@ -248,9 +248,9 @@ def test_ctrl_c_says_how_many_rounds_are_saved_and_how_to_finish(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Interrupted after three rounds: a fresh line with the count and the resume command, exit 130."""
-    from moocow.runner import cli as runner_cli
+    from moocow.runner import tournament as running
 
-    real = runner_cli.run_tournament
+    real = running.run_tournament
 
     def interrupted(*arguments: object) -> object:
         progress = arguments[4]
@@ -264,7 +264,7 @@ def test_ctrl_c_says_how_many_rounds_are_saved_and_how_to_finish(
         progress.advance = advance  # type: ignore[attr-defined]
         return real(*arguments)
 
-    monkeypatch.setattr(runner_cli, "run_tournament", interrupted)
+    monkeypatch.setattr(running, "run_tournament", interrupted)
     results = tmp_path / "r.jsonl"
     arguments = ["tournament", "-p", "minmax", "-g", "bottles:n=4", "-r", "5", "--results", str(results)]
     monkeypatch.setattr(sys, "argv", ["moocow", *arguments])

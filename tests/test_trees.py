@@ -17,7 +17,7 @@ from moocow.engine.registry import load_strategy
 from moocow.engine.solve import solve
 from moocow.engine.tree import Node
 from moocow.engine.treefile import format_tree, load_tree, save_tree, tree_stats, tree_to_dot, walk
-from moocow.optimal.cli import optimal, tree
+from moocow.optimal.cli import optimal
 from moocow.plugins.bottles import Bottles
 from moocow.plugins.digits import Digits
 from moocow.plugins.mastermind import Mastermind
@@ -29,6 +29,7 @@ from moocow.runner.players import PlayerKind, parse_player
 from moocow.runner.playertree import player_tree
 from moocow.runner.sandbox import Launch
 from moocow.runner.tournament import build_tournament, run_tournament
+from moocow.tree_command import tree
 
 CASES = [
     (Mastermind(), "minmax:first=1122"),

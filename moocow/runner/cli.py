@@ -2,7 +2,8 @@
 
 Plain functions with typer annotations, registered by the main CLI (``app.command()(tournament)``).
 Each turns ``MoocowError`` into one line on stderr and exit status 2 itself, so it behaves the
-same however it is registered.
+same however it is registered. The runner's machinery (numpy, the engine, the games) is imported
+inside the commands, so that ``moocow --help`` and the other light commands do not load it.
 """
 
 from __future__ import annotations
@@ -12,26 +13,24 @@ import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-from rich.table import Table
-from rich.text import Text
 
 from moocow.engine.errors import MoocowError
 from moocow.runner import bacrunner
 from moocow.runner.display import printable
-from moocow.runner.files import check_output, write_atomically
-from moocow.runner.grading import grade as grade_player
-from moocow.runner.leaderboard import Standing
 from moocow.runner.limits import Limits
-from moocow.runner.results import RoundResult
 from moocow.runner.sandbox import SandboxPolicy, referee_line
-from moocow.runner.seeds import Seed, Source, choose_seed
-from moocow.runner.signing import choose_key
-from moocow.runner.tournament import run_tournament, tournament_from
 from moocow.terminal import err, one_line_errors, out, plural
+
+if TYPE_CHECKING:
+    from rich.table import Table
+
+    from moocow.runner.leaderboard import Standing
+    from moocow.runner.results import RoundResult
+    from moocow.runner.seeds import Seed
+
 
 LimitOpt = Annotated[
     list[str] | None,
@@ -72,6 +71,8 @@ class ProgressBar:
     it would leave a stray line before an error (and errors are one line)."""
 
     def __init__(self) -> None:
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
         columns = (TextColumn("rounds"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
         self.bar = Progress(*columns, console=err, transient=True, disable=not err.is_terminal)
         self.task = self.bar.add_task("rounds", total=None)
@@ -130,15 +131,18 @@ def tournament(
     no_sandbox: NoSandboxOpt = False,
 ) -> None:
     """Play every player against the same seeded rounds of every game; print the leaderboard."""
+    from moocow.runner import tournament as running
+    from moocow.runner.seeds import Source
+
     with one_line_errors():
-        setup = tournament_from(
+        setup = running.tournament_from(
             config, limit or (), key_file, seed_file, results if resume else None, players=player, games=game,
             rounds=rounds, seed=seed, mercy=mercy, workers=workers, sandbox=False if no_sandbox else None,
         )  # fmt: skip
         chosen = setup.tournament
         bar = ProgressBar()
         try:
-            outcome = run_tournament(chosen, results, resume, setup.workers, bar, setup.key)
+            outcome = running.run_tournament(chosen, results, resume, setup.workers, bar, setup.key)
         except KeyboardInterrupt:
             bar.stop()
             report_interrupted(bar.saved, results)
@@ -201,6 +205,9 @@ def report_seed(seed: Seed) -> None:
 
 def leaderboard_table(rows: list[Standing], title: str) -> Table:
     """The leaderboard as a rich table, best first; names are shown as ``Text`` (no markup), escaped."""
+    from rich.table import Table
+    from rich.text import Text
+
     columns = ("#", "player", "total", "average", "worst", "failed", "ms/guess")
     table = Table(*columns, title=Text(printable(title)))
     for rank, row in enumerate(rows, 1):
@@ -245,6 +252,11 @@ def grade(
     no_sandbox: NoSandboxOpt = False,
 ) -> None:
     """Grade one player as the course runner does: its log on stdout, lost rounds on stderr."""
+    from moocow.runner.files import check_output, write_atomically
+    from moocow.runner.grading import grade as grade_player
+    from moocow.runner.seeds import Seed, Source, choose_seed
+    from moocow.runner.signing import choose_key
+
     with one_line_errors():
         if game is not None and (min_length, max_length) != (None, None):
             raise MoocowError("--min-length and --max-length choose the course's words: not with --game")

@@ -1,0 +1,94 @@
+"""``moocow tree``: the tree of a strategy, or of a player refereed against every secret.
+
+A plain typer-annotated function, registered on the main app; it turns ``MoocowError`` into one
+line on stderr and exit status 2 itself. The engine and the runner are imported when it runs.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from moocow.engine.errors import MoocowError
+from moocow.runner.cli import NoSandboxOpt
+from moocow.runner.sandbox import SandboxPolicy
+from moocow.terminal import err, one_line_errors, plural, progress_bars
+from moocow.tree_output import DotOpt, SaveOpt, ShowOpt, check_outputs, emit, notes
+
+if TYPE_CHECKING:
+    from moocow.engine.game import Game
+    from moocow.engine.tree import Node
+    from moocow.runner.players import PlayerSpec
+
+DEFAULT_SHOW = 2
+"""Levels ``moocow tree`` prints when asked for nothing else."""
+DEFAULT_STRATEGY = "minmax"
+"""The strategy ``moocow tree`` builds when given neither a strategy nor a player."""
+
+GameArg = Annotated[str, typer.Argument(help="A game spec, e.g. mastermind, bottles:n=5, digits.")]
+
+
+def tree(
+    game: GameArg,
+    strategy: Annotated[
+        str | None,
+        typer.Option(
+            "--strategy", "-s", help="A strategy spec, e.g. minmax, entropy, tree:PATH (default minmax)."
+        ),
+    ] = None,
+    player: Annotated[
+        str | None,
+        typer.Option(
+            "--player",
+            "-p",
+            help="Instead, a player as tournaments name it (a .py module or a program), "
+            "refereed against every secret; it must decide by the history alone.",
+        ),
+    ] = None,
+    save: SaveOpt = None,
+    show: ShowOpt = None,
+    dot: DotOpt = None,
+    no_sandbox: NoSandboxOpt = False,
+) -> None:
+    """Build the tree of a strategy or a player over every secret: save it, print it, or export it."""
+    from moocow.engine.evaluation import evaluate_with_tree
+    from moocow.engine.registry import load_strategy
+    from moocow.engine.treefile import tree_stats
+    from moocow.plugins import load_game
+    from moocow.runner.players import PlayerKind, parse_player
+
+    with one_line_errors():
+        if strategy is not None and player is not None:
+            raise MoocowError("give --strategy or --player, not both")
+        check_outputs(show, dot, save)
+        loaded = load_game(game)
+        seated = None if player is None else parse_player(player)
+        if seated is not None and seated.kind is not PlayerKind.STRATEGY:
+            label, root = seated.name, _player_root(loaded, seated, SandboxPolicy(unconfined=no_sandbox))
+        else:
+            chosen = load_strategy(player or strategy or DEFAULT_STRATEGY)
+            with progress_bars():
+                label, root = chosen.spec, evaluate_with_tree(loaded, chosen)[1]
+        stats = tree_stats(root)
+        total = f"{stats.total} {plural(stats.total, 'guess')} in total"
+        notes(dot).print(
+            f"{loaded.spec} with {label}: {total}, worst {stats.worst}", soft_wrap=True, markup=False
+        )
+        if save is None and dot is None and show is None:
+            show = DEFAULT_SHOW
+        emit(loaded, root, label, save, show, dot)
+
+
+def _player_root(game: Game, player: PlayerSpec, sandbox: SandboxPolicy) -> Node:
+    """A player's tree, with a bar of the rounds played on stderr."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    from moocow.runner.playertree import player_tree
+
+    columns = (TextColumn("rounds"), BarColumn(), MofNCompleteColumn())
+    with Progress(*columns, console=err, transient=True, disable=not err.is_terminal) as bar:
+        task = bar.add_task("rounds", total=len(game.secrets))
+        return player_tree(
+            game, player, progress=lambda done, _: bar.update(task, completed=done), sandbox=sandbox
+        )

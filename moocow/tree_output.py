@@ -1,0 +1,72 @@
+"""Where a tree goes when a command has built one: a JSON file, the terminal, a Graphviz file.
+
+Shared by ``moocow tree`` and ``moocow optimal``. The outputs are checked before any work, so a
+long search is not lost to a typo in a file name.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from moocow.engine.errors import MoocowError
+from moocow.terminal import err, out
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from moocow.engine.game import Game
+    from moocow.engine.tree import Node
+
+SaveOpt = Annotated[Path | None, typer.Option("--save", help="Write the tree to this JSON file.")]
+ShowOpt = Annotated[
+    int | None, typer.Option("--show", help="Print the tree down to this many guesses.", min=1)
+]
+DotOpt = Annotated[Path | None, typer.Option("--dot", help="Write the tree for Graphviz (- for stdout).")]
+
+
+def _dot_to_stdout(dot: Path | None) -> bool:
+    return dot is not None and str(dot) == "-"
+
+
+def notes(dot: Path | None) -> Console:
+    """Where summaries go: stdout, unless it carries the DOT text (``--dot -``), which must stand alone."""
+    return err if _dot_to_stdout(dot) else out
+
+
+def check_outputs(show: int | None, dot: Path | None, save: Path | None) -> None:
+    """Refuse outputs that cannot be written before any work, so a long search is not lost to a typo."""
+    if show is not None and _dot_to_stdout(dot):
+        raise MoocowError("give --show or --dot -, not both: both would print on stdout")
+    files = [path for path in (save, None if _dot_to_stdout(dot) else dot) if path is not None]
+    if len(files) == 2 and files[0].absolute() == files[1].absolute():
+        raise MoocowError(f"--save and --dot both name {save}: the DOT text would replace the tree")
+    for path in files:
+        if path.is_dir():
+            raise MoocowError(f"cannot write {path}: it is a folder")
+        if not path.absolute().parent.is_dir():
+            raise MoocowError(f"cannot write {path}: there is no folder {path.absolute().parent}")
+
+
+def emit(game: Game, root: Node, label: str, save: Path | None, show: int | None, dot: Path | None) -> None:
+    """Save, print and export a tree as asked."""
+    from moocow.engine.treefile import format_tree, save_tree, tree_to_dot
+
+    if save is not None:
+        save_tree(save, game, root, label)
+        notes(dot).print(f"saved to {save}", markup=False)
+    if show is not None:
+        out.print(format_tree(game, root, show), markup=False, highlight=False)
+    if dot is not None:
+        text = tree_to_dot(game, root)
+        if _dot_to_stdout(dot):
+            sys.stdout.write(text)
+        else:
+            try:
+                dot.write_text(text, encoding="utf-8")
+            except OSError as error:
+                raise MoocowError(f"cannot write {dot}: {error.strerror or error}") from None
+            out.print(f"Graphviz file written to {dot}", markup=False)

@@ -1,0 +1,71 @@
+"""The light commands load only what they use: the numbers of the start-up are in bench/.
+
+Each command runs in a fresh interpreter, which then lists the modules it loaded. Timing is not
+asserted (bench/ measures it); what is asserted is the cause of slowness: numba and the exact
+search (0.3 s and more to load) for any command that does not search, numpy and the games for help.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+PROBE = """
+import json, sys
+sys.argv = ["moocow", *json.loads(sys.argv[1])]
+from moocow.cli import main
+try:
+    main()
+except SystemExit:
+    pass
+sys.stderr.write("\\nMODULES " + json.dumps(sorted(sys.modules)) + "\\n")
+"""
+
+SEARCH = ("numba", "moocow.optimal.search", "moocow.optimal.kernel", "moocow.optimal.prove")
+RUNNER = ("moocow.runner.tournament", "moocow.runner.workers", "moocow.runner.process")
+
+
+def loaded(*arguments: str) -> set[str]:
+    """The modules a fresh interpreter holds after running ``moocow ARGUMENTS``."""
+    completed = subprocess.run(
+        [sys.executable, "-c", PROBE, json.dumps(arguments)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    line = next(line for line in completed.stderr.splitlines() if line.startswith("MODULES "))
+    return set(json.loads(line.removeprefix("MODULES ")))
+
+
+@pytest.mark.parametrize("arguments", [("--help",), ("--version",)])
+def test_help_loads_neither_numpy_nor_the_games(arguments: tuple[str, ...]) -> None:
+    """Help and the version need typer and rich only (a command's own help first loads the plugins,
+    whose errors every command reports)."""
+    modules = loaded(*arguments)
+    assert not modules & {"numpy", "moocow.plugins", "moocow.api", *SEARCH, *RUNNER}
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        ("evaluate", "--help"),
+        ("games",),
+        ("strategies",),
+        ("evaluate", "mastermind", "--strategy", "minmax:first=1122"),
+        ("solve", "bottles:n=5", "--secret", "EDCBA"),
+    ],
+)
+def test_commands_that_do_not_search_do_not_load_numba(arguments: tuple[str, ...]) -> None:
+    """Knuth's evaluation and the listings play no exact search and referee no one."""
+    modules = loaded(*arguments)
+    assert "moocow.engine.game" in modules  # the probe ran the command
+    assert not modules & {*SEARCH, *RUNNER}
+
+
+def test_the_exact_search_loads_numba_when_it_runs() -> None:
+    """The probe can see numba: ``optimal`` loads it (else the tests above could not fail)."""
+    assert "numba" in loaded("optimal", "bottles:n=3")
