@@ -226,3 +226,30 @@ def test_every_strategy_on_every_game_at_its_default_size(game_name: str) -> Non
         result = evaluate(game, load_strategy(name))
         assert sum(result.histogram) == len(game.secrets)
         assert result.total == total, name
+
+
+def _columns(*parts: list[int]) -> np.ndarray:
+    """Part sizes as ``partition_sizes`` lays them out: a column per guess, padded with zeros."""
+    height = max(len(column) for column in parts)
+    return np.array([column + [0] * (height - len(column)) for column in parts], dtype=np.int32).T
+
+
+@pytest.mark.parametrize(
+    ("equal", "other"),
+    [([4, 1, 1, 1, 1], [2, 2, 2, 2]), ([6, 1, 1, 1, 1, 1, 1], [3, 3, 2, 2, 2])],
+)
+def test_entropy_ties_are_exact(equal: list[int], other: list[int]) -> None:
+    """Splits of equal entropy tie whatever their floats say; a worse split does not join them."""
+    from moocow.engine.partitions import entropy_cost, entropy_ties
+
+    sizes = _columns(equal, [5, 3, 1], other)
+    costs = entropy_cost(sizes)
+    costs[2] = np.nextafter(costs[2], np.inf)  # the last-bit difference an order of additions can make
+    assert entropy_ties(sizes, costs).tolist() == [0, 2]
+
+
+def test_an_exact_entropy_tie_changes_seven_bottles_by_one() -> None:
+    """33,427: with ties to the last bit, one position of seven bottles took a later guess (33,428)."""
+    from moocow.plugins.bottles import Bottles
+
+    assert evaluate(Bottles(n=7), load_strategy("entropy")).total == 33427

@@ -105,6 +105,35 @@ def entropy_cost(sizes: np.ndarray) -> np.ndarray:
     return _n_log_n(1 << largest.bit_length())[ordered].sum(axis=0)
 
 
+TIE_TOLERANCE = 1e-9
+"""Relative gap within which entropy costs are compared exactly: their float sums are exact to
+about 1e-15 each, so any two further apart are ordered right by the floats."""
+
+
+def entropy_ties(sizes: np.ndarray, costs: np.ndarray) -> np.ndarray:
+    """The columns whose ``entropy_cost`` is the least, compared exactly, not to the last bit.
+
+    ``sum n log n`` is least where ``prod n ** n`` is, an integer: {4,1,1,1,1} and {2,2,2,2} both
+    give 256, which the float sums, added in different orders, may tell apart in the last bit.
+    The floats pick the few columns near the least; their products settle it.
+    """
+    least = costs.min()
+    near = np.flatnonzero(costs <= least + abs(least) * TIE_TOLERANCE)
+    if len(near) == 1:
+        return near
+    products = [_power_product(sizes[:, column]) for column in near]
+    smallest = min(products)
+    return near[[product == smallest for product in products]]
+
+
+def _power_product(parts: np.ndarray) -> int:
+    """``prod n ** n`` over the parts, as an exact integer."""
+    product = 1
+    for size in parts[parts > 1].tolist():
+        product *= size**size
+    return product
+
+
 def parts_cost(sizes: np.ndarray) -> np.ndarray:
     """Kooi: the number of distinct answers, negated so that less is better."""
     return -np.count_nonzero(sizes, axis=0)

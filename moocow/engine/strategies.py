@@ -27,7 +27,14 @@ from moocow.engine.errors import MoocowError
 from moocow.engine.game import Game
 from moocow.engine.opening import opening_guesses
 from moocow.engine.params import Param, bind, format_spec
-from moocow.engine.partitions import entropy_cost, expected_size, partition_sizes, parts_cost, worst_case
+from moocow.engine.partitions import (
+    entropy_cost,
+    entropy_ties,
+    expected_size,
+    partition_sizes,
+    parts_cost,
+    worst_case,
+)
 from moocow.engine.position import Position
 
 OPENING = Param("first", str, None, "a fixed first guess, e.g. 1122")
@@ -161,14 +168,19 @@ class HeuristicStrategy(Strategy):
         guesses, note = self._guesses_to_score(position)
         if guesses is not None and len(guesses) == 1:
             return int(guesses[0]), note
-        scores = type(self).score(partition_sizes(position.table, position.candidates, guesses))
-        tied = np.flatnonzero(scores == scores.min())
+        sizes = partition_sizes(position.table, position.candidates, guesses)
+        tied = self.least(sizes, type(self).score(sizes))
         if guesses is not None:
             tied = guesses[tied]
         is_candidate = np.zeros(position.table.guess_count, dtype=bool)
         is_candidate[candidates] = True
         preferred = tied[is_candidate[tied]]
         return self._tie_break(position, preferred if len(preferred) else tied), note
+
+    @staticmethod
+    def least(sizes: np.ndarray, scores: np.ndarray) -> np.ndarray:
+        """The columns with the least score; integer scores compare exactly as they are."""
+        return np.flatnonzero(scores == scores.min())
 
     def _guesses_to_score(self, position: Position) -> tuple[np.ndarray | None, QuickChoice | None]:
         """The guesses worth scoring (``None``: all), cut to fit the budget if there is one.
@@ -226,6 +238,7 @@ class Entropy(HeuristicStrategy):
     name = "entropy"
     summary = "Neuwirth: the most information (entropy of the answers)"
     score = staticmethod(entropy_cost)
+    least = staticmethod(entropy_ties)
 
 
 class Parts(HeuristicStrategy):
