@@ -13,8 +13,9 @@ from moocow.engine.game import Game
 from moocow.engine.registry import load_strategy
 from moocow.engine.table import FeedbackTable
 from moocow.engine.treefile import tree_stats
-from moocow.optimal import kernel, search
+from moocow.optimal import search
 from moocow.optimal.bounds import INFEASIBLE, level_bounds
+from moocow.optimal.kernel import relabel, scores
 from moocow.optimal.prove import prove_optimal
 from moocow.optimal.search import Search
 from moocow.optimal.symmetry import GuessClasses
@@ -177,8 +178,8 @@ def test_the_best_guess_bound_counts_columns_or_rows_alike(game: Game) -> None:
         plain = int((size + bounds[sizes].sum(axis=0)).min())
         counts = np.zeros((len(guesses), search.answer_limit), dtype=np.uint16)
         arguments = (search.table, secrets, guesses, bounds, counts, is_candidate)
-        assert kernel._least_guess_bound(*arguments) == plain
-        assert kernel._least_counted(*arguments) == plain
+        assert scores._least_guess_bound(*arguments) == plain
+        assert scores._least_counted(*arguments) == plain
 
 
 def test_the_optimal_tree_is_at_least_as_good_as_every_heuristic() -> None:
@@ -306,11 +307,11 @@ def test_compiled_relabelling_matches_the_python_classes(game: Game) -> None:
         for _ in range(3):
             guess = int(rng.integers(len(game.guesses)))
             played = (*played, guess)
-            symmetry = kernel._restrict(classes.codes, symmetry, guess)
+            symmetry = relabel._restrict(classes.codes, symmetry, guess)
             expected = classes.canonical(played)
             mask = np.array(
                 [
-                    kernel._is_canonical(classes.codes, symmetry[0], symmetry[1], index)
+                    relabel._is_canonical(classes.codes, symmetry[0], symmetry[1], index)
                     for index in range(len(game.guesses))
                 ]
             )
