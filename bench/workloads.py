@@ -11,6 +11,7 @@ from typing import Protocol
 
 from bench.evaluations import EvaluationWorkload
 from bench.optimal import OptimalWorkload
+from bench.process import ProcessWorkload
 from bench.rounds import RunnerWorkload
 from bench.rows import Row
 from bench.sandbox import SandboxWorkload
@@ -57,6 +58,7 @@ WORKLOADS: tuple[Workload, ...] = (
     OptimalWorkload("mastermind:pegs=3,colors=3", quick=True),
     OptimalWorkload("bottles:n=5", baseline="numpy"),
     OptimalWorkload("mastermind", baseline="numpy", repeats=1),
+    ProcessWorkload("mastermind"),
     OptimalWorkload("bottles:n=6", baseline="numpy", repeats=1),
     OptimalWorkload("digits", baseline="none", repeats=1, workers=2),
     StartupWorkload("help", ("--help",), ("typer", "rich"), repeats=3, quick=True),

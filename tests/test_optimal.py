@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from functools import cache
+from typing import Any
 
 import numpy as np
 import pytest
@@ -13,8 +14,10 @@ from moocow.engine.game import Game
 from moocow.engine.registry import load_strategy
 from moocow.engine.table import FeedbackTable
 from moocow.engine.treefile import tree_stats, tree_to_dict
-from moocow.optimal import kernel, search
+from moocow.optimal import search
 from moocow.optimal.bounds import INFEASIBLE, level_bounds
+from moocow.optimal.kernel import relabel, scores
+from moocow.optimal.parallel import GuessPool
 from moocow.optimal.prove import prove_optimal
 from moocow.optimal.search import Search
 from moocow.optimal.symmetry import GuessClasses
@@ -75,8 +78,10 @@ def test_published_bottle_optima(n: int, total: int) -> None:
     assert result.root is not None and tree_stats(result.root).total == total
 
 
-def test_mastermind_koyama_and_lai() -> None:
-    """Mastermind 4x6: 5625 in total (Koyama and Lai 1993), proven; the tree plays to that total."""
+def test_mastermind_koyama_and_lai(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Mastermind 4x6: 5625 in total (Koyama and Lai 1993), proven with both workers from the
+    start (it is over before they would start by themselves); the tree plays to that total."""
+    monkeypatch.setattr(search, "PARALLEL_SECONDS", 0.0)
     result = prove_optimal(Mastermind(), workers=2)
     assert result.proven and result.total == 5625
     assert result.root is not None
@@ -84,11 +89,12 @@ def test_mastermind_koyama_and_lai() -> None:
     assert (stats.total, stats.secrets) == (5625, 1296)
 
 
-def test_the_optimal_tree_is_the_same_for_any_number_of_workers() -> None:
+def test_the_optimal_tree_is_the_same_for_any_number_of_workers(monkeypatch: pytest.MonkeyPatch) -> None:
     """Workers finish in any order; a tie still goes to the guess the serial search tries first.
 
     Before, 4x6 Mastermind's tree answered 0B0W with 4456 in one run and 4546 in the next.
     """
+    monkeypatch.setattr(search, "PARALLEL_SECONDS", 0.0)  # the pool from the start, not after a second
     game = Mastermind()
     trees = [prove_optimal(game, workers=workers).root for workers in (1, 2, 2)]
     assert all(root is not None for root in trees)
@@ -189,8 +195,8 @@ def test_the_best_guess_bound_counts_columns_or_rows_alike(game: Game) -> None:
         plain = int((size + bounds[sizes].sum(axis=0)).min())
         counts = np.zeros((len(guesses), search.answer_limit), dtype=np.uint16)
         arguments = (search.table, secrets, guesses, bounds, counts, is_candidate)
-        assert kernel._least_guess_bound(*arguments) == plain
-        assert kernel._least_counted(*arguments) == plain
+        assert scores._least_guess_bound(*arguments) == plain
+        assert scores._least_counted(*arguments) == plain
 
 
 def test_the_optimal_tree_is_at_least_as_good_as_every_heuristic() -> None:
@@ -202,12 +208,34 @@ def test_the_optimal_tree_is_at_least_as_good_as_every_heuristic() -> None:
         assert evaluate(game, load_strategy(name)).total >= optimum
 
 
-def test_two_workers_find_the_same_optimum() -> None:
+class CountingPool(GuessPool):
+    """The worker pool, counting the sets whose guesses it shared out."""
+
+    shared = 0
+
+    def best_guess(self, *args: Any) -> tuple[int, int]:
+        CountingPool.shared += 1
+        return super().best_guess(*args)
+
+
+def test_two_workers_find_the_same_optimum(monkeypatch: pytest.MonkeyPatch) -> None:
     """Searching the parts of the first guesses in two processes changes nothing but the time."""
+    monkeypatch.setattr(search, "GuessPool", CountingPool)
+    monkeypatch.setattr(search, "PARALLEL_SECONDS", 0.0)
     game = Mastermind(pegs=3, colors=4)
     alone, together = prove_optimal(game), prove_optimal(game, workers=2)
     assert together.proven and together.total == alone.total
     assert together.root is not None and tree_stats(together.root).total == alone.total
+    assert CountingPool.shared > 0
+
+
+def test_workers_start_only_once_the_search_takes_long(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A search over before ``PARALLEL_SECONDS`` never starts a pool: starting it costs more."""
+    monkeypatch.setattr(search, "GuessPool", CountingPool)
+    monkeypatch.setattr(search, "PARALLEL_SECONDS", 3600.0)
+    CountingPool.shared = 0
+    assert prove_optimal(Mastermind(pegs=3, colors=4), workers=2).proven
+    assert CountingPool.shared == 0
 
 
 def test_a_limit_no_strategy_meets_is_proven_impossible() -> None:
@@ -231,9 +259,12 @@ def test_interrupted_search_keeps_the_best_tree_and_a_bound() -> None:
 
 
 @pytest.mark.parametrize("workers", [1, 2])
-def test_an_interrupted_search_keeps_the_parts_it_finished(workers: int) -> None:
+def test_an_interrupted_search_keeps_the_parts_it_finished(
+    workers: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Stopped at the first improvement on Irving's 540 (5 bottles), before the first guess is
     finished: the tree handed back plays the parts already solved optimally and totals what it says."""
+    monkeypatch.setattr(search, "PARALLEL_SECONDS", 0.0)
     reports: list[tuple[float, int | None]] = []
 
     def stop_on_improvement(done: float, best: int | None, lower: int) -> None:
@@ -318,11 +349,11 @@ def test_compiled_relabelling_matches_the_python_classes(game: Game) -> None:
         for _ in range(3):
             guess = int(rng.integers(len(game.guesses)))
             played = (*played, guess)
-            symmetry = kernel._restrict(classes.codes, symmetry, guess)
+            symmetry = relabel._restrict(classes.codes, symmetry, guess)
             expected = classes.canonical(played)
             mask = np.array(
                 [
-                    kernel._is_canonical(classes.codes, symmetry[0], symmetry[1], index)
+                    relabel._is_canonical(classes.codes, symmetry[0], symmetry[1], index)
                     for index in range(len(game.guesses))
                 ]
             )

@@ -18,15 +18,40 @@ import multiprocessing
 import queue
 import signal
 from multiprocessing.pool import Pool
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 
-if TYPE_CHECKING:
-    from moocow.engine.tree import Node
-    from moocow.optimal.search import Search
+from moocow.engine.tree import Node
+from moocow.optimal.stats import ProgressHook, SearchStats
 
-_search: Search | None = None
+
+class GuessSearch(Protocol):
+    """What the pool needs of the search it works for (``search.Search``), which imports this module."""
+
+    stats: SearchStats
+    progress: ProgressHook | None
+
+    def guess_value(
+        self,
+        candidates: np.ndarray,
+        guess: int,
+        depth: int | None,
+        budget: int,
+        played: tuple[int, ...] | None,
+        level: int,
+    ) -> int: ...
+
+    def parts(self, candidates: np.ndarray, guess: int) -> list[np.ndarray]: ...
+
+    def subtree(self, candidates: np.ndarray, depth: int | None) -> Node: ...
+
+    def keep_subtree(self, candidates: np.ndarray, depth: int | None, tree: Node) -> None: ...
+
+    def mark_guess(self, level: int, index: int, count: int) -> None: ...
+
+
+_search: GuessSearch | None = None
 """The search a forked worker works for (set in the parent just before forking)."""
 
 WAIT_SECONDS = 0.1
@@ -60,7 +85,7 @@ def _guess_value(task: GuessTask) -> tuple[int, list[Node] | None, tuple[int, in
 class GuessPool:
     """A pool of forked workers that try the guesses of one set side by side."""
 
-    def __init__(self, search: Search, workers: int) -> None:
+    def __init__(self, search: GuessSearch, workers: int) -> None:
         global _search
         _search = search
         self.search = search

@@ -25,7 +25,6 @@ guesses left, under a depth limit); the tree of the best strategy is read back f
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -35,9 +34,11 @@ from moocow.engine.game import Game
 from moocow.engine.table import FeedbackTable
 from moocow.engine.tree import Node
 from moocow.engine.treefile import tree_stats
-from moocow.optimal import kernel
 from moocow.optimal.bounds import INFEASIBLE, level_bounds
+from moocow.optimal.kernel.branch import BOUND, HITS, NODES, PROBES, SEARCH
+from moocow.optimal.kernel.store import LOOKUP, SetStore
 from moocow.optimal.parallel import GuessPool
+from moocow.optimal.stats import ProgressHook, SearchStats
 from moocow.optimal.symmetry import GuessClasses
 
 KERNEL_LEVEL = 2
@@ -47,35 +48,12 @@ PROBE_LEVEL = 1
 PARALLEL_LEVEL = 1
 """At this level the guesses of each set are tried side by side by the workers (``parallel``)."""
 
+PARALLEL_SECONDS = 1.0
+"""The workers start once the search has run this long: Mastermind's whole proof takes less than
+starting them (on 2 busy cores, 2 workers took it from 0.4 s to 1 to 2 s)."""
+
 PROGRESS_SECONDS = 0.2
 """Least time between two calls of the progress hook."""
-
-ProgressHook = Callable[[float, int | None, int], None]
-"""Called during the search with (fraction of the root done, best total so far, lower bound)."""
-
-
-@dataclass
-class SearchStats:
-    """Counters of one search, for people and benchmarks."""
-
-    nodes: int = 0
-    """Candidate sets expanded (their guesses scored)."""
-    cache_hits: int = 0
-    """Sets answered from the cache."""
-    bounded: int = 0
-    """Sets bounded one level deeper before (or instead of) being searched (``kernel.set_bound``)."""
-    cached: int = 0
-    """Sets in the searching process's cache at the end (workers keep their own)."""
-
-    def add(self, nodes: int, cache_hits: int, bounded: int) -> None:
-        """Count work done elsewhere (the compiled kernel, a worker process)."""
-        self.nodes += nodes
-        self.cache_hits += cache_hits
-        self.bounded += bounded
-
-    def counters(self) -> tuple[int, int, int]:
-        """The counters ``add`` takes, for passing between processes."""
-        return self.nodes, self.cache_hits, self.bounded
 
 
 @dataclass
@@ -136,6 +114,7 @@ class Search:
         self._root_guess = (0, 0, 0)
         """The first guess being searched: candidates, the bound it must beat, the next guess's bound."""
         self._shown = 0.0
+        self._started = time.monotonic()
         self._kernel: _KernelSearch | None = None
 
     def _check_win_identifies_secret(self) -> None:
@@ -156,9 +135,7 @@ class Search:
         everything = np.arange(len(self.table), dtype=np.int32)
         self.root.lower = int(self.bounds(self.max_depth)[len(everything)])
         self.root.best = min(self.root.best, beta)
-        if self.workers > 1:
-            self.kernel.warm_up()  # compile (or load) it once, not in every worker
-            self._pool = GuessPool(self, self.workers)
+        self._started = time.monotonic()
         try:
             value = self.solve(everything, self.max_depth, beta, (), 0)
         finally:
@@ -166,7 +143,7 @@ class Search:
                 self._pool.close()
                 self._pool = None
         self.root.lower = max(self.root.lower, min(value, self.root.best))
-        self.stats.cached = len(self.cache) + (len(self._kernel.cache) if self._kernel else 0)
+        self.stats.cached = len(self.cache) + (len(self._kernel.store) if self._kernel else 0)
         return value
 
     def solve(
@@ -197,6 +174,9 @@ class Search:
         )
         guess_order = [int(guesses[column]) for column in order]
         bound_order = [int(bound) for bound in guess_bounds]
+        if level == PARALLEL_LEVEL and self._pool is None and self._parallel_now():
+            self.kernel.warm_up()  # compile (or load) it once, not in every worker
+            self._pool = GuessPool(self, self.workers)
         if level == PARALLEL_LEVEL and self._pool is not None:
             best, best_guess = self._pool.best_guess(
                 candidates, guess_order, bound_order, floor, beta, child_depth, played, level
@@ -207,6 +187,10 @@ class Search:
             )
         self.cache[key] = (best, best_guess) if best_guess >= 0 else (max(best, beta), -1)
         return best if best_guess >= 0 else max(best, beta)
+
+    def _parallel_now(self) -> bool:
+        """Whether to start the workers: the search has taken ``PARALLEL_SECONDS`` and more are allowed."""
+        return self.workers > 1 and time.monotonic() - self._started >= PARALLEL_SECONDS
 
     def _best_guess(
         self,
@@ -262,6 +246,9 @@ class Search:
         ones, and an interrupted search keeps every part that was quick to settle (7 bottles:
         the parts of 21, 70 and 315 in 15 s, while the part of 1,855 would take about a day).
         """
+        if level > 0 and level + 1 >= KERNEL_LEVEL:  # the parts go to the kernel: it takes the guess
+            set_depth = None if depth is None else depth + 1
+            return self.kernel.guess_total(candidates, guess, played, set_depth, budget, self.stats)
         parts = self.parts(candidates, guess)
         if smallest_first:
             parts.reverse()
@@ -459,7 +446,7 @@ class Search:
 
 
 class _KernelSearch:
-    """The compiled search (``kernel``) set up for one ``Search``: its arrays and its own cache."""
+    """The compiled search (``kernel``) set up for one ``Search``: its arrays and its own store."""
 
     def __init__(self, search: Search) -> None:
         self.search = search
@@ -478,14 +465,17 @@ class _KernelSearch:
             len(search.answers),
             search.classes.codes,
         )
-        """What ``kernel.solve`` reads: the table, the guesses, the counting bounds, the rules."""
-        self.cache = kernel.KernelCache()
+        """What ``kernel.branch.search`` reads: the table, the guesses, the counting bounds, the rules."""
+        self.store = SetStore()
         self.counters = np.zeros(3, dtype=np.int64)
-        counts = np.zeros((search.table.shape[1], search.answer_limit), dtype=wide)
-        is_candidate = np.zeros(search.table.shape[1], dtype=np.uint8)
-        self.work = (self.cache.parts(), self.counters, counts, is_candidate)
-        """What it writes: its cache, its counters, and scratch space left zeroed (a count per
-        guess and answer, a flag per guess)."""
+        self.counts = np.zeros((search.table.shape[1], search.answer_limit), dtype=wide)
+        """Scratch space left zeroed: a count per guess and answer."""
+        self.is_candidate = np.zeros(search.table.shape[1], dtype=np.uint8)
+        """Scratch space left zeroed: a flag per guess."""
+
+    def _work(self, store: tuple) -> tuple:
+        """What the kernel writes: its store, counters and scratch space."""
+        return store, self.counters, self.counts, self.is_candidate
 
     def warm_up(self) -> None:
         """Compile the kernel, or load it from numba's cache: the first call of each entry does."""
@@ -505,38 +495,48 @@ class _KernelSearch:
         stats: SearchStats,
     ) -> int:
         """``Search.solve`` for a set below the Python levels; its counters added to ``stats``."""
-        before = self.counters.copy()
+        return self.guess_total(candidates, -1, played, depth, beta, stats)
+
+    def guess_total(
+        self,
+        candidates: np.ndarray,
+        guess: int,
+        played: tuple[int, ...] | None,
+        depth: int | None,
+        budget: int,
+        stats: SearchStats,
+    ) -> int:
+        """``Search.guess_value`` of one guess (-1: ``solve`` the set), its parts searched by the kernel."""
+        before = self.counters.tolist()
+        candidates = np.ascontiguousarray(candidates, dtype=np.int32)
         symmetry = self.search.classes.stabiliser(played)
-        value = kernel.solve(
-            self.game,
-            self.work,
-            np.ascontiguousarray(candidates, dtype=np.int32),
-            symmetry,
-            self._row(depth),
-            beta,
+        row = self._row(depth)
+        value = self.store.call(
+            lambda store: SEARCH(self.game, self._work(store), candidates, symmetry, row, budget, guess)
         )
         self._count(before, stats)
         return int(value)
 
     def set_bound(self, candidates: np.ndarray, depth: int | None, stats: SearchStats) -> int:
-        """``kernel.set_bound``: a set's counting bound raised one level deeper (cached)."""
-        before = self.counters.copy()
-        value = kernel.set_bound(
-            self.game, self.work, np.ascontiguousarray(candidates, np.int32), self._row(depth)
+        """``kernel.branch.set_bound``: a set's counting bound raised one level deeper (stored)."""
+        before = self.counters.tolist()
+        candidates = np.ascontiguousarray(candidates, np.int32)
+        row = self._row(depth)
+        symmetry = self.search.classes.stabiliser(None)
+        value = self.store.call(
+            lambda store: SEARCH(self.game, self._work(store), candidates, symmetry, row, 0, BOUND)
         )
         self._count(before, stats)
         return int(value)
 
-    def _count(self, before: np.ndarray, stats: SearchStats) -> None:
+    def _count(self, before: list[int], stats: SearchStats) -> None:
         """Add what the kernel counted since ``before`` to ``stats``."""
-        nodes, hits, bounded = (self.counters - before)[[kernel.NODES, kernel.HITS, kernel.PROBES]]
-        stats.add(int(nodes), int(hits), int(bounded))
+        nodes, hits, bounded = self.counters.tolist()
+        stats.add(nodes - before[NODES], hits - before[HITS], bounded - before[PROBES])
 
     def guess(self, candidates: np.ndarray, depth: int | None) -> int:
         """The best guess of a set the kernel solved exactly (-1 if it did not)."""
-        _, guess = kernel.lookup(
-            self.cache.parts(), np.ascontiguousarray(candidates, np.int32), self._row(depth)
-        )
+        _, guess = LOOKUP(self.store.parts(), np.ascontiguousarray(candidates, np.int32), self._row(depth))
         return int(guess)
 
 

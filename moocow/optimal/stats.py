@@ -1,0 +1,37 @@
+"""What an exact search reports as it goes: its counters and its progress hook.
+
+Apart from ``search`` so that the worker pool (``parallel``), which ``search`` imports, can use
+them without importing ``search`` back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+ProgressHook = Callable[[float, int | None, int], None]
+"""Called during the search with (fraction of the root done, best total so far, lower bound)."""
+
+
+@dataclass
+class SearchStats:
+    """Counters of one search, for people and benchmarks."""
+
+    nodes: int = 0
+    """Candidate sets expanded (their guesses scored)."""
+    cache_hits: int = 0
+    """Sets answered from the cache."""
+    bounded: int = 0
+    """Sets bounded one level deeper before (or instead of) being searched (``kernel.set_bound``)."""
+    cached: int = 0
+    """Sets in the searching process's cache at the end (workers keep their own)."""
+
+    def add(self, nodes: int, cache_hits: int, bounded: int) -> None:
+        """Count work done elsewhere (the compiled kernel, a worker process)."""
+        self.nodes += nodes
+        self.cache_hits += cache_hits
+        self.bounded += bounded
+
+    def counters(self) -> tuple[int, int, int]:
+        """The counters ``add`` takes, for passing between processes."""
+        return self.nodes, self.cache_hits, self.bounded

@@ -1,0 +1,65 @@
+"""The compiled search's store and loading: a full store changes no result, the cache is never stale."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from moocow.engine.game import Game
+from moocow.engine.treefile import tree_stats
+from moocow.optimal import search
+from moocow.optimal.kernel import branch, loading, store
+from moocow.optimal.prove import prove_optimal
+from moocow.plugins.bottles import Bottles
+from moocow.plugins.mastermind import Mastermind
+
+
+@pytest.mark.parametrize("game", [Mastermind(pegs=3, colors=4), Bottles(n=5)], ids=str)
+def test_a_store_that_fills_up_changes_no_result(game: Game, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A store of 4 slots fills at once, over and over: every call is made again on larger arrays,
+    and the optimum, its tree and its proof are those of a roomy store."""
+    roomy = prove_optimal(game)
+    made: list[store.SetStore] = []
+
+    def tiny() -> store.SetStore:
+        made.append(store.SetStore(slots=4, pool=8))
+        return made[-1]
+
+    monkeypatch.setattr(search, "SetStore", tiny)
+    cramped = prove_optimal(game)
+    assert cramped.proven and cramped.total == roomy.total
+    assert cramped.root is not None and tree_stats(cramped.root).total == roomy.total
+    assert len(made[0].meta) > 4 and cramped.stats.cached == roomy.stats.cached
+
+
+def test_stored_sets_are_found_again_and_only_they() -> None:
+    """``lookup`` finds what was saved, at its depth only, and nothing else, through regrowth."""
+    kept = store.SetStore(slots=4, pool=4)
+    rng = np.random.default_rng(0)
+    sets = [
+        np.sort(rng.choice(50, int(rng.integers(3, 9)), replace=False)).astype(np.int32) for _ in range(40)
+    ]
+    for index, candidates in enumerate(sets):
+        kept.call(lambda parts, c=candidates, i=index: store.save(parts, c, 1, 100 + i, i) or 0)
+    for index, candidates in enumerate(sets):
+        assert store.LOOKUP(kept.parts(), candidates, 1) == (100 + index, index)
+        assert store.LOOKUP(kept.parts(), candidates, 2) == (-1, -1)
+    absent = np.array([50, 51, 52], dtype=np.int32)
+    assert store.LOOKUP(kept.parts(), absent, 1) == (-1, -1)
+    assert len(kept) == len(sets)
+
+
+def test_every_module_of_the_kernel_stamps_its_cache() -> None:
+    """A kernel function's cache is checked against all the package's sources, not its own file alone."""
+    locator = branch.search._cache._impl.locator
+    assert isinstance(locator, loading.LOCATORS)
+    assert locator.get_source_stamp() == loading.package_stamp()
+    assert len(list(loading.PACKAGE.glob("*.py"))) > 1
+
+
+def test_the_search_compiles_once_for_every_job() -> None:
+    """Every job of ``search`` (a set, a guess's parts, a bound) and its recursion share one
+    signature: numba's cache cannot load a recursion across signatures."""
+    prove_optimal(Mastermind(pegs=3, colors=3), max_depth=4)
+    prove_optimal(Mastermind(pegs=3, colors=3))
+    assert len(branch.search.signatures) == 1
