@@ -126,6 +126,14 @@ def tournament(
         int | None,
         typer.Option("--workers", "-w", help="Worker processes (default 1); results do not depend on it."),
     ] = None,
+    scheduler: Annotated[
+        str | None,
+        typer.Option(
+            "--scheduler",
+            metavar="ADDRESS",
+            help="Play the sessions on this Dask cluster, e.g. tcp://HOST:8786.",
+        ),
+    ] = None,
     limit: LimitOpt = None,
     key_file: KeyFileOpt = None,
     no_sandbox: NoSandboxOpt = False,
@@ -137,12 +145,15 @@ def tournament(
     with one_line_errors():
         setup = running.tournament_from(
             config, limit or (), key_file, seed_file, results if resume else None, players=player, games=game,
-            rounds=rounds, seed=seed, mercy=mercy, workers=workers, sandbox=False if no_sandbox else None,
+            rounds=rounds, seed=seed, mercy=mercy, workers=workers, scheduler=scheduler,
+            sandbox=False if no_sandbox else None,
         )  # fmt: skip
         chosen = setup.tournament
         bar = ProgressBar()
         try:
-            outcome = running.run_tournament(chosen, results, resume, setup.workers, bar, setup.key)
+            outcome = running.run_tournament(
+                chosen, results, resume, setup.workers, bar, setup.key, setup.scheduler
+            )
         except KeyboardInterrupt:
             bar.stop()
             report_interrupted(bar.saved, results)

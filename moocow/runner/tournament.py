@@ -41,8 +41,11 @@ from moocow.runner.workers import run_sessions
 
 MOST_ROUNDS = 1_000_000
 """Rounds per player and game at most: every round's secret is dealt before the first is played."""
-SETTINGS = ("players", "games", "rounds", "seed", "mercy", "limits", "workers", "key_file", "sandbox")
-"""The keys a tournament file may have (``workers``, ``key_file``, ``sandbox``: how it is run, not what)."""
+SETTINGS = (
+    "players", "games", "rounds", "seed", "mercy", "limits", "workers", "scheduler", "key_file", "sandbox",
+)  # fmt: skip
+"""The keys a tournament file may have (``workers``, ``scheduler``, ``key_file``, ``sandbox``: how it
+is run, not what)."""
 
 
 @dataclass(frozen=True)
@@ -164,6 +167,8 @@ class Setup:
     """The seed (also in ``tournament``) and where it came from."""
     key: bytes | None = field(default=None, repr=False)
     """The key that signs the results file, or ``None`` (kept out of the repr: it is never printed)."""
+    scheduler: str | None = None
+    """The Dask scheduler that plays the sessions (``None``: this machine)."""
 
 
 def tournament_from(
@@ -197,7 +202,10 @@ def tournament_from(
     key = choose_key(key_file, settings.pop("key_file", None))
     workers = _positive(settings, "workers", 1)
     settings.pop("workers", None)
-    return Setup(build_tournament(settings), workers, seed, key)
+    scheduler = settings.pop("scheduler", None)
+    if scheduler is not None and (not isinstance(scheduler, str) or not scheduler.strip()):
+        raise MoocowError(f"scheduler must be a Dask address, e.g. tcp://HOST:8786, not {scheduler!r}")
+    return Setup(build_tournament(settings), workers, seed, key, scheduler)
 
 
 def check_openings(tournament: Tournament) -> None:
@@ -262,10 +270,13 @@ def run_tournament(
     workers: int = 1,
     progress: Progress | None = None,
     key: bytes | None = None,
+    scheduler: str | None = None,
 ) -> TournamentResult:
     """Play the tournament (the unfinished rounds of ``results`` when resuming), appending each round.
 
-    With a ``key`` every line written is signed, and a resumed file must verify line by line.
+    With a ``key`` every line written is signed, and a resumed file must verify line by line. With
+    a ``scheduler`` the sessions are played on that Dask cluster (``runner.cluster``), ``workers``
+    unused; the results are the same.
     """
     if resume and results is None:
         raise MoocowError("--resume needs the results file to finish (--results PATH)")
@@ -289,7 +300,12 @@ def run_tournament(
     if progress is not None:
         progress.begin(len(tournament.players) * len(tournament.games) * tournament.rounds, resumed)
     try:
-        run_sessions(tournament.plans(collected), workers, emit)
+        if scheduler is not None:
+            from moocow.runner.cluster import run_sessions_on  # Dask is imported only when asked for
+
+            run_sessions_on(scheduler, tournament.plans(collected), emit)
+        else:
+            run_sessions(tournament.plans(collected), workers, emit)
     finally:
         if log is not None:
             log.close()

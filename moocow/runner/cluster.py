@@ -1,0 +1,92 @@
+"""Sessions on a Dask cluster: the same sessions, played by the same code, on other machines.
+
+A tournament given a scheduler (``--scheduler tcp://HOST:8786``) hands each session to Dask as
+one task. The task runs ``play_session`` on a worker exactly as a local worker process does, so
+each player is sandboxed and limited there as here, and it sends back the session's rounds as
+plain dicts; the runner checks and records them as they come. A session's rounds reach the
+results file when the session ends (locally, round by round), so a killed runner replays at most
+the sessions under way when ``--resume`` finishes the tournament.
+
+A worker lost under a session (a machine gone, a killed worker) is not the player's doing, whose
+sandbox cannot reach the worker: Dask plays the session again elsewhere, ``RETRIES`` times. A
+session that still cannot be played loses its rounds with the reason recorded, and the rest of the
+tournament goes on. What the cluster must be trusted with is in docs/runner.md: its workers hold
+the seed's secrets, as local workers do.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from moocow.engine.errors import MoocowError
+from moocow.plugins import load_plugin_file, local_plugin_files
+from moocow.runner.launch import become_subreaper
+from moocow.runner.process import remove_tree
+from moocow.runner.results import RoundResult
+from moocow.runner.session import Emit, SessionPlan, play_session
+from moocow.runner.workers import lost_round
+
+CONNECT_SECONDS = 10.0
+"""How long to wait for the scheduler, and for its first worker, before saying so in one line."""
+RETRIES = 2
+"""Times a session lost with its worker is played again elsewhere."""
+RUN_FOLDER = "moocow-dask-"
+"""Prefix of the private folder a worker gives each session's players."""
+
+
+def run_sessions_on(scheduler: str, plans: Sequence[SessionPlan], emit: Emit) -> None:
+    """Play every plan on the cluster behind ``scheduler``, emitting each round of a finished session."""
+    try:
+        from distributed import Client, as_completed
+    except ImportError:
+        raise MoocowError("--scheduler needs Dask: pip install distributed") from None
+    try:
+        client = Client(scheduler, timeout=CONNECT_SECONDS, set_as_default=False)
+    except (OSError, TimeoutError, ValueError, TypeError) as error:
+        raise MoocowError(f"cannot reach the Dask scheduler at {scheduler!r}: {error}") from None
+    with client, client.as_current():
+        try:
+            client.wait_for_workers(1, timeout=CONNECT_SECONDS)
+        except (OSError, TimeoutError) as error:
+            raise MoocowError(f"the Dask scheduler at {scheduler!r} has no worker: {error}") from None
+        plugins = local_plugin_files()
+        futures = {
+            client.submit(play_on_worker, plan, plugins, pure=False, retries=RETRIES): plan for plan in plans
+        }
+        for future in as_completed(futures):
+            plan = futures[future]
+            if future.status == "error" and _lost_worker(future.exception()):
+                for number in plan.to_play:
+                    emit(lost_round(plan, number, f"its Dask worker was lost {RETRIES + 1} times"))
+                continue
+            for row in future.result():  # a bug on the worker is raised here, and stops the run
+                emit(RoundResult.from_dict(row))
+
+
+def play_on_worker(plan: SessionPlan, plugins: list[str]) -> list[dict[str, Any]]:
+    """On a Dask worker: play one session in a private folder, and return its rounds as dicts."""
+    loaded = set(local_plugin_files())
+    for path in plugins:
+        if path not in loaded:  # a worker plays many sessions; it loads each plugin once
+            load_plugin_file(path)
+    become_subreaper()
+    scratch = Path(tempfile.mkdtemp(prefix=f"{RUN_FOLDER}{os.getpid()}-"))
+    scratch.chmod(0o711)
+    rows: list[dict[str, Any]] = []
+    try:
+        placed = replace(plan, sandbox=replace(plan.sandbox, scratch=str(scratch)))
+        play_session(placed, lambda result: rows.append(result.to_dict()))
+    finally:
+        remove_tree(scratch)
+    return rows
+
+
+def _lost_worker(error: BaseException | None) -> bool:
+    from distributed import KilledWorker
+
+    return isinstance(error, KilledWorker)

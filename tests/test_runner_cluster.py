@@ -1,0 +1,99 @@
+"""Tournaments on a Dask cluster: a real ``distributed.LocalCluster``, results equal to this machine's."""
+
+from __future__ import annotations
+
+import os
+import signal
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from moocow.cli import app
+from moocow.runner.tournament import Tournament, build_tournament, run_tournament
+
+distributed = pytest.importorskip("distributed")
+
+PLAYERS = Path(__file__).with_name("players")
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[object]:
+    """Two worker processes (with nannies, which restart a killed worker)."""
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as local:
+        yield local
+
+
+def tournament(player: str, rounds: int) -> Tournament:
+    return build_tournament(
+        {"players": ["minmax", player], "games": ["mastermind:pegs=3,colors=4", "bottles:n=4"],
+         "rounds": rounds, "seed": 7}
+    )  # fmt: skip
+
+
+def rows(outcome: object) -> list[dict[str, object]]:
+    return [result.without_timing() for result in outcome.results]  # type: ignore[attr-defined]
+
+
+def test_a_tournament_on_the_cluster_equals_one_played_here(cluster: object, tmp_path: Path) -> None:
+    """Every round, sandboxed module player included, is what the local pool plays; the file has them."""
+    chosen = tournament(str(PLAYERS / "first_candidate.py"), rounds=4)
+    here = run_tournament(chosen, workers=1)
+    there = run_tournament(chosen, tmp_path / "r.jsonl", scheduler=cluster.scheduler_address)  # type: ignore[attr-defined]
+    assert rows(there) == rows(here) and len(rows(here)) == 16
+    assert len((tmp_path / "r.jsonl").read_text().splitlines()) == 1 + 16  # header, then every round
+
+
+def test_a_worker_killed_mid_run_costs_nothing(cluster: object) -> None:
+    """Both workers killed when the first session is in: Dask plays the sessions under way again."""
+    chosen = tournament(str(PLAYERS / "slow_first.py"), rounds=6)
+    client = distributed.Client(cluster.scheduler_address, set_as_default=False)  # type: ignore[attr-defined]
+    before = client.run(os.getpid)  # worker address -> process id
+
+    class KillOnFirstSession:
+        killed = False
+
+        def begin(self, total: int, done: int) -> None:
+            pass
+
+        def advance(self, result: object) -> None:
+            if not self.killed:
+                self.killed = True
+                for pid in before.values():
+                    os.kill(pid, signal.SIGKILL)
+
+    killer = KillOnFirstSession()
+    try:
+        there = run_tournament(chosen, scheduler=cluster.scheduler_address, progress=killer)  # type: ignore[attr-defined]
+        client.wait_for_workers(2, timeout=60)
+        after = client.run(os.getpid)
+    finally:
+        client.close()
+    assert killer.killed and not set(before.values()) & set(after.values())  # nannies started new ones
+    assert rows(there) == rows(run_tournament(chosen, workers=1))
+
+
+@pytest.mark.parametrize(
+    ("address", "message"),
+    [
+        ("tcp://127.0.0.1:9", "cannot reach the Dask scheduler at 'tcp://127.0.0.1:9'"),
+        ("", "scheduler must be"),
+    ],
+)
+def test_a_scheduler_that_cannot_be_used_is_one_line(
+    address: str, message: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No scheduler there, or no address: one line, exit 2, before any round."""
+    from moocow.runner import cluster as on_dask
+
+    monkeypatch.setattr(on_dask, "CONNECT_SECONDS", 1.0)
+    result = CliRunner().invoke(
+        app,
+        ["tournament", "-p", "minmax", "-g", "bottles:n=4", "-r", "2", "--seed", "1", "--scheduler", address],
+    )
+    assert result.exit_code == 2, result.output
+    errors = [line for line in result.stderr.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1 and message in errors[0]
