@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -97,3 +100,29 @@ def test_a_scheduler_that_cannot_be_used_is_one_line(
     assert result.exit_code == 2, result.output
     errors = [line for line in result.stderr.splitlines() if line.startswith("error:")]
     assert len(errors) == 1 and message in errors[0]
+
+
+def test_a_killed_client_resumes_on_the_cluster(cluster: object, tmp_path: Path) -> None:
+    """The runner killed once some sessions are in the file; --resume plays only the rest, same results."""
+    address = cluster.scheduler_address  # type: ignore[attr-defined]
+    player = str(PLAYERS / "slow_first.py")
+    results = tmp_path / "r.jsonl"
+    command = [
+        sys.executable, "-c", "import sys; from moocow.cli import main; sys.argv[0] = 'moocow'; main()",
+        "tournament", "-p", "minmax", "-p", player, "-g", "mastermind:pegs=3,colors=4", "-g", "bottles:n=4",
+        "-r", "12", "--seed", "7", "--results", str(results), "--scheduler", address,
+    ]  # fmt: skip
+    runner = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and runner.poll() is None:
+        if results.exists() and len(results.read_text().splitlines()) > 1:
+            break
+        time.sleep(0.05)
+    runner.kill()
+    runner.wait()
+    saved = len(results.read_text().splitlines()) - 1
+    assert 0 < saved < 48, "the runner was to be killed with some rounds saved and some not"
+    chosen = tournament(player, rounds=12)
+    resumed = run_tournament(chosen, results, resume=True, scheduler=address)
+    assert resumed.played == 48 - saved
+    assert rows(resumed) == rows(run_tournament(chosen, workers=1))
