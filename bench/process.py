@@ -1,9 +1,10 @@
-"""``moocow optimal GAME`` as a user runs it: the whole process, numba's cache warm.
+"""A command as a user runs it: the whole process (start-up, imports, work, exit), caches warm.
 
-The baseline is the floor under it, in the same run: an interpreter that imports numpy and
-numba and does nothing else, which every compiled search pays before its first guess. The
-ratio (below 1) is how close the whole command comes to that floor; CPU time (user + sys,
-from ``os.wait4``) is reported next to wall-clock time, which a busy machine inflates.
+The baseline is the floor under it, in the same run: an interpreter that imports the libraries
+the command cannot do without (typer and rich for help, numpy for an evaluation, numba for the
+exact search) and does nothing else. The ratio (below 1) is how close the whole command comes
+to that floor; CPU time (user + sys, from ``os.wait4``) is reported next to wall-clock time,
+which a busy machine inflates.
 """
 
 from __future__ import annotations
@@ -17,9 +18,6 @@ from pathlib import Path
 
 from bench.measure import median
 from bench.rows import Row, ratio
-
-FLOOR = (sys.executable, "-c", "import numpy, numba")
-"""What any compiled search costs before it starts."""
 
 
 def moocow_command() -> tuple[str, ...]:
@@ -56,10 +54,12 @@ def run_process(command: tuple[str, ...]) -> Timed:
 
 @dataclass(frozen=True)
 class ProcessWorkload:
-    """``moocow optimal GAME`` in a fresh process, against the interpreter importing numba alone."""
+    """``moocow ARGUMENTS`` in a fresh process, against the interpreter importing its libraries alone."""
 
-    game: str
-    """The game's spec."""
+    arguments: tuple[str, ...]
+    """The command line after ``moocow``."""
+    libraries: tuple[str, ...]
+    """What the floor imports."""
     repeats: int = 5
     """Runs of each side, alternating; medians are reported."""
     quick: bool = False
@@ -68,29 +68,31 @@ class ProcessWorkload:
     @property
     def name(self) -> str:
         """The workload's name in the table and for ``--only``."""
-        return f"process moocow optimal {self.game}"
+        return f"process moocow {' '.join(self.arguments)}"
 
     def run(self) -> list[Row]:
-        """Warm numba's cache with one untimed run, then alternate the command and the floor."""
-        command = (*moocow_command(), "optimal", self.game)
+        """Warm the caches (numba's, the disk's) with one untimed run, then alternate command and floor."""
+        command = (*moocow_command(), *self.arguments)
+        floor_command = (sys.executable, "-c", "import " + ", ".join(self.libraries))
         run_process(command)
         runs: list[Timed] = []
         floors: list[Timed] = []
         for _ in range(self.repeats):
             runs.append(run_process(command))
-            floors.append(run_process(FLOOR))
+            floors.append(run_process(floor_command))
         seconds = median([run.seconds for run in runs])
         floor = median([run.seconds for run in floors])
         cpu, floor_cpu = median([run.cpu for run in runs]), median([run.cpu for run in floors])
+        first_line = runs[0].output.splitlines()[0] if runs[0].output else ""
         return [
             Row(
                 workload=self.name,
-                basis="whole process, numba's cache warm; baseline: python -c 'import numpy, numba'",
+                basis=f"whole process, caches warm; baseline: python -c 'import {', '.join(self.libraries)}'",
                 moocow_seconds=seconds,
                 baseline_seconds=floor,
                 ratio=ratio(floor, seconds),
                 peak_rss=max(run.peak_rss for run in runs),
-                result=f"{runs[0].output}; CPU {cpu:.2f} s, floor's {floor_cpu:.2f} s",
+                result=f"{first_line[:70]}; CPU {cpu:.2f} s, floor's {floor_cpu:.2f} s",
                 agree=None,
                 details={
                     "command": list(command),

@@ -15,7 +15,6 @@ from bench.process import ProcessWorkload
 from bench.rounds import RunnerWorkload
 from bench.rows import Row
 from bench.sandbox import SandboxWorkload
-from bench.startup import StartupWorkload
 
 
 class Workload(Protocol):
@@ -58,12 +57,11 @@ WORKLOADS: tuple[Workload, ...] = (
     OptimalWorkload("mastermind:pegs=3,colors=3", quick=True),
     OptimalWorkload("bottles:n=5", baseline="numpy"),
     OptimalWorkload("mastermind", baseline="numpy", repeats=1),
-    ProcessWorkload("mastermind"),
     OptimalWorkload("bottles:n=6", baseline="numpy", repeats=1),
     OptimalWorkload("digits", baseline="none", repeats=1, workers=2),
-    StartupWorkload("help", ("--help",), ("typer", "rich"), repeats=3, quick=True),
-    StartupWorkload("knuth", ("evaluate", "mastermind", "-s", "minmax:first=1122"), ("typer", "numpy")),
-    StartupWorkload("optimal mastermind", ("optimal", "mastermind"), ("typer", "numpy", "numba")),
+    ProcessWorkload(("--help",), ("typer", "rich"), repeats=3, quick=True),
+    ProcessWorkload(("evaluate", "mastermind", "-s", "minmax:first=1122"), ("typer", "numpy")),
+    ProcessWorkload(("optimal", "mastermind"), ("numpy", "numba")),
 )
 """The suite; ``--quick`` runs the ones marked quick (a few seconds in all)."""
 

@@ -126,3 +126,15 @@ def test_a_killed_client_resumes_on_the_cluster(cluster: object, tmp_path: Path)
     resumed = run_tournament(chosen, results, resume=True, scheduler=address)
     assert resumed.played == 48 - saved
     assert rows(resumed) == rows(run_tournament(chosen, workers=1))
+
+
+def test_grading_on_the_cluster_gives_the_course_log_of_this_machine(cluster: object) -> None:
+    """``grade --scheduler``: the same log, the player's identity included, as a local grade."""
+    from moocow.runner.grading import grade
+
+    player = str(PLAYERS / "first_candidate.py")
+    here = grade(player, game="mastermind:pegs=3,colors=4", seed=3, rounds=5)
+    there = grade(
+        player, game="mastermind:pegs=3,colors=4", seed=3, rounds=5, scheduler=cluster.scheduler_address
+    )  # type: ignore[attr-defined]
+    assert there.log_lines() == here.log_lines() and there.identity == here.identity

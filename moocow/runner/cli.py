@@ -61,6 +61,12 @@ KeyFileOpt = Annotated[
         "--key-file", help="Sign what is written with the key in this file (or MOOCOW_RESULTS_KEY)."
     ),
 ]
+SchedulerOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--scheduler", metavar="ADDRESS", help="Play on this Dask cluster, e.g. tcp://HOST:8786 (see README)."
+    ),
+]
 MercyOpt = Annotated[
     int | None, typer.Option("--mercy", help="Most guesses per round; a lost round scores this (default 20).")
 ]
@@ -126,14 +132,7 @@ def tournament(
         int | None,
         typer.Option("--workers", "-w", help="Worker processes (default 1); results do not depend on it."),
     ] = None,
-    scheduler: Annotated[
-        str | None,
-        typer.Option(
-            "--scheduler",
-            metavar="ADDRESS",
-            help="Play the sessions on this Dask cluster, e.g. tcp://HOST:8786.",
-        ),
-    ] = None,
+    scheduler: SchedulerOpt = None,
     limit: LimitOpt = None,
     key_file: KeyFileOpt = None,
     no_sandbox: NoSandboxOpt = False,
@@ -258,6 +257,7 @@ def grade(
     gradescope: Annotated[
         Path | None, typer.Option("--gradescope", help="Also write Gradescope's results.json here.")
     ] = None,
+    scheduler: SchedulerOpt = None,
     limit: LimitOpt = None,
     key_file: KeyFileOpt = None,
     no_sandbox: NoSandboxOpt = False,
@@ -280,7 +280,7 @@ def grade(
         sandbox = SandboxPolicy(unconfined=no_sandbox).hiding(gradescope, key_file, seed_file)
         graded = grade_player(
             player, game, words, min_length or 5, max_length or 15, chosen.value, rounds, mercy,
-            Limits.from_options(limit or ()), sandbox,
+            Limits.from_options(limit or ()), sandbox, scheduler,
         )  # fmt: skip
     for line in graded.log_lines():
         print(line)

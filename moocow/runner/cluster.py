@@ -16,10 +16,11 @@ the seed's secrets, as local workers do.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
-from collections.abc import Sequence
-from dataclasses import replace
+from collections.abc import Iterator, Sequence
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,7 @@ from moocow.engine.errors import MoocowError
 from moocow.plugins import load_plugin_file, local_plugin_files
 from moocow.runner.launch import become_subreaper
 from moocow.runner.process import remove_tree
+from moocow.runner.protocol import Identity
 from moocow.runner.results import RoundResult
 from moocow.runner.session import Emit, SessionPlan, play_session
 from moocow.runner.workers import lost_round
@@ -41,8 +43,42 @@ RUN_FOLDER = "moocow-dask-"
 
 def run_sessions_on(scheduler: str, plans: Sequence[SessionPlan], emit: Emit) -> None:
     """Play every plan on the cluster behind ``scheduler``, emitting each round of a finished session."""
+    from distributed import as_completed
+
+    with connected(scheduler) as client:
+        plugins = local_plugin_files()
+        futures = {
+            client.submit(play_on_worker, plan, plugins, pure=False, retries=RETRIES): plan for plan in plans
+        }
+        for future in as_completed(futures):
+            plan = futures[future]
+            if future.status == "error" and _lost_worker(future.exception()):
+                for number in plan.to_play:
+                    emit(lost_round(plan, number, f"its Dask worker was lost {RETRIES + 1} times"))
+                continue
+            for row in future.result()["rounds"]:  # a bug on the worker is raised here, and stops the run
+                emit(RoundResult.from_dict(row))
+
+
+def play_session_on(scheduler: str, plan: SessionPlan) -> tuple[Identity, list[RoundResult]]:
+    """One session on the cluster (``moocow grade --scheduler``): who the player said it was, its rounds."""
+    from distributed import wait
+
+    with connected(scheduler) as client:
+        future = client.submit(play_on_worker, plan, local_plugin_files(), pure=False, retries=RETRIES)
+        wait([future])
+        if future.status == "error" and _lost_worker(future.exception()):
+            reason = f"its Dask worker was lost {RETRIES + 1} times"
+            return Identity(), [lost_round(plan, number, reason) for number in plan.to_play]
+        played = future.result()
+    return Identity(**played["identity"]), [RoundResult.from_dict(row) for row in played["rounds"]]
+
+
+@contextlib.contextmanager
+def connected(scheduler: str) -> Iterator[Any]:
+    """A client of the scheduler with a worker to play on, or one line saying why there is none."""
     try:
-        from distributed import Client, as_completed
+        from distributed import Client
     except ImportError:
         raise MoocowError("--scheduler needs Dask: pip install distributed") from None
     try:
@@ -54,22 +90,11 @@ def run_sessions_on(scheduler: str, plans: Sequence[SessionPlan], emit: Emit) ->
             client.wait_for_workers(1, timeout=CONNECT_SECONDS)
         except (OSError, TimeoutError) as error:
             raise MoocowError(f"the Dask scheduler at {scheduler!r} has no worker: {error}") from None
-        plugins = local_plugin_files()
-        futures = {
-            client.submit(play_on_worker, plan, plugins, pure=False, retries=RETRIES): plan for plan in plans
-        }
-        for future in as_completed(futures):
-            plan = futures[future]
-            if future.status == "error" and _lost_worker(future.exception()):
-                for number in plan.to_play:
-                    emit(lost_round(plan, number, f"its Dask worker was lost {RETRIES + 1} times"))
-                continue
-            for row in future.result():  # a bug on the worker is raised here, and stops the run
-                emit(RoundResult.from_dict(row))
+        yield client
 
 
-def play_on_worker(plan: SessionPlan, plugins: list[str]) -> list[dict[str, Any]]:
-    """On a Dask worker: play one session in a private folder, and return its rounds as dicts."""
+def play_on_worker(plan: SessionPlan, plugins: list[str]) -> dict[str, Any]:
+    """On a Dask worker: play one session in a private folder; the player's identity and its rounds."""
     loaded = set(local_plugin_files())
     for path in plugins:
         if path not in loaded:  # a worker plays many sessions; it loads each plugin once
@@ -80,10 +105,10 @@ def play_on_worker(plan: SessionPlan, plugins: list[str]) -> list[dict[str, Any]
     rows: list[dict[str, Any]] = []
     try:
         placed = replace(plan, sandbox=replace(plan.sandbox, scratch=str(scratch)))
-        play_session(placed, lambda result: rows.append(result.to_dict()))
+        identity = play_session(placed, lambda result: rows.append(result.to_dict()))
     finally:
         remove_tree(scratch)
-    return rows
+    return {"identity": asdict(identity), "rounds": rows}
 
 
 def _lost_worker(error: BaseException | None) -> bool:

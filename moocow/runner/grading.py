@@ -107,13 +107,20 @@ def grade(
     mercy: int = bacrunner.MERCY,
     limits: Limits | None = None,
     sandbox: SandboxPolicy | None = None,
+    scheduler: str | None = None,
 ) -> Grade:
-    """Grade ``player`` on the course's deck of ``words`` (or on ``game``), rounds in order, one process."""
+    """Grade ``player`` on the course's deck of ``words`` (or on ``game``), rounds in order, one process
+    (on a worker of the Dask cluster behind ``scheduler``, if given: files named as here)."""
     deck = game or bacrunner.WordSource(words, minlen, maxlen).spec
     settings = {"players": [player], "games": [deck], "rounds": rounds, "seed": seed, "mercy": mercy}
     policy = sandbox or SandboxPolicy()
     tournament = build_tournament({**settings, "limits": limits or Limits(), "sandbox": policy})
     (plan,) = tournament.plans()
     results: list[RoundResult] = []
-    identity = play_session(plan, results.append)
+    if scheduler is not None:
+        from moocow.runner.cluster import play_session_on  # Dask is imported only when asked for
+
+        identity, results = play_session_on(scheduler, plan)
+    else:
+        identity = play_session(plan, results.append)
     return Grade(player, plan.deck, seed, identity, tuple(results), tournament.referee())
