@@ -25,7 +25,7 @@ PLAYERS = Path(__file__).with_name("players")
 def cluster() -> Iterator[object]:
     """Two worker processes (with nannies, which restart a killed worker)."""
     with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
     ) as local:
         yield local
 
@@ -39,6 +39,23 @@ def tournament(player: str, rounds: int) -> Tournament:
 
 def rows(outcome: object) -> list[dict[str, object]]:
     return [result.without_timing() for result in outcome.results]  # type: ignore[attr-defined]
+
+
+class KillWorkersOnFirstSession:
+    """A progress that kills the given worker processes when the first session's rounds come in."""
+
+    def __init__(self, pids: dict[str, int]) -> None:
+        self.pids = pids
+        self.killed = False
+
+    def begin(self, total: int, done: int) -> None:
+        pass
+
+    def advance(self, result: object) -> None:
+        if not self.killed:
+            self.killed = True
+            for pid in self.pids.values():
+                os.kill(pid, signal.SIGKILL)
 
 
 def test_a_tournament_on_the_cluster_equals_one_played_here(cluster: object, tmp_path: Path) -> None:
@@ -56,19 +73,7 @@ def test_a_worker_killed_mid_run_costs_nothing(cluster: object) -> None:
     client = distributed.Client(cluster.scheduler_address, set_as_default=False)  # type: ignore[attr-defined]
     before = client.run(os.getpid)  # worker address -> process id
 
-    class KillOnFirstSession:
-        killed = False
-
-        def begin(self, total: int, done: int) -> None:
-            pass
-
-        def advance(self, result: object) -> None:
-            if not self.killed:
-                self.killed = True
-                for pid in before.values():
-                    os.kill(pid, signal.SIGKILL)
-
-    killer = KillOnFirstSession()
+    killer = KillWorkersOnFirstSession(before)
     try:
         there = run_tournament(chosen, scheduler=cluster.scheduler_address, progress=killer)  # type: ignore[attr-defined]
         client.wait_for_workers(2, timeout=60)
@@ -138,3 +143,25 @@ def test_grading_on_the_cluster_gives_the_course_log_of_this_machine(cluster: ob
         player, game="mastermind:pegs=3,colors=4", seed=3, rounds=5, scheduler=cluster.scheduler_address
     )  # type: ignore[attr-defined]
     assert there.log_lines() == here.log_lines() and there.identity == here.identity
+
+
+def test_a_session_lost_more_often_than_allowed_loses_its_rounds_with_the_reason() -> None:
+    """With allowed-failures 0, workers killed under sessions lose those rounds, recorded; the rest play."""
+    import dask
+
+    chosen = tournament(str(PLAYERS / "slow_first.py"), rounds=6)
+    with (
+        dask.config.set({"distributed.scheduler.allowed-failures": 0}),
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
+        ) as local,
+        distributed.Client(local.scheduler_address, set_as_default=False) as client,
+    ):
+        pids = client.run(os.getpid)
+
+        outcome = run_tournament(
+            chosen, scheduler=local.scheduler_address, progress=KillWorkersOnFirstSession(pids)
+        )
+    lost = [result for result in outcome.results if result.failure == "crash"]
+    assert len(outcome.results) == 24 and lost
+    assert all("allowed-failures" in result.reason and result.score == 20 for result in lost)

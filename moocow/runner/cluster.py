@@ -3,15 +3,16 @@
 A tournament given a scheduler (``--scheduler tcp://HOST:8786``) hands each session to Dask as
 one task. The task runs ``play_session`` on a worker exactly as a local worker process does, so
 each player is sandboxed and limited there as here, and it sends back the session's rounds as
-plain dicts; the runner checks and records them as they come. A session's rounds reach the
+plain dicts; the runner records them as they come. A session's rounds reach the
 results file when the session ends (locally, round by round), so a killed runner replays at most
 the sessions under way when ``--resume`` finishes the tournament.
 
 A worker lost under a session (a machine gone, a killed worker) is not the player's doing, whose
-sandbox cannot reach the worker: Dask plays the session again elsewhere, ``RETRIES`` times. A
-session that still cannot be played loses its rounds with the reason recorded, and the rest of the
-tournament goes on. What the cluster must be trusted with is in docs/runner.md: its workers hold
-the seed's secrets, as local workers do.
+sandbox cannot reach the worker: Dask's scheduler plays the session again elsewhere, as often as
+its ``distributed.scheduler.allowed-failures`` says (3 by default). A session lost more often than
+that loses its rounds with the reason recorded, and the rest of the tournament goes on. What the
+cluster must be trusted with is in docs/runner.md: its workers hold the seed's secrets, as local
+workers do.
 """
 
 from __future__ import annotations
@@ -35,8 +36,6 @@ from moocow.runner.workers import lost_round
 
 CONNECT_SECONDS = 10.0
 """How long to wait for the scheduler, and for its first worker, before saying so in one line."""
-RETRIES = 2
-"""Times a session lost with its worker is played again elsewhere."""
 RUN_FOLDER = "moocow-dask-"
 """Prefix of the private folder a worker gives each session's players."""
 
@@ -47,17 +46,10 @@ def run_sessions_on(scheduler: str, plans: Sequence[SessionPlan], emit: Emit) ->
 
     with connected(scheduler) as client:
         plugins = local_plugin_files()
-        futures = {
-            client.submit(play_on_worker, plan, plugins, pure=False, retries=RETRIES): plan for plan in plans
-        }
+        futures = {client.submit(play_on_worker, plan, plugins, pure=False): plan for plan in plans}
         for future in as_completed(futures):
-            plan = futures[future]
-            if future.status == "error" and _lost_worker(future.exception()):
-                for number in plan.to_play:
-                    emit(lost_round(plan, number, f"its Dask worker was lost {RETRIES + 1} times"))
-                continue
-            for row in future.result()["rounds"]:  # a bug on the worker is raised here, and stops the run
-                emit(RoundResult.from_dict(row))
+            for result in _outcome(future, futures[future])[1]:
+                emit(result)
 
 
 def play_session_on(scheduler: str, plan: SessionPlan) -> tuple[Identity, list[RoundResult]]:
@@ -65,12 +57,19 @@ def play_session_on(scheduler: str, plan: SessionPlan) -> tuple[Identity, list[R
     from distributed import wait
 
     with connected(scheduler) as client:
-        future = client.submit(play_on_worker, plan, local_plugin_files(), pure=False, retries=RETRIES)
+        future = client.submit(play_on_worker, plan, local_plugin_files(), pure=False)
         wait([future])
-        if future.status == "error" and _lost_worker(future.exception()):
-            reason = f"its Dask worker was lost {RETRIES + 1} times"
-            return Identity(), [lost_round(plan, number, reason) for number in plan.to_play]
-        played = future.result()
+        return _outcome(future, plan)
+
+
+def _outcome(future: Any, plan: SessionPlan) -> tuple[Identity, list[RoundResult]]:
+    """A finished task's identity and rounds; a session whose worker was lost every time loses its rounds."""
+    from distributed import KilledWorker
+
+    if future.status == "error" and isinstance(future.exception(), KilledWorker):
+        reason = "its Dask worker was lost more often than the scheduler's allowed-failures"
+        return Identity(), [lost_round(plan, number, reason) for number in plan.to_play]
+    played = future.result()  # a bug on the worker is raised here, and stops the run
     return Identity(**played["identity"]), [RoundResult.from_dict(row) for row in played["rounds"]]
 
 
@@ -109,9 +108,3 @@ def play_on_worker(plan: SessionPlan, plugins: list[str]) -> dict[str, Any]:
     finally:
         remove_tree(scratch)
     return {"identity": asdict(identity), "rounds": rows}
-
-
-def _lost_worker(error: BaseException | None) -> bool:
-    from distributed import KilledWorker
-
-    return isinstance(error, KilledWorker)
