@@ -66,6 +66,8 @@ def _outcome(future: Any, plan: SessionPlan) -> tuple[Identity, list[RoundResult
     """A finished task's identity and rounds; a session whose worker was lost every time loses its rounds."""
     from distributed import KilledWorker
 
+    if future.status == "cancelled":  # the client lost the scheduler: what was emitted is saved
+        raise MoocowError("lost the Dask scheduler during the run; --resume finishes it")
     if future.status == "error" and isinstance(future.exception(), KilledWorker):
         reason = "its Dask worker was lost more often than the scheduler's allowed-failures"
         return Identity(), [lost_round(plan, number, reason) for number in plan.to_play]
