@@ -164,3 +164,24 @@ def test_a_session_lost_more_often_than_allowed_loses_its_rounds_with_the_reason
     lost = [result for result in outcome.results if result.failure == "crash"]
     assert len(outcome.results) == 24 and lost
     assert all("allowed-failures" in result.reason and result.score == 20 for result in lost)
+
+
+def test_rounds_reach_the_runner_one_by_one_not_a_session_at_once(cluster: object) -> None:
+    """Each round is recorded as its worker finishes it: one session's rounds arrive over its whole run."""
+    player = str(PLAYERS / "slow_first.py")
+    settings = {"players": [player], "games": ["mastermind:pegs=3,colors=4"], "rounds": 12, "seed": 7}
+
+    class Arrivals:
+        def __init__(self) -> None:
+            self.times: list[float] = []
+
+        def begin(self, total: int, done: int) -> None:
+            pass
+
+        def advance(self, result: object) -> None:
+            self.times.append(time.monotonic())
+
+    arrivals = Arrivals()
+    run_tournament(build_tournament(settings), scheduler=cluster.scheduler_address, progress=arrivals)  # type: ignore[attr-defined]
+    assert len(arrivals.times) == 12
+    assert arrivals.times[-1] - arrivals.times[0] > 0.2  # 12 rounds of 10 ms guesses, not one batch

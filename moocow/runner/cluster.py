@@ -3,9 +3,8 @@
 A tournament given a scheduler (``--scheduler tcp://HOST:8786``) hands each session to Dask as
 one task. The task runs ``play_session`` on a worker exactly as a local worker process does, so
 each player is sandboxed and limited there as here, and it sends back the session's rounds as
-plain dicts; the runner records them as they come. A session's rounds reach the
-results file when the session ends (locally, round by round), so a killed runner replays at most
-the sessions under way when ``--resume`` finishes the tournament.
+plain dicts; each round also goes on a Dask queue as soon as it is played, and the runner records
+it from there, so rounds reach the results file one by one, as they do locally.
 
 A worker lost under a session (a machine gone, a killed worker) is not the player's doing, whose
 sandbox cannot reach the worker: Dask's scheduler plays the session again elsewhere, as often as
@@ -20,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import os
 import tempfile
+import uuid
 from collections.abc import Iterator, Sequence
 from dataclasses import asdict, replace
 from pathlib import Path
@@ -36,20 +36,44 @@ from moocow.runner.workers import lost_round
 
 CONNECT_SECONDS = 10.0
 """How long to wait for the scheduler, and for its first worker, before saying so in one line."""
+WAIT_SECONDS = 0.1
+"""How often the runner collects the rounds workers have finished."""
 RUN_FOLDER = "moocow-dask-"
 """Prefix of the private folder a worker gives each session's players."""
 
 
 def run_sessions_on(scheduler: str, plans: Sequence[SessionPlan], emit: Emit) -> None:
-    """Play every plan on the cluster behind ``scheduler``, emitting each round of a finished session."""
-    from distributed import as_completed
+    """Play every plan on the cluster behind ``scheduler``, emitting each round as a worker finishes it.
+
+    Workers put each round on a Dask queue of the run's; a session played again after its worker
+    was lost sends its rounds again, which are emitted once.
+    """
+    from distributed import Queue, wait
 
     with connected(scheduler) as client:
-        plugins = local_plugin_files()
-        futures = {client.submit(play_on_worker, plan, plugins, pure=False): plan for plan in plans}
-        for future in as_completed(futures):
-            for result in _outcome(future, futures[future])[1]:
+        rounds = Queue(f"moocow-rounds-{uuid.uuid4().hex}", client=client)
+        emitted: set[tuple[str, str, int]] = set()
+
+        def emit_once(result: RoundResult) -> None:
+            if result.key not in emitted:
+                emitted.add(result.key)
                 emit(result)
+
+        plugins = local_plugin_files()
+        futures = {
+            client.submit(play_on_worker, plan, plugins, rounds.name, pure=False): plan for plan in plans
+        }
+        pending = set(futures)
+        while pending:
+            try:
+                done, pending = wait(pending, timeout=WAIT_SECONDS, return_when="FIRST_COMPLETED")
+            except TimeoutError:
+                done = set()
+            for row in rounds.get(batch=True):
+                emit_once(RoundResult.from_dict(row))
+            for future in done:
+                for result in _outcome(future, futures[future])[1]:
+                    emit_once(result)
 
 
 def play_session_on(scheduler: str, plan: SessionPlan) -> tuple[Identity, list[RoundResult]]:
@@ -94,8 +118,9 @@ def connected(scheduler: str) -> Iterator[Any]:
         yield client
 
 
-def play_on_worker(plan: SessionPlan, plugins: list[str]) -> dict[str, Any]:
-    """On a Dask worker: play one session in a private folder; the player's identity and its rounds."""
+def play_on_worker(plan: SessionPlan, plugins: list[str], queue: str | None = None) -> dict[str, Any]:
+    """On a Dask worker: play one session in a private folder; the player's identity and its rounds,
+    each round also put on the run's ``queue`` as soon as it is played."""
     loaded = set(local_plugin_files())
     for path in plugins:
         if path not in loaded:  # a worker plays many sessions; it loads each plugin once
@@ -104,9 +129,19 @@ def play_on_worker(plan: SessionPlan, plugins: list[str]) -> dict[str, Any]:
     scratch = Path(tempfile.mkdtemp(prefix=f"{RUN_FOLDER}{os.getpid()}-"))
     scratch.chmod(0o711)
     rows: list[dict[str, Any]] = []
+    if queue is not None:
+        from distributed import Queue
+
+        sent = Queue(queue)
+
+    def keep(result: RoundResult) -> None:
+        rows.append(result.to_dict())
+        if queue is not None:
+            sent.put(rows[-1])
+
     try:
         placed = replace(plan, sandbox=replace(plan.sandbox, scratch=str(scratch)))
-        identity = play_session(placed, lambda result: rows.append(result.to_dict()))
+        identity = play_session(placed, keep)
     finally:
         remove_tree(scratch)
     return {"identity": asdict(identity), "rounds": rows}
