@@ -113,6 +113,18 @@ def test_a_mistyped_table_budget_is_one_line(budget: str) -> None:
     assert result.stdout == ""
 
 
+def test_a_table_refused_memory_is_held_once_the_budget_allows() -> None:
+    """A game outlives one command in a process: its table follows the budget of the command now.
+
+    Found when the fuzz test drew ``MOOCOW_TABLE_BUDGET=0`` for bottles:n=3, and a later
+    ``optimal bottles:n=3`` in the same process said its table did not fit.
+    """
+    assert run("evaluate", "bottles:n=3", env={"MOOCOW_TABLE_BUDGET": "0"}).exit_code == 0
+    result = run("optimal", "bottles:n=3", "--workers", "1")
+    assert result.exit_code == 0, result.stderr
+    assert "15 guesses in total, proven optimal" in result.stdout
+
+
 def test_a_zero_table_budget_still_plays() -> None:
     """A budget of 0 is valid: the table is recomputed in blocks and the totals are the same."""
     result = run("evaluate", "bottles:n=4", "--json", env={"MOOCOW_TABLE_BUDGET": "0"})

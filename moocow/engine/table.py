@@ -56,6 +56,8 @@ class FeedbackTable:
 
     def __init__(self, game: Game, budget: int | None = None) -> None:
         budget = table_budget() if budget is None else budget
+        self.budget = budget
+        """The bytes it was allowed: whether it is held was decided by them."""
         self._game = weakref.ref(game)
         self.secret_count = len(game.secrets)
         self.guess_count = len(game.guesses)
@@ -75,10 +77,15 @@ class FeedbackTable:
 
     @classmethod
     def for_game(cls, game: Game) -> FeedbackTable:
-        """The table of ``game``, computed on first use and kept with the game."""
+        """The table of ``game``, computed on first use and kept with the game.
+
+        Made again if ``MOOCOW_TABLE_BUDGET`` has changed since: a game lives as long as its
+        process, and a table once refused memory must not stay refused under a larger budget.
+        """
+        budget = table_budget()
         table = game.__dict__.get("_feedback_table")
-        if table is None:
-            table = game.__dict__["_feedback_table"] = cls(game)
+        if table is None or table.budget != budget:
+            table = game.__dict__["_feedback_table"] = cls(game, budget)
         return table
 
     def rows_per_block(self) -> int:
