@@ -69,3 +69,10 @@ def test_commands_that_do_not_search_do_not_load_numba(arguments: tuple[str, ...
 def test_the_exact_search_loads_numba_when_it_runs() -> None:
     """The probe can see numba: ``optimal`` loads it (else the tests above could not fail)."""
     assert "numba" in loaded("optimal", "bottles:n=3")
+
+
+def test_a_tournament_here_does_not_load_dask() -> None:
+    """``distributed`` is imported only for ``--scheduler``: a local run does not pay for its imports."""
+    modules = loaded("tournament", "-p", "first", "-g", "bottles:n=3", "-r", "1", "--seed", "1")
+    assert "moocow.runner.tournament" in modules  # the probe ran the command
+    assert not modules & {"distributed", "dask", "moocow.runner.cluster"}
