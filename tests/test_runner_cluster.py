@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import http.server
 import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -105,6 +107,63 @@ def test_a_scheduler_that_cannot_be_used_is_one_line(
     assert result.exit_code == 2, result.output
     errors = [line for line in result.stderr.splitlines() if line.startswith("error:")]
     assert len(errors) == 1 and message in errors[0]
+
+
+@pytest.fixture
+def web_server() -> Iterator[str]:
+    """An HTTP server, as at a dashboard's port: it answers Dask's greeting with a 400."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), http.server.BaseHTTPRequestHandler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"tcp://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.mark.parametrize("where", ["bad scheme", "web server", "a worker"])
+def test_an_address_that_is_not_a_scheduler_is_one_line_at_once(
+    where: str, cluster: object, web_server: str
+) -> None:
+    """A wrong address, an HTTP server, a worker's address: one line, exit 2, no traceback on the way
+    out (a client that never started used to print one after twenty seconds)."""
+    workers = cluster.scheduler_info["workers"]  # type: ignore[attr-defined]
+    address = {"bad scheme": "foo://bar", "web server": web_server, "a worker": next(iter(workers))}[where]
+    command = [
+        sys.executable, "-c", "import sys; from moocow.cli import main; sys.argv[0] = 'moocow'; main()",
+        "tournament", "-p", "minmax", "-g", "bottles:n=4", "-r", "2", "--scheduler", address,
+    ]  # fmt: skip
+    started = time.monotonic()
+    completed = subprocess.run(
+        command, capture_output=True, text=True, timeout=60, env={**os.environ, "MOOCOW_SEED": "1"}
+    )
+    lines = completed.stderr.splitlines()
+    assert completed.returncode == 2 and len(lines) == 1, completed.stderr
+    assert lines[0].startswith("error: ") and repr(address) in lines[0]
+    if where == "a worker":
+        assert "what answers there is a Dask worker" in lines[0]
+    assert time.monotonic() - started < 15  # not the Client's twenty seconds of closing
+
+
+def test_the_run_leaves_no_queue_on_the_scheduler(cluster: object) -> None:
+    """The rounds' queue is dropped once the run is over: a course's scheduler does not grow per run."""
+    client = distributed.Client(cluster.scheduler_address, set_as_default=False)  # type: ignore[attr-defined]
+
+    def queues() -> set[str]:
+        return set(
+            client.run_on_scheduler(lambda dask_scheduler: list(dask_scheduler.extensions["queues"].queues))
+        )
+
+    try:
+        before = queues()
+        run_tournament(tournament("first", rounds=2), scheduler=cluster.scheduler_address)  # type: ignore[attr-defined]
+        deadline = time.monotonic() + 10
+        while queues() - before and time.monotonic() < deadline:
+            time.sleep(0.05)  # the closes travel on Dask's batched stream
+        assert not queues() - before
+    finally:
+        client.close()
 
 
 def test_a_killed_client_resumes_on_the_cluster(cluster: object, tmp_path: Path) -> None:

@@ -46,7 +46,9 @@ def run_sessions_on(scheduler: str, plans: Sequence[SessionPlan], emit: Emit) ->
     """Play every plan on the cluster behind ``scheduler``, emitting each round as a worker finishes it.
 
     Workers put each round on a Dask queue of the run's; a session played again after its worker
-    was lost sends its rounds again, which are emitted once.
+    was lost sends its rounds again, which are emitted once. The queue lives on the scheduler
+    until the runner and every task have closed it (a worker killed under its task leaves one
+    empty queue there).
     """
     from distributed import Queue, wait
 
@@ -59,21 +61,26 @@ def run_sessions_on(scheduler: str, plans: Sequence[SessionPlan], emit: Emit) ->
                 emitted.add(result.key)
                 emit(result)
 
-        plugins = local_plugin_files()
-        futures = {
-            client.submit(play_on_worker, plan, plugins, rounds.name, pure=False): plan for plan in plans
-        }
+        # one graph, not a submit per session: Dask then queues them all on its scheduler, so a
+        # worker holds no more sessions than its worker-saturation lets it (docs/runner.md)
+        played = client.map(
+            play_on_worker, plans, plugins=local_plugin_files(), queue=rounds.name, pure=False
+        )
+        futures = dict(zip(played, plans, strict=True))
         pending = set(futures)
-        while pending:
-            try:
-                done, pending = wait(pending, timeout=WAIT_SECONDS, return_when="FIRST_COMPLETED")
-            except TimeoutError:
-                done = set()
-            for row in rounds.get(batch=True):
-                emit_once(RoundResult.from_dict(row))
-            for future in done:
-                for result in _outcome(future, futures[future])[1]:
-                    emit_once(result)
+        try:
+            while pending:
+                try:
+                    done, pending = wait(pending, timeout=WAIT_SECONDS, return_when="FIRST_COMPLETED")
+                except TimeoutError:
+                    done = set()
+                for row in rounds.get(batch=True):
+                    emit_once(RoundResult.from_dict(row))
+                for future in done:
+                    for result in _outcome(future, futures[future])[1]:
+                        emit_once(result)
+        finally:
+            rounds.close()  # a scheduler that outlives the run does not keep its queue
 
 
 def play_session_on(scheduler: str, plan: SessionPlan) -> tuple[Identity, list[RoundResult]]:
@@ -106,6 +113,7 @@ def connected(scheduler: str) -> Iterator[Any]:
         from distributed import Client
     except ImportError:
         raise MoocowError("--scheduler needs Dask: pip install distributed") from None
+    check_scheduler(scheduler)
     try:
         client = Client(scheduler, timeout=CONNECT_SECONDS, set_as_default=False)
     except (OSError, TimeoutError, ValueError, TypeError) as error:
@@ -116,6 +124,39 @@ def connected(scheduler: str) -> Iterator[Any]:
         except (OSError, TimeoutError) as error:
             raise MoocowError(f"the Dask scheduler at {scheduler!r} has no worker: {error}") from None
         yield client
+
+
+def check_scheduler(scheduler: str) -> None:
+    """One line unless a Dask scheduler answers at the address, asked once before a client is made.
+
+    A ``Client`` at a wrong address does not fail in one line: a web server there (the dashboard's
+    port, a proxy) answers bytes Dask reads as a frame of exabytes, a worker's address half works,
+    and a client that never started waits twenty seconds on its way out with a traceback.
+    """
+    import asyncio
+
+    from distributed.comm import connect
+    from distributed.core import send_recv
+    from distributed.security import Security
+
+    async def identity() -> Any:
+        comm = await connect(scheduler, CONNECT_SECONDS, **Security().get_connection_args("client"))
+        try:
+            return await send_recv(comm, op="identity")
+        finally:
+            comm.abort()
+
+    try:
+        answer = asyncio.run(asyncio.wait_for(identity(), CONNECT_SECONDS))
+    except (OSError, TimeoutError, ValueError, TypeError) as error:
+        reason = str(error) or f"no answer within {CONNECT_SECONDS:g} s"
+        raise MoocowError(f"cannot reach the Dask scheduler at {scheduler!r}: {reason}") from None
+    except Exception:  # whatever answered does not speak Dask (an HTTP 400 read as a frame's length)
+        answer = None
+    kind = answer.get("type") if isinstance(answer, dict) else None
+    if kind != "Scheduler":
+        what = f"a Dask {kind.lower()}" if isinstance(kind, str) else "not Dask"
+        raise MoocowError(f"{scheduler!r} is not a Dask scheduler (what answers there is {what})")
 
 
 def play_on_worker(plan: SessionPlan, plugins: list[str], queue: str | None = None) -> dict[str, Any]:
@@ -144,4 +185,6 @@ def play_on_worker(plan: SessionPlan, plugins: list[str], queue: str | None = No
         identity = play_session(placed, keep)
     finally:
         remove_tree(scratch)
+        if queue is not None:
+            sent.close()  # the scheduler drops the run's queue once the runner and every task closed it
     return {"identity": asdict(identity), "rounds": rows}
