@@ -109,6 +109,27 @@ def test_a_scheduler_that_cannot_be_used_is_one_line(
     assert len(errors) == 1 and message in errors[0]
 
 
+@pytest.mark.parametrize(
+    ("line", "options", "message"),
+    [
+        ('scheduler = "foo://bar"', [], "cannot reach the Dask scheduler at 'foo://bar'"),
+        ("scheduler = 8786", [], "scheduler must be a Dask address"),
+        ('scheduler = "tcp://127.0.0.1:9"', ["--scheduler", "foo://baz"], "at 'foo://baz'"),
+    ],
+)
+def test_the_toml_file_names_the_scheduler_and_the_option_overrides_it(
+    line: str, options: list[str], message: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``scheduler`` in the tournament file is the cluster to use (here a wrong one, said in one line)."""
+    config = tmp_path / "course.toml"
+    config.write_text(f'players = ["minmax"]\ngames = ["bottles:n=4"]\nrounds = 2\n{line}\n')
+    monkeypatch.setenv("MOOCOW_SEED", "1")
+    result = CliRunner().invoke(app, ["tournament", "--config", str(config), *options])
+    assert result.exit_code == 2, result.output
+    errors = result.stderr.splitlines()
+    assert len(errors) == 1 and errors[0].startswith("error: ") and message in errors[0]
+
+
 @pytest.fixture
 def web_server() -> Iterator[str]:
     """An HTTP server, as at a dashboard's port: it answers Dask's greeting with a 400."""
