@@ -8,6 +8,7 @@ turns ``MoocowError`` into one line on stderr and exit status 2 itself
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -35,6 +36,14 @@ def optimal(
     workers: Annotated[
         int, typer.Option("--workers", help="Processes to search with (default: one per core).", min=1)
     ] = DEFAULT_WORKERS,
+    store: Annotated[
+        Path | None,
+        typer.Option(
+            "--store",
+            help="Keep what the search settles in this file (SQLite), and resume from it: "
+            "a search stopped, killed or crashed goes on where it was.",
+        ),
+    ] = None,
     save: SaveOpt = None,
     show: ShowOpt = None,
     dot: DotOpt = None,
@@ -48,7 +57,7 @@ def optimal(
         check_outputs(show, dot, save)
         loaded = load_game(game)
         with SearchProgress(err) as progress:
-            result = prove_optimal(loaded, max_depth, candidates_only, progress, workers)
+            result = prove_optimal(loaded, max_depth, candidates_only, progress, workers, store)
         notes(dot).print(describe(result), soft_wrap=True)
         if result.root is not None:
             label = optimal_label(result)
@@ -61,6 +70,8 @@ def describe(result: OptimalResult) -> str:
     limits += ["candidates only"] if result.candidates_only else []
     where = f"{result.game} ({', '.join(limits)})" if limits else result.game
     seconds = f"{result.seconds:.1f} s"
+    if result.seconds_in_all is not None and result.seconds_in_all > result.seconds + 0.05:
+        seconds += f" ({result.seconds_in_all:.1f} s with the earlier runs on its store)"
     if result.total is None and result.proven:
         return f"{where}: no strategy meets the limit (proven in {seconds})"
     if result.proven:

@@ -9,7 +9,9 @@ needs the tightest budget there is. Sharing out the first guess's parts instead 
 idle for most of Bulls and Cows, whose largest part alone took longer than all the others.
 
 Workers are forked from the searching process (they inherit its table and keep their own caches
-from one guess to the next) and ignore Ctrl-C, which the searching process handles.
+from one guess to the next) and ignore Ctrl-C, which the searching process handles. With a proof
+store (``proof_store``) the searching process alone writes it, and a guess an earlier run settled
+is answered from it instead of being sent out.
 """
 
 from __future__ import annotations
@@ -49,6 +51,21 @@ class GuessSearch(Protocol):
     def keep_subtree(self, candidates: np.ndarray, depth: int | None, tree: Node) -> None: ...
 
     def mark_guess(self, level: int, index: int, count: int) -> None: ...
+
+    def known_guess(
+        self, candidates: np.ndarray, guess: int, depth: int | None, budget: int, level: int
+    ) -> tuple[int, list[Node] | None] | None: ...
+
+    def remember_guess(
+        self,
+        candidates: np.ndarray,
+        guess: int,
+        depth: int | None,
+        budget: int,
+        total: int,
+        trees: list[Node] | None,
+        level: int,
+    ) -> None: ...
 
 
 _search: GuessSearch | None = None
@@ -118,20 +135,25 @@ class GuessPool:
         results: queue.SimpleQueue = queue.SimpleQueue()
         best, best_guess, bound = floor, -1, beta
         running, position, best_position = 0, 0, len(guesses)
+        budgets: dict[int, int] = {}
         while True:
             while running < self.workers and position < len(guesses):
                 if guess_bounds[position] >= bound:
                     best = min(best, guess_bounds[position])
                     position = len(guesses)
                     break
-                guess = guesses[position]
-                task = (candidates, guess, depth, bound - count, played, level)
-                self.pool.apply_async(
-                    _guess_value,
-                    (task,),
-                    callback=lambda outcome, at=position: results.put((at, outcome)),
-                    error_callback=lambda error: results.put((-1, error)),
-                )
+                guess, budgets[position] = guesses[position], bound - count
+                known = search.known_guess(candidates, guess, depth, budgets[position], level)
+                if known is not None:  # settled by an earlier run (the store): no worker needed
+                    results.put((position, (*known, (0, 0, 0))))
+                else:
+                    task = (candidates, guess, depth, budgets[position], played, level)
+                    self.pool.apply_async(
+                        _guess_value,
+                        (task,),
+                        callback=lambda outcome, at=position: results.put((at, outcome)),
+                        error_callback=lambda error: results.put((-1, error)),
+                    )
                 running, position = running + 1, position + 1
             if running == 0:
                 return best, best_guess
@@ -141,6 +163,7 @@ class GuessPool:
                 raise outcome
             total, trees, counted = outcome
             search.stats.add(*counted)
+            search.remember_guess(candidates, guesses[at], depth, budgets[at], total, trees, level)
             search.mark_guess(level, position - running, len(guesses))
             value = count + total
             if value < bound or (best_guess >= 0 and value == bound and at < best_position):

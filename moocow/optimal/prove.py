@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 from moocow.engine.errors import MoocowError
 from moocow.engine.evaluation import evaluate_with_tree
@@ -17,6 +18,7 @@ from moocow.engine.game import Game
 from moocow.engine.registry import load_strategy
 from moocow.engine.tree import Node
 from moocow.optimal.bounds import INFEASIBLE
+from moocow.optimal.proof_store import ProofStore, SearchIdentity, TreeChecker, table_digest
 from moocow.optimal.search import ProgressHook, Search, SearchStats
 
 STARTING_STRATEGY = "expected"
@@ -45,6 +47,8 @@ class OptimalResult:
     """Whether the search was stopped before it finished."""
     stats: SearchStats
     """What the search did."""
+    seconds_in_all: float | None = None
+    """With a store: the seconds of every run on it, this one included."""
 
     @property
     def proven(self) -> bool:
@@ -58,12 +62,14 @@ def prove_optimal(
     candidates_only: bool = False,
     progress: ProgressHook | None = None,
     workers: int = 1,
+    store: Path | None = None,
 ) -> OptimalResult:
     """The strategy with the fewest guesses in total over all secrets, each equally likely.
 
     ``max_depth`` limits the guesses any secret may take; ``candidates_only`` allows only codes
     still possible as guesses. ``progress`` is called with (fraction done, best, bound);
-    ``workers`` processes search the parts of each first guess side by side.
+    ``workers`` processes search the parts of each first guess side by side. With ``store``
+    (a path), the search resumes from what earlier runs kept there and keeps what it settles.
     """
     if max_depth is not None and max_depth < 1:
         raise MoocowError(f"max depth must be at least 1, not {max_depth}")
@@ -74,13 +80,22 @@ def prove_optimal(
         max_depth = None
     started = time.perf_counter()
     search = Search(game, max_depth, candidates_only, progress, workers)
+    kept = None if store is None else open_store(search, store)
     start_total, start_tree = _starting_strategy(game, max_depth, candidates_only)
+    if kept is not None and kept.best is not None and kept.best.total <= start_total:
+        start_total, start_tree = kept.best.total, kept.best.tree
+        search.root.lower = kept.best.lower
     search.root.best, search.root.tree = start_total, start_tree
     interrupted = False
     try:
         search.run(start_total)
     except KeyboardInterrupt:
         interrupted = True
+    finally:
+        if kept is not None:
+            if search.root.tree is not None:
+                kept.put_best(search.root.best, search.root.tree, search.root.lower)
+            kept.close()
     found = search.root.best < INFEASIBLE
     proven_lower = search.root.lower
     return OptimalResult(
@@ -93,7 +108,23 @@ def prove_optimal(
         seconds=time.perf_counter() - started,
         interrupted=interrupted,
         stats=search.stats,
+        seconds_in_all=None if kept is None else kept.seconds(),
     )
+
+
+def open_store(search: Search, path: Path) -> ProofStore:
+    """The store at ``path`` (made if new), its results checked and handed to ``search``."""
+    table = search.table
+    identity = SearchIdentity(
+        game=search.game.spec,
+        max_depth=search.max_depth,
+        candidates_only=search.candidates_only,
+        table_digest=table_digest(table, search.guess_of, search.win),
+    )
+    checker = TreeChecker(table, search.win, search.bounds, search.max_depth)
+    store = ProofStore.open(path, identity, checker)
+    search.use_store(store)
+    return store
 
 
 def _starting_strategy(game: Game, max_depth: int | None, candidates_only: bool) -> tuple[int, Node | None]:

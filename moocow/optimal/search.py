@@ -35,9 +35,9 @@ from moocow.engine.table import FeedbackTable
 from moocow.engine.tree import Node
 from moocow.engine.treefile import tree_stats
 from moocow.optimal.bounds import INFEASIBLE, level_bounds
-from moocow.optimal.kernel.branch import BOUND, HITS, NODES, PROBES, SEARCH
-from moocow.optimal.kernel.store import LOOKUP, SetStore
+from moocow.optimal.compiled import KernelSearch
 from moocow.optimal.parallel import GuessPool
+from moocow.optimal.proof_store import ProofStore, SetKey
 from moocow.optimal.stats import ProgressHook, SearchStats
 from moocow.optimal.symmetry import GuessClasses
 
@@ -115,7 +115,9 @@ class Search:
         """The first guess being searched: candidates, the bound it must beat, the next guess's bound."""
         self._shown = 0.0
         self._started = time.monotonic()
-        self._kernel: _KernelSearch | None = None
+        self._kernel: KernelSearch | None = None
+        self.store: ProofStore | None = None
+        """Where every set and guess settled at the Python levels is kept, if anywhere (``use_store``)."""
 
     def _check_win_identifies_secret(self) -> None:
         wins = self.table == self.win
@@ -133,7 +135,7 @@ class Search:
     def run(self, beta: int = INFEASIBLE) -> int:
         """Search the whole game for a total below ``beta``: the exact optimum if below, else a bound."""
         everything = np.arange(len(self.table), dtype=np.int32)
-        self.root.lower = int(self.bounds(self.max_depth)[len(everything)])
+        self.root.lower = max(self.root.lower, int(self.bounds(self.max_depth)[len(everything)]))
         self.root.best = min(self.root.best, beta)
         self._started = time.monotonic()
         try:
@@ -185,8 +187,12 @@ class Search:
             best, best_guess = self._best_guess(
                 candidates, guess_order, bound_order, floor, beta, child_depth, played, level
             )
-        self.cache[key] = (best, best_guess) if best_guess >= 0 else (max(best, beta), -1)
-        return best if best_guess >= 0 else max(best, beta)
+        value = best if best_guess >= 0 else max(best, beta)
+        self.cache[key] = (value, best_guess)
+        if self.store is not None:
+            tree = self.subtree(candidates, depth) if best_guess >= 0 else None
+            self.store.put_set(key, value, best_guess, tree)
+        return value
 
     def _parallel_now(self) -> bool:
         """Whether to start the workers: the search has taken ``PARALLEL_SECONDS`` and more are allowed."""
@@ -218,7 +224,8 @@ class Search:
                 self.mark_guess(level, position, len(guesses))
             alone = level == 0 and len(guesses) == 1
             budget = bound - count
-            value = count + self.guess_value(candidates, guess, child_depth, budget, played, level, alone)
+            parts_total = self.settle_guess(candidates, guess, child_depth, budget, played, level, alone)
+            value = count + parts_total
             if value < bound:
                 best, best_guess, bound = value, guess, value
                 if level == 0:
@@ -254,11 +261,83 @@ class Search:
             parts.reverse()
         return self._parts_total(parts, guess, depth, budget, _extend(played, guess), level)
 
+    def settle_guess(
+        self,
+        candidates: np.ndarray,
+        guess: int,
+        depth: int | None,
+        budget: int,
+        played: tuple[int, ...] | None,
+        level: int,
+        smallest_first: bool = False,
+    ) -> int:
+        """``guess_value``, taken from the store when it settles the guess for this budget, and kept there."""
+        known = self.known_guess(candidates, guess, depth, budget, level)
+        if known is not None:
+            total, trees = known
+            if trees is not None:
+                for part, tree in zip(self.parts(candidates, guess), trees, strict=True):
+                    self.keep_subtree(part, depth, tree)
+            return total
+        total = self.guess_value(candidates, guess, depth, budget, played, level, smallest_first)
+        trees = None
+        if total < budget and self.store is not None and level > 0:
+            trees = [self.subtree(part, depth) for part in self.parts(candidates, guess)]
+        self.remember_guess(candidates, guess, depth, budget, total, trees, level)
+        return total
+
+    # ------------------------------------------------------------------ the store
+    def use_store(self, store: ProofStore) -> None:
+        """Resume from the results ``store`` holds, and keep each new one there."""
+        self.store = store
+        for key, settled in store.sets.items():
+            self.cache[key] = (settled.value, -1 if settled.tree is None else settled.tree.guess)
+            if settled.tree is not None:
+                self._subtrees[key] = settled.tree
+
+    def known_guess(
+        self, candidates: np.ndarray, guess: int, depth: int | None, budget: int, level: int
+    ) -> tuple[int, list[Node] | None] | None:
+        """What the store settled for the parts ``guess`` leaves, if that decides it at ``budget``:
+        their total with their trees (under the budget), or a bound at least the budget."""
+        if self.store is None or level == 0:
+            return None
+        settled = self.store.guesses.get((_set_key(candidates, depth), guess))
+        if settled is None:
+            return None
+        if settled.value >= budget:  # a bound, or an exact value no better than the budget
+            return settled.value, None
+        if settled.tree is None:  # a bound below this budget: the guess must be searched again
+            return None
+        children = settled.tree.children
+        parts = self.parts(candidates, guess)
+        return settled.value, [children[int(self.table[part[0], guess])] for part in parts]
+
+    def remember_guess(
+        self,
+        candidates: np.ndarray,
+        guess: int,
+        depth: int | None,
+        budget: int,
+        total: int,
+        trees: list[Node] | None,
+        level: int,
+    ) -> None:
+        """Keep what a guess was found to cost: ``trees`` of its parts when exact (below ``budget``)."""
+        if self.store is None or level == 0:
+            return
+        tree = None
+        if trees is not None and total < budget:
+            tree = Node(guess, len(candidates))
+            for part, child in zip(self.parts(candidates, guess), trees, strict=True):
+                tree.children[int(self.table[part[0], guess])] = child
+        self.store.put_guess(_set_key(candidates, depth), guess, total, tree)
+
     @property
-    def kernel(self) -> _KernelSearch:
+    def kernel(self) -> KernelSearch:
         """The compiled search, set up on first use (it copies the table guess-major)."""
         if self._kernel is None:
-            self._kernel = _KernelSearch(self)
+            self._kernel = KernelSearch(self)
         return self._kernel
 
     def parts(self, candidates: np.ndarray, guess: int) -> list[np.ndarray]:
@@ -410,6 +489,8 @@ class Search:
     def _record_best(self, value: int, tree: Node | None = None) -> None:
         self.root.best = value
         self.root.tree = self.tree() if tree is None else tree
+        if self.store is not None:
+            self.store.put_best(value, self.root.tree, self.root.lower)
         if self.progress is not None:
             self.progress(self.root.done, value, self.root.lower)
 
@@ -445,99 +526,9 @@ class Search:
         return node
 
 
-class _KernelSearch:
-    """The compiled search (``kernel``) set up for one ``Search``: its arrays and its own store."""
-
-    def __init__(self, search: Search) -> None:
-        self.search = search
-        unlimited = search.max_depth is None
-        depths = [None] if unlimited else range(search.max_depth + 1)
-        wide = np.uint16 if len(search.table) < 1 << 16 else np.uint32
-        self.game = (
-            search.table,
-            search.guess_of,
-            search._all_guesses,
-            search.candidates_only,
-            np.stack([search.bounds(depth) for depth in depths]),
-            unlimited,
-            search.win,
-            search.answer_limit,
-            len(search.answers),
-            search.classes.codes,
-        )
-        """What ``kernel.branch.search`` reads: the table, the guesses, the counting bounds, the rules."""
-        self.store = SetStore()
-        self.counters = np.zeros(3, dtype=np.int64)
-        self.counts = np.zeros((search.table.shape[1], search.answer_limit), dtype=wide)
-        """Scratch space left zeroed: a count per guess and answer."""
-        self.is_candidate = np.zeros(search.table.shape[1], dtype=np.uint8)
-        """Scratch space left zeroed: a flag per guess."""
-
-    def _work(self, store: tuple) -> tuple:
-        """What the kernel writes: its store, counters and scratch space."""
-        return store, self.counters, self.counts, self.is_candidate
-
-    def warm_up(self) -> None:
-        """Compile the kernel, or load it from numba's cache: the first call of each entry does."""
-        few = np.arange(min(3, len(self.search.table)), dtype=np.int32)
-        self.solve(few, None, self.search.max_depth, 0, SearchStats())
-        self.set_bound(few, self.search.max_depth, SearchStats())
-
-    def _row(self, depth: int | None) -> int:
-        return 0 if depth is None else depth
-
-    def solve(
-        self,
-        candidates: np.ndarray,
-        played: tuple[int, ...] | None,
-        depth: int | None,
-        beta: int,
-        stats: SearchStats,
-    ) -> int:
-        """``Search.solve`` for a set below the Python levels; its counters added to ``stats``."""
-        return self.guess_total(candidates, -1, played, depth, beta, stats)
-
-    def guess_total(
-        self,
-        candidates: np.ndarray,
-        guess: int,
-        played: tuple[int, ...] | None,
-        depth: int | None,
-        budget: int,
-        stats: SearchStats,
-    ) -> int:
-        """``Search.guess_value`` of one guess (-1: ``solve`` the set), its parts searched by the kernel."""
-        before = self.counters.tolist()
-        candidates = np.ascontiguousarray(candidates, dtype=np.int32)
-        symmetry = self.search.classes.stabiliser(played)
-        row = self._row(depth)
-        value = self.store.call(
-            lambda store: SEARCH(self.game, self._work(store), candidates, symmetry, row, budget, guess)
-        )
-        self._count(before, stats)
-        return int(value)
-
-    def set_bound(self, candidates: np.ndarray, depth: int | None, stats: SearchStats) -> int:
-        """``kernel.branch.set_bound``: a set's counting bound raised one level deeper (stored)."""
-        before = self.counters.tolist()
-        candidates = np.ascontiguousarray(candidates, np.int32)
-        row = self._row(depth)
-        symmetry = self.search.classes.stabiliser(None)
-        value = self.store.call(
-            lambda store: SEARCH(self.game, self._work(store), candidates, symmetry, row, 0, BOUND)
-        )
-        self._count(before, stats)
-        return int(value)
-
-    def _count(self, before: list[int], stats: SearchStats) -> None:
-        """Add what the kernel counted since ``before`` to ``stats``."""
-        nodes, hits, bounded = self.counters.tolist()
-        stats.add(nodes - before[NODES], hits - before[HITS], bounded - before[PROBES])
-
-    def guess(self, candidates: np.ndarray, depth: int | None) -> int:
-        """The best guess of a set the kernel solved exactly (-1 if it did not)."""
-        _, guess = LOOKUP(self.store.parts(), np.ascontiguousarray(candidates, np.int32), self._row(depth))
-        return int(guess)
+def _set_key(candidates: np.ndarray, parts_depth: int | None) -> SetKey:
+    """The key of a set whose parts have ``parts_depth`` guesses left."""
+    return candidates.tobytes(), None if parts_depth is None else parts_depth + 1
 
 
 def _extend(played: tuple[int, ...] | None, guess: int) -> tuple[int, ...] | None:

@@ -1,0 +1,114 @@
+"""The compiled search (``kernel``) as the Python levels of ``search.Search`` call it.
+
+The kernel searches every set below the second guess; this class holds what it reads (the table
+guess-major, the counting bounds, the rules) and what it writes (its own store of settled sets,
+its counters, its scratch space), and turns each call into the kernel's arguments.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from moocow.optimal.kernel.branch import BOUND, HITS, NODES, PROBES, SEARCH
+from moocow.optimal.kernel.store import LOOKUP, SetStore
+from moocow.optimal.stats import SearchStats
+
+if TYPE_CHECKING:
+    from moocow.optimal.search import Search
+
+
+class KernelSearch:
+    """The compiled search (``kernel``) set up for one ``Search``: its arrays and its own store."""
+
+    def __init__(self, search: Search) -> None:
+        self.search = search
+        unlimited = search.max_depth is None
+        depths = [None] if unlimited else range(search.max_depth + 1)
+        wide = np.uint16 if len(search.table) < 1 << 16 else np.uint32
+        self.game = (
+            search.table,
+            search.guess_of,
+            search._all_guesses,
+            search.candidates_only,
+            np.stack([search.bounds(depth) for depth in depths]),
+            unlimited,
+            search.win,
+            search.answer_limit,
+            len(search.answers),
+            search.classes.codes,
+        )
+        """What ``kernel.branch.search`` reads: the table, the guesses, the counting bounds, the rules."""
+        self.store = SetStore()
+        self.counters = np.zeros(3, dtype=np.int64)
+        self.counts = np.zeros((search.table.shape[1], search.answer_limit), dtype=wide)
+        """Scratch space left zeroed: a count per guess and answer."""
+        self.is_candidate = np.zeros(search.table.shape[1], dtype=np.uint8)
+        """Scratch space left zeroed: a flag per guess."""
+
+    def _work(self, store: tuple) -> tuple:
+        """What the kernel writes: its store, counters and scratch space."""
+        return store, self.counters, self.counts, self.is_candidate
+
+    def warm_up(self) -> None:
+        """Compile the kernel, or load it from numba's cache: the first call of each entry does."""
+        few = np.arange(min(3, len(self.search.table)), dtype=np.int32)
+        self.solve(few, None, self.search.max_depth, 0, SearchStats())
+        self.set_bound(few, self.search.max_depth, SearchStats())
+
+    def _row(self, depth: int | None) -> int:
+        return 0 if depth is None else depth
+
+    def solve(
+        self,
+        candidates: np.ndarray,
+        played: tuple[int, ...] | None,
+        depth: int | None,
+        beta: int,
+        stats: SearchStats,
+    ) -> int:
+        """``Search.solve`` for a set below the Python levels; its counters added to ``stats``."""
+        return self.guess_total(candidates, -1, played, depth, beta, stats)
+
+    def guess_total(
+        self,
+        candidates: np.ndarray,
+        guess: int,
+        played: tuple[int, ...] | None,
+        depth: int | None,
+        budget: int,
+        stats: SearchStats,
+    ) -> int:
+        """``Search.guess_value`` of one guess (-1: ``solve`` the set), its parts searched by the kernel."""
+        before = self.counters.tolist()
+        candidates = np.ascontiguousarray(candidates, dtype=np.int32)
+        symmetry = self.search.classes.stabiliser(played)
+        row = self._row(depth)
+        value = self.store.call(
+            lambda store: SEARCH(self.game, self._work(store), candidates, symmetry, row, budget, guess)
+        )
+        self._count(before, stats)
+        return int(value)
+
+    def set_bound(self, candidates: np.ndarray, depth: int | None, stats: SearchStats) -> int:
+        """``kernel.branch.set_bound``: a set's counting bound raised one level deeper (stored)."""
+        before = self.counters.tolist()
+        candidates = np.ascontiguousarray(candidates, np.int32)
+        row = self._row(depth)
+        symmetry = self.search.classes.stabiliser(None)
+        value = self.store.call(
+            lambda store: SEARCH(self.game, self._work(store), candidates, symmetry, row, 0, BOUND)
+        )
+        self._count(before, stats)
+        return int(value)
+
+    def _count(self, before: list[int], stats: SearchStats) -> None:
+        """Add what the kernel counted since ``before`` to ``stats``."""
+        nodes, hits, bounded = self.counters.tolist()
+        stats.add(nodes - before[NODES], hits - before[HITS], bounded - before[PROBES])
+
+    def guess(self, candidates: np.ndarray, depth: int | None) -> int:
+        """The best guess of a set the kernel solved exactly (-1 if it did not)."""
+        _, guess = LOOKUP(self.store.parts(), np.ascontiguousarray(candidates, np.int32), self._row(depth))
+        return int(guess)

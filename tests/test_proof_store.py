@@ -1,0 +1,204 @@
+"""The proof store: a stopped, killed or crashed exact search resumes, and a bad store is refused."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from moocow.engine.errors import MoocowError
+from moocow.engine.treefile import tree_stats
+from moocow.optimal import search
+from moocow.optimal.proof_store import ProofStore, row_digest
+from moocow.optimal.prove import OptimalResult, prove_optimal
+from moocow.plugins.bottles import Bottles
+from moocow.plugins.mastermind import Mastermind
+
+IRVING_SIX_BOTTLES = 3983
+MOOCOW = [sys.executable, "-c", "import sys; from moocow.cli import main; sys.argv[0] = 'moocow'; main()"]
+"""The ``moocow`` command, run from this interpreter."""
+
+
+def stop_at_first_improvement(done: float, best: int | None, lower: int) -> None:
+    """Ctrl-C as soon as the search beats Irving's tree: some parts are settled, most are not."""
+    if best is not None and best < IRVING_SIX_BOTTLES:
+        raise KeyboardInterrupt
+
+
+def finished(result: OptimalResult, total: int) -> None:
+    assert result.proven and result.total == total
+    assert result.root is not None and tree_stats(result.root).total == total
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_an_interrupted_search_resumes_from_its_store_doing_less_work(
+    workers: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Mastermind, interrupted as it keeps its 400th guess (of about 800) and resumed: the same
+    optimum, with fewer sets searched than from scratch; a run on the finished store searches none."""
+    monkeypatch.setattr(search, "PARALLEL_SECONDS", 0.0)
+    game, store = Mastermind(), tmp_path / "proof.db"
+    scratch = prove_optimal(game, workers=workers)
+    finished(scratch, 5625)
+
+    keep_guess, kept = ProofStore.put_guess, [0]
+
+    def interrupted_at_the_400th(self: ProofStore, *arguments: Any) -> None:
+        kept[0] += 1
+        if kept[0] == 400:
+            raise KeyboardInterrupt
+        keep_guess(self, *arguments)
+
+    monkeypatch.setattr(ProofStore, "put_guess", interrupted_at_the_400th)
+    stopped = prove_optimal(game, workers=workers, store=store)
+    monkeypatch.setattr(ProofStore, "put_guess", keep_guess)
+    assert stopped.interrupted and kept[0] == 400
+
+    resumed = prove_optimal(game, workers=workers, store=store)
+    finished(resumed, 5625)
+    assert 0 < resumed.stats.nodes < scratch.stats.nodes * 0.8
+    assert resumed.seconds_in_all is not None and resumed.seconds_in_all > resumed.seconds
+    again = prove_optimal(game, workers=workers, store=store)
+    finished(again, 5625)
+    assert again.stats.nodes == 0
+
+
+def test_the_resumed_search_starts_from_the_best_strategy_kept(tmp_path: Path) -> None:
+    """An interrupted search's best strategy is the one a resumed search must beat, and it is
+    handed back if the resumed search is stopped at once."""
+    game, store = Bottles(n=6), tmp_path / "proof.db"
+    stopped = prove_optimal(game, progress=stop_at_first_improvement, store=store)
+
+    def stop_at_once(done: float, best: int | None, lower: int) -> None:
+        raise KeyboardInterrupt
+
+    again = prove_optimal(game, progress=stop_at_once, store=store)
+    assert again.interrupted and again.total is not None and stopped.total is not None
+    assert again.total <= stopped.total < IRVING_SIX_BOTTLES
+    assert again.root is not None and tree_stats(again.root).total == again.total
+    assert again.lower_bound is not None and again.lower_bound >= (stopped.lower_bound or 0)
+
+
+def rows(store: Path, table: str) -> int:
+    with sqlite3.connect(store) as connection:
+        try:
+            return int(connection.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
+        except sqlite3.OperationalError:  # not created yet
+            return 0
+
+
+def test_a_search_killed_outright_resumes_from_its_store(tmp_path: Path) -> None:
+    """SIGKILL (no Ctrl-C, no clean-up) once the store holds settled guesses: the next run
+    finishes from them, and says it used the earlier run."""
+    store = tmp_path / "proof.db"
+    command = [*MOOCOW, "optimal", "mastermind", "--workers", "1", "--store", str(store)]
+    quiet = subprocess.DEVNULL
+    process = subprocess.Popen(command, stdout=quiet, stderr=quiet, start_new_session=True)
+    deadline = time.monotonic() + 120
+    while rows(store, "guess_values") < 100 and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    os.killpg(process.pid, signal.SIGKILL)
+    process.communicate()
+    assert process.returncode == -signal.SIGKILL, "the search ended before it was killed"
+    assert rows(store, "guess_values") >= 100
+
+    again = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert again.returncode == 0, again.stderr
+    assert "5625 guesses in total, proven optimal" in again.stdout
+    assert "with the earlier runs on its store" in again.stdout
+
+
+@pytest.fixture(scope="module")
+def small_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A finished store of Mastermind 3x4 (quick), to be damaged by the tests below."""
+    store = tmp_path_factory.mktemp("store") / "proof.db"
+    finished(prove_optimal(Mastermind(pegs=3, colors=4), store=store), 206)
+    return store
+
+
+def damaged(small_store: Path, tmp_path: Path, *statements: str) -> Path:
+    copy = tmp_path / "copy.db"
+    copy.write_bytes(small_store.read_bytes())
+    with sqlite3.connect(copy) as connection:
+        for statement in statements:
+            connection.execute(statement)
+    return copy
+
+
+def refused(store: Path, match: str, game: Mastermind | Bottles | None = None, **options: object) -> None:
+    with pytest.raises(MoocowError, match=match):
+        prove_optimal(game or Mastermind(pegs=3, colors=4), store=store, **options)  # type: ignore[arg-type]
+
+
+def test_a_store_of_another_search_is_refused(small_store: Path) -> None:
+    refused(small_store, r"another search \(game mastermind:pegs=3,colors=4, not bottles:n=4\)", Bottles(n=4))
+    refused(small_store, r"another search \(max_depth none, not 4\)", max_depth=4)
+    refused(small_store, r"another search \(candidates_only false, not true\)", candidates_only=True)
+
+
+def test_a_store_made_with_another_table_is_refused(small_store: Path, tmp_path: Path) -> None:
+    store = damaged(small_store, tmp_path, "UPDATE meta SET value = 'abc' WHERE key = 'table'")
+    refused(store, "made with another feedback table")
+
+
+@pytest.mark.parametrize(
+    ("statement", "match"),
+    [
+        ("UPDATE set_values SET value = value - 1 WHERE rowid = 1", "does not match its digest"),
+        ("UPDATE guess_values SET exact = 1 - exact WHERE rowid = 1", "does not match its digest"),
+        ("UPDATE sets SET candidates = x'00' WHERE id = 1", "does not match its digest"),
+        ("UPDATE meta SET value = replace(value, '206', '205') WHERE key = 'best'", "best does not match"),
+        ("DELETE FROM sets WHERE id = 1", "which it does not hold"),
+    ],
+)
+def test_a_damaged_store_is_refused(small_store: Path, tmp_path: Path, statement: str, match: str) -> None:
+    refused(damaged(small_store, tmp_path, statement), match)
+
+
+def test_a_result_rewritten_with_a_fresh_digest_is_still_checked(small_store: Path, tmp_path: Path) -> None:
+    """A row edited together with its digest: exact values are replayed, bounds checked by counting."""
+    with sqlite3.connect(small_store) as connection:
+        set_id, value, guess, tree = connection.execute(
+            "SELECT set_id, value, guess, tree FROM set_values WHERE tree IS NOT NULL LIMIT 1"
+        ).fetchone()
+    lie = value - 1
+    store = damaged(
+        small_store,
+        tmp_path,
+        f"UPDATE set_values SET value = {lie}, digest = x'{row_digest(set_id, lie, guess, tree).hex()}' "
+        f"WHERE set_id = {set_id}",
+    )
+    refused(store, f"costs {value}, not the {lie} stored with it")
+    store = damaged(
+        small_store,
+        tmp_path,
+        "UPDATE set_values SET value = 1, guess = -1, tree = NULL, "
+        f"digest = x'{row_digest(set_id, 1, -1, None).hex()}' WHERE set_id = {set_id}",
+    )
+    refused(store, "below what counting proves")
+
+
+def test_a_file_that_is_no_store_is_refused(tmp_path: Path) -> None:
+    garbage = tmp_path / "garbage.db"
+    garbage.write_bytes(b"not a database at all" * 100)
+    refused(garbage, "not a sound moocow proof store: file is not a database")
+    other = tmp_path / "other.db"
+    with sqlite3.connect(other) as connection:
+        connection.execute("CREATE TABLE t (a)")
+    refused(other, "an SQLite file but not a moocow proof store")
+    refused(tmp_path, "no such folder, or a folder itself")
+    refused(tmp_path / "missing" / "proof.db", "no such folder")
+
+
+def test_the_command_refuses_a_bad_store_in_one_line(small_store: Path) -> None:
+    command = [*MOOCOW, "optimal", "bottles:n=3", "--store", str(small_store)]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 2
+    assert result.stderr.strip().count("\n") == 0 and "another search" in result.stderr
