@@ -17,7 +17,7 @@ from moocow.engine.treefile import tree_stats, tree_to_dict
 from moocow.optimal import search
 from moocow.optimal.bounds import INFEASIBLE, level_bounds
 from moocow.optimal.kernel import relabel, scores
-from moocow.optimal.parallel import GuessPool
+from moocow.optimal.parallel import ForkedGuessPool
 from moocow.optimal.prove import prove_optimal
 from moocow.optimal.search import Search
 from moocow.optimal.symmetry import GuessClasses
@@ -208,7 +208,7 @@ def test_the_optimal_tree_is_at_least_as_good_as_every_heuristic() -> None:
         assert evaluate(game, load_strategy(name)).total >= optimum
 
 
-class CountingPool(GuessPool):
+class CountingPool(ForkedGuessPool):
     """The worker pool, counting the sets whose guesses it shared out."""
 
     shared = 0
@@ -220,7 +220,7 @@ class CountingPool(GuessPool):
 
 def test_two_workers_find_the_same_optimum(monkeypatch: pytest.MonkeyPatch) -> None:
     """Searching the parts of the first guesses in two processes changes nothing but the time."""
-    monkeypatch.setattr(search, "GuessPool", CountingPool)
+    monkeypatch.setattr(search, "ForkedGuessPool", CountingPool)
     monkeypatch.setattr(search, "PARALLEL_SECONDS", 0.0)
     game = Mastermind(pegs=3, colors=4)
     alone, together = prove_optimal(game), prove_optimal(game, workers=2)
@@ -231,7 +231,7 @@ def test_two_workers_find_the_same_optimum(monkeypatch: pytest.MonkeyPatch) -> N
 
 def test_workers_start_only_once_the_search_takes_long(monkeypatch: pytest.MonkeyPatch) -> None:
     """A search over before ``PARALLEL_SECONDS`` never starts a pool: starting it costs more."""
-    monkeypatch.setattr(search, "GuessPool", CountingPool)
+    monkeypatch.setattr(search, "ForkedGuessPool", CountingPool)
     monkeypatch.setattr(search, "PARALLEL_SECONDS", 3600.0)
     CountingPool.shared = 0
     assert prove_optimal(Mastermind(pegs=3, colors=4), workers=2).proven

@@ -44,6 +44,13 @@ def optimal(
             "a search stopped, killed or crashed goes on where it was.",
         ),
     ] = None,
+    scheduler: Annotated[
+        str | None,
+        typer.Option(
+            "--scheduler",
+            help="Search the second guesses on a Dask cluster: its scheduler's address, tcp://HOST:8786.",
+        ),
+    ] = None,
     save: SaveOpt = None,
     show: ShowOpt = None,
     dot: DotOpt = None,
@@ -57,7 +64,7 @@ def optimal(
         check_outputs(show, dot, save)
         loaded = load_game(game)
         with SearchProgress(err) as progress:
-            result = prove_optimal(loaded, max_depth, candidates_only, progress, workers, store)
+            result = prove_optimal(loaded, max_depth, candidates_only, progress, workers, store, scheduler)
         notes(dot).print(describe(result), soft_wrap=True)
         if result.root is not None:
             label = optimal_label(result)

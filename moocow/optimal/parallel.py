@@ -19,6 +19,7 @@ from __future__ import annotations
 import multiprocessing
 import queue
 import signal
+from abc import ABC, abstractmethod
 from multiprocessing.pool import Pool
 from typing import Protocol
 
@@ -86,33 +87,47 @@ GuessTask = tuple[np.ndarray, int, int | None, int, tuple[int, ...] | None, int]
 """A set, a guess, the depth below it, the parts' budget, the guesses played, the set's level."""
 
 
-def _guess_value(task: GuessTask) -> tuple[int, list[Node] | None, tuple[int, int, int]]:
-    """In a worker: the parts' total, their trees when under budget, and the counters' growth."""
-    assert _search is not None
+GuessOutcome = tuple[int, list[Node] | None, tuple[int, int, int]]
+"""The parts' total, their trees when under the budget, and how much the search's counters grew."""
+
+
+def value_of_guess(search: GuessSearch, task: GuessTask) -> GuessOutcome:
+    """In a worker (a forked process, a Dask worker): one guess's parts searched to the end."""
     candidates, guess, depth, budget, played, level = task
-    before = _search.stats.counters()
-    total = _search.guess_value(candidates, guess, depth, budget, played, level)
+    before = search.stats.counters()
+    total = search.guess_value(candidates, guess, depth, budget, played, level)
     trees = None
     if total < budget:
-        trees = [_search.subtree(part, depth) for part in _search.parts(candidates, guess)]
-    after = _search.stats.counters()
+        trees = [search.subtree(part, depth) for part in search.parts(candidates, guess)]
+    after = search.stats.counters()
     return total, trees, (after[0] - before[0], after[1] - before[1], after[2] - before[2])
 
 
-class GuessPool:
-    """A pool of forked workers that try the guesses of one set side by side."""
+def _guess_value(task: GuessTask) -> GuessOutcome:
+    """In a forked worker: ``value_of_guess`` for the search it was forked from."""
+    assert _search is not None
+    return value_of_guess(_search, task)
+
+
+Results = queue.SimpleQueue
+"""Where outcomes arrive, each as ``(position of the guess, outcome or the exception raised)``."""
+
+
+class GuessPool(ABC):
+    """Workers that try the guesses of one set side by side; subclasses say where they run."""
 
     def __init__(self, search: GuessSearch, workers: int) -> None:
-        global _search
-        _search = search
         self.search = search
         self.workers = workers
-        self.pool: Pool = multiprocessing.get_context("fork").Pool(workers, initializer=_start_worker)
+        """How many guesses are out at once."""
 
+    @abstractmethod
+    def submit(self, task: GuessTask, position: int, results: Results) -> None:
+        """Start ``value_of_guess`` on a worker; its outcome goes on ``results`` under ``position``."""
+
+    @abstractmethod
     def close(self) -> None:
         """Stop the workers (at once: an interrupted search does not wait for them)."""
-        self.pool.terminate()
-        self.pool.join()
 
     def best_guess(
         self,
@@ -132,7 +147,7 @@ class GuessPool:
         and so with a larger budget. The tree is then the same for any number of workers.
         """
         search, count = self.search, len(candidates)
-        results: queue.SimpleQueue = queue.SimpleQueue()
+        results: Results = queue.SimpleQueue()
         best, best_guess, bound = floor, -1, beta
         running, position, best_position = 0, 0, len(guesses)
         budgets: dict[int, int] = {}
@@ -148,12 +163,7 @@ class GuessPool:
                     results.put((position, (*known, (0, 0, 0))))
                 else:
                     task = (candidates, guess, depth, budgets[position], played, level)
-                    self.pool.apply_async(
-                        _guess_value,
-                        (task,),
-                        callback=lambda outcome, at=position: results.put((at, outcome)),
-                        error_callback=lambda error: results.put((-1, error)),
-                    )
+                    self.submit(task, position, results)
                 running, position = running + 1, position + 1
             if running == 0:
                 return best, best_guess
@@ -176,7 +186,29 @@ class GuessPool:
                 best = min(best, value)
 
 
-def _next(results: queue.SimpleQueue) -> tuple[int, object]:
+class ForkedGuessPool(GuessPool):
+    """Worker processes forked from the searching one: they inherit its table and its caches."""
+
+    def __init__(self, search: GuessSearch, workers: int) -> None:
+        global _search
+        _search = search
+        super().__init__(search, workers)
+        self.pool: Pool = multiprocessing.get_context("fork").Pool(workers, initializer=_start_worker)
+
+    def submit(self, task: GuessTask, position: int, results: Results) -> None:
+        self.pool.apply_async(
+            _guess_value,
+            (task,),
+            callback=lambda outcome: results.put((position, outcome)),
+            error_callback=lambda error: results.put((position, error)),
+        )
+
+    def close(self) -> None:
+        self.pool.terminate()
+        self.pool.join()
+
+
+def _next(results: Results) -> tuple[int, object]:
     """The next result, waiting in short steps so that Ctrl-C is seen at once."""
     while True:
         try:

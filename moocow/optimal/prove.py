@@ -63,6 +63,7 @@ def prove_optimal(
     progress: ProgressHook | None = None,
     workers: int = 1,
     store: Path | None = None,
+    scheduler: str | None = None,
 ) -> OptimalResult:
     """The strategy with the fewest guesses in total over all secrets, each equally likely.
 
@@ -70,6 +71,7 @@ def prove_optimal(
     still possible as guesses. ``progress`` is called with (fraction done, best, bound);
     ``workers`` processes search the parts of each first guess side by side. With ``store``
     (a path), the search resumes from what earlier runs kept there and keeps what it settles.
+    With ``scheduler`` (a Dask scheduler's address), its workers search the second guesses.
     """
     if max_depth is not None and max_depth < 1:
         raise MoocowError(f"max depth must be at least 1, not {max_depth}")
@@ -79,7 +81,7 @@ def prove_optimal(
         # would otherwise be built for every depth up to it.
         max_depth = None
     started = time.perf_counter()
-    search = Search(game, max_depth, candidates_only, progress, workers)
+    search = Search(game, max_depth, candidates_only, progress, workers, scheduler)
     kept = None if store is None else open_store(search, store)
     start_total, start_tree = _starting_strategy(game, max_depth, candidates_only)
     if kept is not None and kept.best is not None and kept.best.total <= start_total:

@@ -36,7 +36,7 @@ from moocow.engine.tree import Node
 from moocow.engine.treefile import tree_stats
 from moocow.optimal.bounds import INFEASIBLE, level_bounds
 from moocow.optimal.compiled import KernelSearch
-from moocow.optimal.parallel import GuessPool
+from moocow.optimal.parallel import ForkedGuessPool, GuessPool
 from moocow.optimal.proof_store import ProofStore, SetKey
 from moocow.optimal.stats import ProgressHook, SearchStats
 from moocow.optimal.symmetry import GuessClasses
@@ -80,6 +80,7 @@ class Search:
         candidates_only: bool = False,
         progress: ProgressHook | None = None,
         workers: int = 1,
+        scheduler: str | None = None,
     ) -> None:
         table = FeedbackTable.for_game(game)
         if not table.in_memory:
@@ -108,6 +109,8 @@ class Search:
         self.root = RootState()
         self.workers = workers
         """Processes searching the parts of each first guess side by side (1: this one alone)."""
+        self.scheduler = scheduler
+        """A Dask scheduler's address: its workers search them instead (``cluster``)."""
         self._pool: GuessPool | None = None
         self._subtrees: dict[tuple[bytes, int | None], Node] = {}
         self._marks: list[tuple[int, int]] = []
@@ -177,8 +180,7 @@ class Search:
         guess_order = [int(guesses[column]) for column in order]
         bound_order = [int(bound) for bound in guess_bounds]
         if level == PARALLEL_LEVEL and self._pool is None and self._parallel_now():
-            self.kernel.warm_up()  # compile (or load) it once, not in every worker
-            self._pool = GuessPool(self, self.workers)
+            self._pool = self._start_pool()
         if level == PARALLEL_LEVEL and self._pool is not None:
             best, best_guess = self._pool.best_guess(
                 candidates, guess_order, bound_order, floor, beta, child_depth, played, level
@@ -196,7 +198,18 @@ class Search:
 
     def _parallel_now(self) -> bool:
         """Whether to start the workers: the search has taken ``PARALLEL_SECONDS`` and more are allowed."""
-        return self.workers > 1 and time.monotonic() - self._started >= PARALLEL_SECONDS
+        wanted = self.workers > 1 or self.scheduler is not None
+        return wanted and time.monotonic() - self._started >= PARALLEL_SECONDS
+
+    def _start_pool(self) -> GuessPool:
+        """The workers: a Dask cluster's when given its scheduler, else processes forked from this one."""
+        if self.scheduler is not None:
+            from moocow.optimal.cluster import DaskGuessPool
+
+            spec = (self.game.spec, self.max_depth, self.candidates_only)
+            return DaskGuessPool(self, spec, self.scheduler)
+        self.kernel.warm_up()  # compile (or load) it once, not in every worker
+        return ForkedGuessPool(self, self.workers)
 
     def _best_guess(
         self,

@@ -16,17 +16,17 @@ workers do.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import tempfile
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
+from moocow.dask_cluster import connected, load_plugins
 from moocow.engine.errors import MoocowError
-from moocow.plugins import load_plugin_file, local_plugin_files
+from moocow.plugins import local_plugin_files
 from moocow.runner.launch import become_subreaper
 from moocow.runner.process import remove_tree
 from moocow.runner.protocol import Identity
@@ -34,8 +34,6 @@ from moocow.runner.results import RoundResult
 from moocow.runner.session import Emit, SessionPlan, play_session
 from moocow.runner.workers import lost_round
 
-CONNECT_SECONDS = 10.0
-"""How long to wait for the scheduler, and for its first worker, before saying so in one line."""
 WAIT_SECONDS = 0.1
 """How often the runner collects the rounds workers have finished."""
 RUN_FOLDER = "moocow-dask-"
@@ -106,66 +104,10 @@ def _outcome(future: Any, plan: SessionPlan) -> tuple[Identity, list[RoundResult
     return Identity(**played["identity"]), [RoundResult.from_dict(row) for row in played["rounds"]]
 
 
-@contextlib.contextmanager
-def connected(scheduler: str) -> Iterator[Any]:
-    """A client of the scheduler with a worker to play on, or one line saying why there is none."""
-    try:
-        from distributed import Client
-    except ImportError:
-        raise MoocowError("--scheduler needs Dask: pip install distributed") from None
-    check_scheduler(scheduler)
-    try:
-        client = Client(scheduler, timeout=CONNECT_SECONDS, set_as_default=False)
-    except (OSError, TimeoutError, ValueError, TypeError) as error:
-        raise MoocowError(f"cannot reach the Dask scheduler at {scheduler!r}: {error}") from None
-    with client, client.as_current():
-        try:
-            client.wait_for_workers(1, timeout=CONNECT_SECONDS)
-        except (OSError, TimeoutError) as error:
-            raise MoocowError(f"the Dask scheduler at {scheduler!r} has no worker: {error}") from None
-        yield client
-
-
-def check_scheduler(scheduler: str) -> None:
-    """One line unless a Dask scheduler answers at the address, asked once before a client is made.
-
-    A ``Client`` at a wrong address does not fail in one line: a web server there (the dashboard's
-    port, a proxy) answers bytes Dask reads as a frame of exabytes, a worker's address half works,
-    and a client that never started waits twenty seconds on its way out with a traceback.
-    """
-    import asyncio
-
-    from distributed.comm import connect
-    from distributed.core import send_recv
-    from distributed.security import Security
-
-    async def identity() -> Any:
-        comm = await connect(scheduler, CONNECT_SECONDS, **Security().get_connection_args("client"))
-        try:
-            return await send_recv(comm, op="identity")
-        finally:
-            comm.abort()
-
-    try:
-        answer = asyncio.run(asyncio.wait_for(identity(), CONNECT_SECONDS))
-    except (OSError, TimeoutError, ValueError, TypeError) as error:
-        reason = str(error) or f"no answer within {CONNECT_SECONDS:g} s"
-        raise MoocowError(f"cannot reach the Dask scheduler at {scheduler!r}: {reason}") from None
-    except Exception:  # whatever answered does not speak Dask (an HTTP 400 read as a frame's length)
-        answer = None
-    kind = answer.get("type") if isinstance(answer, dict) else None
-    if kind != "Scheduler":
-        what = f"a Dask {kind.lower()}" if isinstance(kind, str) else "not Dask"
-        raise MoocowError(f"{scheduler!r} is not a Dask scheduler (what answers there is {what})")
-
-
 def play_on_worker(plan: SessionPlan, plugins: list[str], queue: str | None = None) -> dict[str, Any]:
     """On a Dask worker: play one session in a private folder; the player's identity and its rounds,
     each round also put on the run's ``queue`` as soon as it is played."""
-    loaded = set(local_plugin_files())
-    for path in plugins:
-        if path not in loaded:  # a worker plays many sessions; it loads each plugin once
-            load_plugin_file(path)
+    load_plugins(plugins)
     become_subreaper()
     scratch = Path(tempfile.mkdtemp(prefix=f"{RUN_FOLDER}{os.getpid()}-"))
     scratch.chmod(0o711)

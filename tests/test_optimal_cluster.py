@@ -1,0 +1,84 @@
+"""The exact search on a Dask cluster: a real ``distributed.LocalCluster``, the same optimum and tree."""
+
+from __future__ import annotations
+
+import os
+import signal
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from moocow import dask_cluster
+from moocow.engine.errors import MoocowError
+from moocow.engine.treefile import tree_stats, tree_to_dict
+from moocow.optimal import search
+from moocow.optimal.cluster import DaskGuessPool
+from moocow.optimal.prove import prove_optimal
+from moocow.plugins.bottles import Bottles
+from moocow.plugins.mastermind import Mastermind
+
+distributed = pytest.importorskip("distributed")
+
+
+@pytest.fixture(scope="module")
+def scheduler() -> Iterator[str]:
+    """The address of two worker processes (with nannies, which restart a killed worker)."""
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
+    ) as local:
+        yield local.scheduler_address
+
+
+@pytest.fixture(autouse=True)
+def pool_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cluster from the first second guess (Mastermind is over before the usual second)."""
+    monkeypatch.setattr(search, "PARALLEL_SECONDS", 0.0)
+
+
+def test_the_cluster_proves_the_same_optimum_with_the_same_tree(scheduler: str) -> None:
+    """Mastermind's 5625 on the cluster, with the very tree one process finds."""
+    game = Mastermind()
+    there, here = prove_optimal(game, scheduler=scheduler), prove_optimal(game)
+    assert there.proven and there.total == 5625 and there.root is not None and here.root is not None
+    assert tree_to_dict(game, there.root, "optimal") == tree_to_dict(game, here.root, "optimal")
+
+
+def test_a_worker_killed_mid_search_costs_nothing(scheduler: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Both workers killed while guesses are out: Dask replays them, and the proof stands."""
+    client = distributed.Client(scheduler, set_as_default=False)
+    pids = client.run(os.getpid)
+    submitted, submit = [0], DaskGuessPool.submit
+
+    def killing_on_the_tenth(pool: DaskGuessPool, *arguments: Any) -> None:
+        submit(pool, *arguments)
+        submitted[0] += 1
+        if submitted[0] == 10:
+            for pid in pids.values():
+                os.kill(pid, signal.SIGKILL)
+
+    monkeypatch.setattr(DaskGuessPool, "submit", killing_on_the_tenth)
+    try:
+        result = prove_optimal(Bottles(n=6), scheduler=scheduler)
+        client.wait_for_workers(2, timeout=60)
+        after = client.run(os.getpid)
+    finally:
+        client.close()
+    assert submitted[0] > 10 and not set(pids.values()) & set(after.values())
+    assert result.proven and result.total == 3924
+    assert result.root is not None and tree_stats(result.root).total == 3924
+
+
+def test_the_cluster_keeps_the_proof_in_the_store(scheduler: str, tmp_path: Path) -> None:
+    """The searching process writes what the workers settle: a second run searches nothing."""
+    store = tmp_path / "proof.db"
+    first = prove_optimal(Mastermind(), scheduler=scheduler, store=store)
+    again = prove_optimal(Mastermind(), store=store)
+    assert first.total == again.total == 5625 and again.proven and again.stats.nodes == 0
+
+
+def test_a_scheduler_that_is_not_there_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(dask_cluster, "CONNECT_SECONDS", 1.0)
+    with pytest.raises(MoocowError, match=r"cannot reach the Dask scheduler at 'tcp://127\.0\.0\.1:9'"):
+        prove_optimal(Mastermind(), scheduler="tcp://127.0.0.1:9")
