@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from moocow.engine.errors import MoocowError
-from moocow.engine.treefile import tree_stats
+from moocow.engine.treefile import tree_stats, tree_to_dict
 from moocow.optimal import search
 from moocow.optimal.proof_store import ProofStore, row_digest
 from moocow.optimal.prove import OptimalResult, prove_optimal
@@ -115,6 +115,26 @@ def test_a_search_killed_outright_resumes_from_its_store(tmp_path: Path) -> None
     assert "with the earlier runs on its store" in again.stdout
 
 
+def test_sigterm_stops_the_search_as_ctrl_c_does(tmp_path: Path) -> None:
+    """A batch system's SIGTERM, with the workers busy: a clean stop, the best tree reported and
+    kept in the store, and no worker left behind."""
+    store = tmp_path / "proof.db"
+    command = [*MOOCOW, "optimal", "digits", "--workers", "2", "--store", str(store)]
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True
+    )
+    deadline = time.monotonic() + 120
+    while rows(store, "guess_values") < 20 and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    process.terminate()
+    out, _ = process.communicate(timeout=60)
+    assert process.returncode == 0 and b"digits: interrupted after" in out
+    with pytest.raises(ProcessLookupError):  # the workers are gone with it
+        os.killpg(process.pid, 0)
+    with sqlite3.connect(store) as connection:
+        assert connection.execute("SELECT count(*) FROM meta WHERE key = 'best'").fetchone()[0] == 1
+
+
 @pytest.fixture(scope="module")
 def small_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A finished store of Mastermind 3x4 (quick), to be damaged by the tests below."""
@@ -202,3 +222,39 @@ def test_the_command_refuses_a_bad_store_in_one_line(small_store: Path) -> None:
     result = subprocess.run(command, capture_output=True, text=True, timeout=120)
     assert result.returncode == 2
     assert result.stderr.strip().count("\n") == 0 and "another search" in result.stderr
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_large_sets_below_the_second_guess_are_kept_too(
+    workers: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Sets of ``CHECKPOINT_SIZE`` or more are kept at any level, by the worker processes too, so a
+    second guess that takes hours keeps its parts: the optimum and tree are unchanged, more sets
+    are kept, and a search interrupted inside them resumes with less work."""
+    monkeypatch.setattr(search, "PARALLEL_SECONDS", 0.0)
+    game = Bottles(n=6)
+    coarse, fine = tmp_path / "coarse.db", tmp_path / "fine.db"
+    alone = prove_optimal(game, workers=workers, store=coarse)
+    monkeypatch.setattr(search, "CHECKPOINT_SIZE", 30)
+    checkpointed = prove_optimal(game, workers=workers, store=fine)
+    finished(checkpointed, 3924)
+    assert alone.root is not None and checkpointed.root is not None
+    assert tree_to_dict(game, checkpointed.root, "optimal") == tree_to_dict(game, alone.root, "optimal")
+    assert rows(fine, "set_values") > rows(coarse, "set_values") + 20
+    assert rows(fine, "guess_values") > rows(coarse, "guess_values") + 100
+
+    keep_set, kept = ProofStore.put_set, [0]
+
+    def interrupted_at_the_20th(self: ProofStore, *arguments: Any) -> None:
+        kept[0] += 1
+        if kept[0] == 20:
+            raise KeyboardInterrupt
+        keep_set(self, *arguments)
+
+    interrupted = tmp_path / "interrupted.db"
+    monkeypatch.setattr(ProofStore, "put_set", interrupted_at_the_20th)
+    assert prove_optimal(game, store=interrupted).interrupted
+    monkeypatch.setattr(ProofStore, "put_set", keep_set)
+    resumed = prove_optimal(game, workers=workers, store=interrupted)
+    finished(resumed, 3924)
+    assert resumed.stats.nodes < checkpointed.stats.nodes

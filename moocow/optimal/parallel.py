@@ -77,8 +77,10 @@ WAIT_SECONDS = 0.1
 
 
 def _start_worker() -> None:
-    """A worker leaves Ctrl-C and the progress bar to the searching process."""
+    """A worker leaves Ctrl-C and the progress bar to the searching process, and dies of SIGTERM
+    (how the pool stops it) whatever the searching process made of that signal."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if _search is not None:
         _search.progress = None
 

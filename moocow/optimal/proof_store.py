@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import sqlite3
 import time
 import zlib
@@ -69,6 +70,12 @@ CREATE TABLE guess_values (
     PRIMARY KEY (set_id, guess)
 );
 """
+
+KEEP_THE_STRONGER = (
+    "WHERE {table}.tree IS NULL AND (excluded.tree IS NOT NULL OR excluded.value > {table}.value)"
+)
+"""A result replaces a stored one only when stronger: exact over a bound, a higher bound over a
+lower one (the searching process and its workers may keep the same set)."""
 
 SetKey = tuple[bytes, int | None]
 """A set as the search keys it: its candidates' bytes (ascending int32) and the guesses left."""
@@ -131,13 +138,27 @@ class ProofStore:
 
     def __init__(self, path: Path, connection: sqlite3.Connection) -> None:
         self.path = path
-        self._db = connection
+        self._connection = connection
+        self._opener = self._connected = os.getpid()
+        """The process that opened the store, and the one whose connection ``_connection`` is: a
+        worker forked from the opener writes through a connection of its own."""
+        self._inherited: list[sqlite3.Connection] = []
         self.sets: dict[SetKey, Settled] = {}
         self.guesses: dict[tuple[SetKey, int], Settled] = {}
         self.best: Best | None = None
         self._set_ids: dict[SetKey, int] = {}
         self._seconds_before = 0.0
         self._opened = time.monotonic()
+
+    @property
+    def _db(self) -> sqlite3.Connection:
+        """This process's connection: SQLite's must not cross a fork, so a forked worker opens its
+        own (and leaves the inherited one alone: closing it could disturb the parent's)."""
+        if os.getpid() != self._connected:
+            self._inherited.append(self._connection)
+            self._connection = _connect(self.path)
+            self._connected = os.getpid()
+        return self._connection
 
     # ------------------------------------------------------------------ opening
     @classmethod
@@ -146,7 +167,7 @@ class ProofStore:
         if path.is_dir() or not path.parent.is_dir():
             raise MoocowError(f"cannot keep a proof store at {path}: no such folder, or a folder itself")
         try:
-            store = cls(path, sqlite3.connect(path, isolation_level=None))
+            store = cls(path, _connect(path))
             new = not _has_tables(store._db)
             if new and path.exists() and path.stat().st_size > 0:
                 raise MoocowError(f"{path} is an SQLite file but not a moocow proof store")
@@ -236,8 +257,13 @@ class ProofStore:
         blob = _tree_blob(tree)
         digest = row_digest(set_id, value, guess, blob)
         self._db.execute(
-            "INSERT OR REPLACE INTO set_values VALUES (?, ?, ?, ?, ?)", (set_id, value, guess, blob, digest)
+            "INSERT INTO set_values VALUES (?, ?, ?, ?, ?) ON CONFLICT (set_id) DO UPDATE SET "
+            "value = excluded.value, guess = excluded.guess, tree = excluded.tree, digest = excluded.digest "
+            + KEEP_THE_STRONGER.format(table="set_values"),
+            (set_id, value, guess, blob, digest),
         )
+        if os.getpid() == self._opener:
+            self._write_meta({"seconds": f"{self.seconds():.1f}"})  # a killed search still counts its time
 
     def put_guess(self, key: SetKey, guess: int, value: int, tree: Node | None) -> None:
         """Keep the total of the parts ``guess`` leaves of a set: exact (with its tree) or a bound."""
@@ -249,7 +275,9 @@ class ProofStore:
         blob, exact = _tree_blob(tree), int(tree is not None)
         digest = row_digest(set_id, guess, value, exact, blob)
         self._db.execute(
-            "INSERT OR REPLACE INTO guess_values VALUES (?, ?, ?, ?, ?, ?)",
+            "INSERT INTO guess_values VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (set_id, guess) DO UPDATE SET "
+            "value = excluded.value, exact = excluded.exact, tree = excluded.tree, digest = excluded.digest "
+            + KEEP_THE_STRONGER.format(table="guess_values"),
             (set_id, guess, value, exact, blob, digest),
         )
 
@@ -279,11 +307,12 @@ class ProofStore:
         if set_id is None:
             blob = zlib.compress(key[0])
             depth = NO_LIMIT if key[1] is None else key[1]
-            cursor = self._db.execute(
-                "INSERT INTO sets (candidates, depth, digest) VALUES (?, ?, ?)",
+            self._db.execute(  # a worker process may have kept it first
+                "INSERT INTO sets (candidates, depth, digest) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
                 (blob, depth, row_digest(blob, depth)),
             )
-            set_id = self._set_ids[key] = int(cursor.lastrowid or 0)
+            row = self._db.execute("SELECT id FROM sets WHERE candidates = ? AND depth = ?", (blob, depth))
+            set_id = self._set_ids[key] = int(row.fetchone()[0])
         return set_id
 
 
@@ -342,6 +371,11 @@ class TreeChecker:
                 (child, here[answers == answer], level + 1) for answer, child in node.children.items()
             )
         return total
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    """A connection in autocommit mode that waits for another process's write (a worker's)."""
+    return sqlite3.connect(path, isolation_level=None, timeout=600)
 
 
 def _has_tables(connection: sqlite3.Connection) -> bool:

@@ -1,6 +1,6 @@
 """One call: the strategy with the fewest guesses in total for a game, and the proof that it is.
 
-The search starts from the tree of Irving's heuristic as the strategy to beat, so an
+The search starts from the tree of a heuristic (``STARTING_STRATEGIES``) as the strategy to beat, so an
 interrupted search always has a complete strategy to hand back, and a search that cannot beat
 the heuristic proves the heuristic optimal. Ctrl-C stops it cleanly: the result then holds the
 best tree found and the lower bound proven so far.
@@ -21,8 +21,12 @@ from moocow.optimal.bounds import INFEASIBLE
 from moocow.optimal.proof_store import ProofStore, SearchIdentity, TreeChecker, table_digest
 from moocow.optimal.search import ProgressHook, Search, SearchStats
 
-STARTING_STRATEGY = "expected"
-"""The heuristic whose tree is the first strategy to beat (Irving's: the best total of the four)."""
+STARTING_STRATEGIES = ("expected", "entropy", "minmax", "parts")
+"""The heuristics whose best tree is the first strategy to beat: Irving's first (the best of the
+four on most games, so it wins ties), the others only on large games (``EVERY_HEURISTIC_FROM``)."""
+EVERY_HEURISTIC_FROM = 2000
+"""Secrets from which every heuristic is tried: its evaluation is then nothing next to the search,
+and a better start tightens every budget (seven bottles: entropy's 33,427 against Irving's 33,638)."""
 
 
 @dataclass(frozen=True)
@@ -130,9 +134,11 @@ def open_store(search: Search, path: Path) -> ProofStore:
 
 
 def _starting_strategy(game: Game, max_depth: int | None, candidates_only: bool) -> tuple[int, Node | None]:
-    """The heuristic's total and tree when it meets the limit, else nothing to beat yet."""
-    strategy = load_strategy(STARTING_STRATEGY, candidates_only=candidates_only)
-    evaluation, tree = evaluate_with_tree(game, strategy)
-    if max_depth is not None and evaluation.worst > max_depth:
-        return INFEASIBLE, None
-    return evaluation.total, tree
+    """The best heuristic's total and tree among those that meet the limit, else nothing to beat yet."""
+    names = STARTING_STRATEGIES if len(game.secrets) >= EVERY_HEURISTIC_FROM else STARTING_STRATEGIES[:1]
+    best: tuple[int, Node | None] = (INFEASIBLE, None)
+    for name in names:
+        evaluation, tree = evaluate_with_tree(game, load_strategy(name, candidates_only=candidates_only))
+        if (max_depth is None or evaluation.worst <= max_depth) and evaluation.total < best[0]:
+            best = (evaluation.total, tree)
+    return best

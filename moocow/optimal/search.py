@@ -43,6 +43,9 @@ from moocow.optimal.symmetry import GuessClasses
 
 KERNEL_LEVEL = 2
 """From this level down (0: the first guess's set), sets go to the compiled kernel."""
+CHECKPOINT_SIZE = 200
+"""With a store, a set this large stays in Python at any level, so that it and its guesses are
+kept: a part of seven bottles' second guesses takes minutes, the second guess itself hours."""
 PROBE_LEVEL = 1
 """From this level down, a guess's parts are bounded one level deeper before any is searched."""
 PARALLEL_LEVEL = 1
@@ -159,7 +162,7 @@ class Search:
         static = int(self.bounds(depth)[count])
         if count <= 2 or static >= beta:
             return static  # one or two candidates: guessing one of them attains the bound
-        if level >= KERNEL_LEVEL:
+        if not self.searched_here(level, count):
             return self.kernel.solve(candidates, played, depth, beta, self.stats)
         key = (candidates.tobytes(), depth)
         known = self.cache.get(key)
@@ -266,8 +269,8 @@ class Search:
         ones, and an interrupted search keeps every part that was quick to settle (7 bottles:
         the parts of 21, 70 and 315 in 15 s, while the part of 1,855 would take about a day).
         """
-        if level > 0 and level + 1 >= KERNEL_LEVEL:  # the parts go to the kernel: it takes the guess
-            set_depth = None if depth is None else depth + 1
+        if level > 0 and not self._a_part_searched_here(candidates, guess, level + 1):
+            set_depth = None if depth is None else depth + 1  # the parts go to the kernel: it takes the guess
             return self.kernel.guess_total(candidates, guess, played, set_depth, budget, self.stats)
         parts = self.parts(candidates, guess)
         if smallest_first:
@@ -345,6 +348,18 @@ class Search:
             for part, child in zip(self.parts(candidates, guess), trees, strict=True):
                 tree.children[int(self.table[part[0], guess])] = child
         self.store.put_guess(_set_key(candidates, depth), guess, total, tree)
+
+    def _a_part_searched_here(self, candidates: np.ndarray, guess: int, level: int) -> bool:
+        """Whether a part ``guess`` leaves is searched by this class (``searched_here``)."""
+        if self.store is None:
+            return level < KERNEL_LEVEL
+        sizes = np.bincount(self.table[candidates, guess], minlength=self.answer_limit)
+        sizes[self.win] = 0
+        return self.searched_here(level, int(sizes.max()))
+
+    def searched_here(self, level: int, size: int) -> bool:
+        """Whether a set is searched by this class (and kept in the store) rather than by the kernel."""
+        return level < KERNEL_LEVEL or (self.store is not None and size >= CHECKPOINT_SIZE)
 
     @property
     def kernel(self) -> KernelSearch:
