@@ -262,8 +262,7 @@ class ProofStore:
             + KEEP_THE_STRONGER.format(table="set_values"),
             (set_id, value, guess, blob, digest),
         )
-        if os.getpid() == self._opener:
-            self._write_meta({"seconds": f"{self.seconds():.1f}"})  # a killed search still counts its time
+        self._count_seconds()
 
     def put_guess(self, key: SetKey, guess: int, value: int, tree: Node | None) -> None:
         """Keep the total of the parts ``guess`` leaves of a set: exact (with its tree) or a bound."""
@@ -280,6 +279,7 @@ class ProofStore:
             + KEEP_THE_STRONGER.format(table="guess_values"),
             (set_id, guess, value, exact, blob, digest),
         )
+        self._count_seconds()
 
     def put_best(self, total: int, tree: Node, lower: int) -> None:
         """Keep the best strategy found and the bound proven (with the time spent so far)."""
@@ -288,6 +288,12 @@ class ProofStore:
         self._write_meta(
             {"best": text, "best_digest": row_digest(text).decode(), "seconds": f"{self.seconds():.1f}"}
         )
+
+    def _count_seconds(self) -> None:
+        """Keep the time spent with each result, so that a killed search still counts it (the
+        searching process's clock: its workers' run within its time)."""
+        if os.getpid() == self._opener:
+            self._write_meta({"seconds": f"{self.seconds():.1f}"})
 
     def seconds(self) -> float:
         """Seconds searched on this store, over every run."""
