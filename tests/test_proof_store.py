@@ -123,9 +123,10 @@ def test_sigterm_stops_the_search_as_ctrl_c_does(tmp_path: Path) -> None:
     process = subprocess.Popen(
         command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True
     )
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + 600
     while rows(store, "guess_values") < 20 and process.poll() is None and time.monotonic() < deadline:
         time.sleep(0.05)
+    assert process.poll() is None and rows(store, "guess_values") >= 20, "the search never got going"
     process.terminate()
     out, _ = process.communicate(timeout=60)
     assert process.returncode == 0 and b"digits: interrupted after" in out
