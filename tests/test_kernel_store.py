@@ -7,7 +7,7 @@ import pytest
 
 from moocow.engine.game import Game
 from moocow.engine.treefile import tree_stats
-from moocow.optimal import search
+from moocow.optimal import compiled
 from moocow.optimal.kernel import branch, loading, store
 from moocow.optimal.prove import prove_optimal
 from moocow.plugins.bottles import Bottles
@@ -25,7 +25,7 @@ def test_a_store_that_fills_up_changes_no_result(game: Game, monkeypatch: pytest
         made.append(store.SetStore(slots=4, pool=8))
         return made[-1]
 
-    monkeypatch.setattr(search, "SetStore", tiny)
+    monkeypatch.setattr(compiled, "SetStore", tiny)
     cramped = prove_optimal(game)
     assert cramped.proven and cramped.total == roomy.total
     assert cramped.root is not None and tree_stats(cramped.root).total == roomy.total

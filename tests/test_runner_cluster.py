@@ -265,3 +265,18 @@ def test_rounds_reach_the_runner_one_by_one_not_a_session_at_once(cluster: objec
     run_tournament(build_tournament(settings), scheduler=cluster.scheduler_address, progress=arrivals)  # type: ignore[attr-defined]
     assert len(arrivals.times) == 12
     assert arrivals.times[-1] - arrivals.times[0] > 0.2  # 12 rounds of 10 ms guesses, not one batch
+
+
+def test_a_worker_sweeps_the_folders_of_workers_killed_under_a_session(cluster: object) -> None:
+    """A worker killed under a session leaves its folder; the next session on that machine removes it."""
+    import tempfile
+
+    from moocow.runner.cluster import RUN_FOLDER
+
+    gone = subprocess.Popen(["true"])
+    gone.wait()
+    left = Path(tempfile.gettempdir()) / f"{RUN_FOLDER}{gone.pid}-left"
+    (left / "player").mkdir(parents=True)
+    (left / "player" / "bot.py").write_text("secret work\n")
+    run_tournament(tournament("first", rounds=1), scheduler=cluster.scheduler_address)  # type: ignore[attr-defined]
+    assert not left.exists()

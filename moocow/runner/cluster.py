@@ -32,7 +32,7 @@ from moocow.runner.process import remove_tree
 from moocow.runner.protocol import Identity
 from moocow.runner.results import RoundResult
 from moocow.runner.session import Emit, SessionPlan, play_session
-from moocow.runner.workers import lost_round
+from moocow.runner.workers import lost_round, sweep_stale_runs
 
 WAIT_SECONDS = 0.1
 """How often the runner collects the rounds workers have finished."""
@@ -109,6 +109,7 @@ def play_on_worker(plan: SessionPlan, plugins: list[str], queue: str | None = No
     each round also put on the run's ``queue`` as soon as it is played."""
     load_plugins(plugins)
     become_subreaper()
+    sweep_stale_runs(RUN_FOLDER)  # of workers killed under a session: they could not
     scratch = Path(tempfile.mkdtemp(prefix=f"{RUN_FOLDER}{os.getpid()}-"))
     scratch.chmod(0o711)
     rows: list[dict[str, Any]] = []

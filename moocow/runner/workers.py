@@ -179,10 +179,11 @@ class WorkerPool:
         self.close()
 
 
-def sweep_stale_runs() -> None:
-    """Remove the run folders of runners that are gone (their pid, in the folder's name, is not alive)."""
-    for folder in Path(tempfile.gettempdir()).glob(f"{RUN_FOLDER}*-*"):
-        owner = folder.name.removeprefix(RUN_FOLDER).split("-")[0]
+def sweep_stale_runs(prefix: str = RUN_FOLDER) -> None:
+    """Remove the run folders (``prefix``, a pid, ``-``) of processes that are gone: a runner, or a
+    Dask worker, killed under a session could not remove its own."""
+    for folder in Path(tempfile.gettempdir()).glob(f"{prefix}*-*"):
+        owner = folder.name.removeprefix(prefix).split("-")[0]
         if owner.isdigit() and not Path(f"/proc/{owner}").exists() and Path("/proc/self").exists():
             remove_tree(folder)
 
