@@ -15,7 +15,7 @@ import pytest
 
 from moocow.engine.errors import MoocowError
 from moocow.engine.treefile import tree_stats, tree_to_dict
-from moocow.optimal import search
+from moocow.optimal import proof_store, search
 from moocow.optimal.proof_store import ProofStore, row_digest
 from moocow.optimal.prove import OptimalResult, prove_optimal
 from moocow.plugins.bottles import Bottles
@@ -259,3 +259,17 @@ def test_large_sets_below_the_second_guess_are_kept_too(
     resumed = prove_optimal(game, workers=workers, store=interrupted)
     finished(resumed, 3924)
     assert resumed.stats.nodes < checkpointed.stats.nodes
+
+
+def test_a_store_that_cannot_be_written_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A full disk (SQLite refusing to grow the file) stops the search in one line naming the store."""
+    connect = proof_store._connect
+
+    def small(path: Path) -> sqlite3.Connection:
+        connection = connect(path)
+        connection.execute("PRAGMA max_page_count = 12")
+        return connection
+
+    monkeypatch.setattr(proof_store, "_connect", small)
+    with pytest.raises(MoocowError, match=r"cannot write the proof store .*: database or disk is full"):
+        prove_optimal(Mastermind(), store=tmp_path / "proof.db")

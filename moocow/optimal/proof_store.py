@@ -24,6 +24,7 @@ nothing is guessed back from it.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -33,6 +34,7 @@ import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 
@@ -131,6 +133,22 @@ class Best:
     tree: Node
     lower: int
     seconds: float
+
+
+Method = TypeVar("Method", bound=Callable[..., None])
+
+
+def _written(method: Method) -> Method:
+    """A write that fails (a full disk, a file taken away) is one line naming the store."""
+
+    @functools.wraps(method)
+    def write(self: ProofStore, *arguments: object) -> None:
+        try:
+            method(self, *arguments)
+        except sqlite3.Error as error:
+            raise MoocowError(f"cannot write the proof store {self.path}: {error}") from None
+
+    return write  # type: ignore[return-value]
 
 
 class ProofStore:
@@ -247,6 +265,7 @@ class ProofStore:
         self.best = Best(total, node, lower, self._seconds_before)
 
     # ------------------------------------------------------------------ writing
+    @_written
     def put_set(self, key: SetKey, value: int, guess: int, tree: Node | None) -> None:
         """Keep a set's exact value (with its guess and tree) or a lower bound (``tree`` None)."""
         known = self.sets.get(key)
@@ -264,6 +283,7 @@ class ProofStore:
         )
         self._count_seconds()
 
+    @_written
     def put_guess(self, key: SetKey, guess: int, value: int, tree: Node | None) -> None:
         """Keep the total of the parts ``guess`` leaves of a set: exact (with its tree) or a bound."""
         known = self.guesses.get((key, guess))
@@ -281,6 +301,7 @@ class ProofStore:
         )
         self._count_seconds()
 
+    @_written
     def put_best(self, total: int, tree: Node, lower: int) -> None:
         """Keep the best strategy found and the bound proven (with the time spent so far)."""
         self.best = Best(total, tree, lower, self.seconds())
@@ -299,6 +320,7 @@ class ProofStore:
         """Seconds searched on this store, over every run."""
         return self._seconds_before + time.monotonic() - self._opened
 
+    @_written
     def close(self) -> None:
         """Record the time spent and close the file."""
         self._write_meta({"seconds": f"{self.seconds():.1f}"})
