@@ -240,7 +240,7 @@ class Search:
                 self.mark_guess(level, position, len(guesses))
             alone = level == 0 and len(guesses) == 1
             budget = bound - count
-            parts_total = self.settle_guess(candidates, guess, child_depth, budget, played, level, alone)
+            parts_total = self.guess_value(candidates, guess, child_depth, budget, played, level, alone)
             value = count + parts_total
             if value < bound:
                 best, best_guess, bound = value, guess, value
@@ -268,38 +268,26 @@ class Search:
         its parts go ``smallest_first``, each one solved tightening the budgets of the large
         ones, and an interrupted search keeps every part that was quick to settle (7 bottles:
         the parts of 21, 70 and 315 in 15 s, while the part of 1,855 would take about a day).
+        With a store, a guess it settled is taken from it, and a guess searched is kept there.
         """
+        known = self.known_guess(candidates, guess, depth, budget, level)
+        if known is not None:  # settled by an earlier run
+            total, trees = known
+            for part, tree in zip(self.parts(candidates, guess), trees or [], strict=False):
+                self.keep_subtree(part, depth, tree)
+            return total
         if level > 0 and not self._a_part_searched_here(candidates, guess, level + 1):
             set_depth = None if depth is None else depth + 1  # the parts go to the kernel: it takes the guess
-            return self.kernel.guess_total(candidates, guess, played, set_depth, budget, self.stats)
-        parts = self.parts(candidates, guess)
-        if smallest_first:
-            parts.reverse()
-        return self._parts_total(parts, guess, depth, budget, _extend(played, guess), level)
-
-    def settle_guess(
-        self,
-        candidates: np.ndarray,
-        guess: int,
-        depth: int | None,
-        budget: int,
-        played: tuple[int, ...] | None,
-        level: int,
-        smallest_first: bool = False,
-    ) -> int:
-        """``guess_value``, taken from the store when it settles the guess for this budget, and kept there."""
-        known = self.known_guess(candidates, guess, depth, budget, level)
-        if known is not None:
-            total, trees = known
-            if trees is not None:
-                for part, tree in zip(self.parts(candidates, guess), trees, strict=True):
-                    self.keep_subtree(part, depth, tree)
-            return total
-        total = self.guess_value(candidates, guess, depth, budget, played, level, smallest_first)
-        trees = None
-        if total < budget and self.store is not None and level > 0:
-            trees = [self.subtree(part, depth) for part in self.parts(candidates, guess)]
-        self.remember_guess(candidates, guess, depth, budget, total, trees, level)
+            total = self.kernel.guess_total(candidates, guess, played, set_depth, budget, self.stats)
+        else:
+            parts = self.parts(candidates, guess)
+            if smallest_first:
+                parts.reverse()
+            total = self._parts_total(parts, guess, depth, budget, _extend(played, guess), level)
+        if self.store is not None and level > 0:
+            exact = total < budget
+            trees = [self.subtree(part, depth) for part in self.parts(candidates, guess)] if exact else None
+            self.remember_guess(candidates, guess, depth, budget, total, trees, level)
         return total
 
     # ------------------------------------------------------------------ the store
