@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from moocow.engine import compiled, partitions
+from moocow.engine import compiled, opening, partitions
 from moocow.engine.evaluation import evaluate
 from moocow.engine.registry import load_strategy
 from moocow.engine.table import ENGINE_VARIABLE, FeedbackTable
@@ -123,3 +123,26 @@ def test_small_work_stays_on_numpy_until_loaded(monkeypatch: pytest.MonkeyPatch)
     assert table.compiled(table_module.COMPILED_CELLS) is not None
     monkeypatch.setenv(ENGINE_VARIABLE, "numpy")
     assert table.compiled(table_module.COMPILED_CELLS) is None
+
+
+@pytest.mark.parametrize(
+    ("spec", "strategy"),
+    [
+        ("mastermind", "minmax"),
+        ("mastermind", "entropy"),
+        ("mastermind:pegs=3,colors=5", "parts:candidates_only=true"),
+        ("digits:length=3", "expected"),
+        ("bottles:n=6", "minmax"),
+    ],
+)
+def test_symmetry_after_the_opening_changes_no_choice(
+    spec: str, strategy: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Scoring one guess per class of guesses alike (``opening.later_guesses``) at every position
+    chooses exactly the guesses scoring all of them does."""
+    results = []
+    for cells in (1 << 62, 0):
+        monkeypatch.setattr(opening, "SYMMETRY_CELLS", cells)
+        result = evaluate(load_game(spec), load_strategy(strategy))
+        results.append((result.total, result.histogram))
+    assert results[0] == results[1]
