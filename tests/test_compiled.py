@@ -7,7 +7,6 @@ partition sizes must be equal, and whole evaluations must choose the same guesse
 from __future__ import annotations
 
 import os
-import sys
 from unittest import mock
 
 import numpy as np
@@ -113,16 +112,19 @@ def test_too_many_symbol_copies_stay_on_numpy() -> None:
     assert compiled.prepare(game, game.feedback_form()) is None
 
 
-def test_small_work_stays_on_numpy_until_loaded(monkeypatch: pytest.MonkeyPatch) -> None:
-    from moocow.engine import table as table_module
+def test_small_work_stays_on_numpy_until_large_work(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game's small work stays on numpy (no numba to load) until its large work takes the compiled
+    engine; then all its work does. Another game's does not."""
+    from moocow.engine.table import COMPILED_CELLS
 
     monkeypatch.delenv(ENGINE_VARIABLE, raising=False)
     table = FeedbackTable(load_game("mastermind"))
-    monkeypatch.delitem(sys.modules, "moocow.engine.compiled")
     assert table.compiled(1296 * 1296) is None
-    assert table.compiled(table_module.COMPILED_CELLS) is not None
+    assert table.compiled(COMPILED_CELLS) is not None
+    assert table.compiled(10) is not None
+    assert FeedbackTable(load_game("digits:length=3")).compiled(10) is None
     monkeypatch.setenv(ENGINE_VARIABLE, "numpy")
-    assert table.compiled(table_module.COMPILED_CELLS) is None
+    assert table.compiled(COMPILED_CELLS) is None
 
 
 @pytest.mark.parametrize(
@@ -146,3 +148,11 @@ def test_symmetry_after_the_opening_changes_no_choice(
         result = evaluate(load_game(spec), load_strategy(strategy))
         results.append((result.total, result.histogram))
     assert results[0] == results[1]
+
+
+def test_mastermind_5x8_minmax_known_result(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 13's workload, pinned on the compiled engine (about 5 s; the numpy path takes 20)."""
+    monkeypatch.setenv(ENGINE_VARIABLE, "compiled")
+    result = evaluate(load_game("mastermind:pegs=5,colors=8"), load_strategy("minmax:first=11223"))
+    assert (result.total, result.worst) == (183_775, 7)
+    assert result.histogram == (1, 9, 98, 1258, 11373, 18638, 1391)

@@ -12,7 +12,6 @@ table (up to gigabytes) at once rather than at the next cyclic garbage collectio
 from __future__ import annotations
 
 import os
-import sys
 import weakref
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
@@ -49,8 +48,7 @@ ENGINE_VARIABLE = "MOOCOW_ENGINE"
 """``numpy`` or ``compiled`` forces either scoring path (tests and ``bench`` compare them)."""
 COMPILED_CELLS = 1 << 24
 """Work of this many pairs or more loads the compiled engine (``engine.compiled``): importing
-numba costs about 0.3 s, more than a whole Mastermind 4x6 evaluation. Once loaded it takes any
-work (a call costs microseconds, a numpy kernel's set-up a hundred)."""
+numba costs about 0.3 s, more than a whole Mastermind 4x6 evaluation."""
 
 
 def table_budget() -> int:
@@ -81,6 +79,8 @@ class FeedbackTable:
         """The feedback values the game can give, ascending: the values partitions are counted over."""
         self._prepared: Prepared | bool | None = False
         """The compiled engine's arrays: ``False`` until first asked for, ``None`` if it cannot apply."""
+        self._engaged = False
+        """Whether large work has taken the compiled engine: then all of this game's work does."""
 
     @property
     def game(self) -> Game:
@@ -164,13 +164,13 @@ class FeedbackTable:
         """The game's codes prepared for the compiled engine, if it should do work of ``cells`` pairs.
 
         Only for a game that describes its feedback as data (``Game.feedback_form``); for large
-        work, or any once loaded; ``MOOCOW_ENGINE`` forces either path.
+        work, then any work of the same game (a call costs microseconds where a numpy kernel's
+        set-up costs a hundred); ``MOOCOW_ENGINE`` forces either path.
         """
         forced = os.environ.get(ENGINE_VARIABLE, "")
         if forced == "numpy" or self._prepared is None:
             return None
-        loaded = "moocow.engine.compiled" in sys.modules
-        if forced != "compiled" and not loaded and cells < COMPILED_CELLS:
+        if forced != "compiled" and not self._engaged and cells < COMPILED_CELLS:
             return None
         if self._prepared is False:
             form = self.game.feedback_form()
@@ -180,6 +180,7 @@ class FeedbackTable:
             from moocow.engine.compiled import prepare
 
             self._prepared = prepare(self.game, form)
+        self._engaged = self._engaged or forced != "compiled"
         return self._prepared or None
 
     def column(self, guess: int, secrets: np.ndarray) -> np.ndarray:
