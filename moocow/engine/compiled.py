@@ -236,10 +236,12 @@ def _column(
     return answers
 
 
-PARALLEL_CELLS = 1 << 26
-"""Work of this many pairs or more (tens of milliseconds) is shared among numba's threads. Each
-parallel call ends at a barrier: on the shared 2-core machine, Mastermind 5x8 with calls of 2^18
-pairs or more in parallel took 15 s and 16.6 s of CPU, all in the calling thread 5.6 s."""
+PARALLEL_CELLS = 1 << 22
+"""Work of this many pairs or more (a few milliseconds) is shared among numba's threads. Each
+parallel call ends at a barrier, where a thread the machine descheduled keeps the others waiting:
+on the shared 2-core machine under load, Mastermind 5x8 with calls of 2^18 pairs or more in
+parallel took 15 s (16.6 s of CPU), from 2^22 on 5.7 to 7.3 s, all serial 5.6 s; unloaded, 8
+bottles took 9.5 s from 2^20, 10.6 s from 2^22, 11.5 s from 2^26."""
 
 
 def _form(prepared: Prepared) -> tuple[bool, bool, int]:
