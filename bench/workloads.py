@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from bench.engines import EngineWorkload
 from bench.evaluations import EvaluationWorkload
 from bench.optimal import OptimalWorkload
 from bench.process import ProcessWorkload
@@ -46,6 +47,8 @@ WORKLOADS: tuple[Workload, ...] = (
     EvaluationWorkload("random", "mastermind"),
     EvaluationWorkload("minmax", "bottles:n=5", quick=True),
     EvaluationWorkload("entropy", "mastermind:pegs=3,colors=4", sample=12, quick=True),
+    EngineWorkload("minmax:first=11223", "mastermind:pegs=5,colors=8"),
+    EngineWorkload("minmax", "bottles:n=8", repeats=1),
     RunnerWorkload("strategy"),
     RunnerWorkload("module"),
     RunnerWorkload("program"),

@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
+from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, ClassVar
 
@@ -24,6 +25,23 @@ Codes = np.ndarray
 
 MAX_CODES = 5_000_000
 """Largest code space the engine will build; beyond it every decision would take hours."""
+
+
+@dataclass(frozen=True)
+class FeedbackForm:
+    """A feedback the engine can compute itself, in compiled code, described as data.
+
+    ``positional``: count the places holding the same symbol; ``symbols``: count the symbols two
+    codes share, with multiplicity, over ``symbols`` symbols; both: ``matches * length + common``
+    (bulls and cows packed in base ``length + 1``, Mastermind's black and white pegs too). A game
+    whose ``feedback`` is one of these says so (``Game.feedback_form``) and the greedy engine
+    scores it without building feedback tables (``engine.compiled``); the result must be the same.
+    """
+
+    positional: bool
+    """Whether positional matches are counted."""
+    symbols: int | None
+    """The alphabet's size when common symbols are counted, else ``None``."""
 
 
 class Game(ABC):
@@ -93,6 +111,10 @@ class Game(ABC):
     @abstractmethod
     def format_code(self, code: np.ndarray) -> str:
         """Write a code as people read it; ``parse_code`` reads it back."""
+
+    def feedback_form(self) -> FeedbackForm | None:
+        """``feedback`` as data the compiled engine computes itself (``None``: only the numpy kernel)."""
+        return None
 
     def move_distance(self, previous: np.ndarray, guesses: Codes) -> np.ndarray | None:
         """Effort of turning ``previous`` into each guess (``None``: the game has no such notion)."""

@@ -18,11 +18,15 @@ import contextlib
 import math
 from collections.abc import Callable, Iterator
 from functools import cache
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from moocow.engine.progress import task
 from moocow.engine.table import FeedbackTable
+
+if TYPE_CHECKING:
+    from moocow.engine.compiled import Prepared
 
 CHUNK_ROWS = 255
 """Candidates counted at a time: a ``uint8`` count of one chunk cannot overflow."""
@@ -44,10 +48,13 @@ def partition_sizes(
     ``guesses`` restricts the columns (e.g. to candidates only); by default every guess. Work of
     more than ``REPORT_CELLS`` is reported as a task (``engine.progress``).
     """
-    counted = table.values[:-1, None, None]
     width = table.guess_count if guesses is None else len(guesses)
-    sizes = np.zeros((len(table.values), width), dtype=np.int32)
     cells = len(candidates) * width
+    prepared = table.compiled(cells)
+    if prepared is not None:
+        return _compiled_sizes(prepared, table, candidates, guesses)
+    counted = table.values[:-1, None, None]
+    sizes = np.zeros((len(table.values), width), dtype=np.int32)
     with task("scoring guesses", cells, "pairs") if cells >= REPORT_CELLS else _quiet() as advance:
         done = 0
         for columns, rows in table.tiles(candidates, guesses):
@@ -56,6 +63,26 @@ def partition_sizes(
             advance(done)
     sizes[-1] = len(candidates) - sizes[:-1].sum(axis=0)
     return sizes
+
+
+def _compiled_sizes(
+    prepared: Prepared, table: FeedbackTable, candidates: np.ndarray, guesses: np.ndarray | None
+) -> np.ndarray:
+    """``partition_sizes`` by the compiled engine, in slices of guesses so that progress shows."""
+    from moocow.engine import compiled
+
+    guesses = np.arange(table.guess_count) if guesses is None else guesses
+    cells = len(candidates) * len(guesses)
+    if cells < REPORT_CELLS:
+        return compiled.partition_sizes(prepared, table.values, candidates, guesses)
+    step = max(1, REPORT_CELLS // 16 // max(1, len(candidates)))
+    parts = []
+    with task("scoring guesses", cells, "pairs") as advance:
+        for start in range(0, len(guesses), step):
+            chosen = guesses[start : start + step]
+            parts.append(compiled.partition_sizes(prepared, table.values, candidates, chosen))
+            advance(len(candidates) * (start + len(chosen)))
+    return np.concatenate(parts, axis=1)
 
 
 def _count(rows: np.ndarray, counted: np.ndarray, sizes: np.ndarray) -> None:

@@ -25,7 +25,7 @@ import numpy as np
 from moocow.engine.cost import duration, scoring_seconds
 from moocow.engine.errors import MoocowError
 from moocow.engine.game import Game
-from moocow.engine.opening import opening_guesses
+from moocow.engine.opening import later_guesses, opening_guesses
 from moocow.engine.params import Param, bind, format_spec
 from moocow.engine.partitions import (
     entropy_cost,
@@ -193,8 +193,14 @@ class HeuristicStrategy(Strategy):
         guesses = candidates if self.values["candidates_only"] else None
         if not position.history:
             alike = opening_guesses(position.game)
-            if alike is not None:
-                guesses = alike if guesses is None else np.intersect1d(alike, guesses)
+        elif self.budget is None and not self.values["fewest_moves"]:  # moves are not symmetric
+            width = table.guess_count if guesses is None else len(guesses)
+            played = tuple(guess for guess, _ in position.history)
+            alike = later_guesses(position.game, played, len(candidates) * width)
+        else:
+            alike = None
+        if alike is not None:
+            guesses = alike if guesses is None else np.intersect1d(alike, guesses)
         width = table.guess_count if guesses is None else len(guesses)
         full = scoring_seconds(table, len(candidates), width)
         if self.budget is None or full <= self.budget:

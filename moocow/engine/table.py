@@ -14,12 +14,16 @@ from __future__ import annotations
 import os
 import weakref
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from moocow.engine.errors import MoocowError
 from moocow.engine.game import Game
 from moocow.engine.progress import task
+
+if TYPE_CHECKING:
+    from moocow.engine.compiled import Prepared
 
 DEFAULT_BUDGET = 2 * 2**30
 """Bytes a table may hold in memory unless ``MOOCOW_TABLE_BUDGET`` says otherwise; 8 bottles need 1.6 GB."""
@@ -38,6 +42,13 @@ BUILD_AT_ONCE = 1 << 24
 BUILD_SHARE = 4
 """A larger held table is built for a request of at least 1/``BUILD_SHARE`` of its cells; a smaller
 request (the few opening guesses left by symmetry) is computed directly instead."""
+
+
+ENGINE_VARIABLE = "MOOCOW_ENGINE"
+"""``numpy`` or ``compiled`` forces either scoring path (tests and ``bench`` compare them)."""
+COMPILED_CELLS = 1 << 24
+"""Work of this many pairs or more loads the compiled engine (``engine.compiled``): importing
+numba costs about 0.3 s, more than a whole Mastermind 4x6 evaluation."""
 
 
 def table_budget() -> int:
@@ -66,6 +77,10 @@ class FeedbackTable:
         self._rows: np.ndarray | None = None
         self.values = np.array(game.feedback_values(), dtype=np.uint8)
         """The feedback values the game can give, ascending: the values partitions are counted over."""
+        self._prepared: Prepared | bool | None = False
+        """The compiled engine's arrays: ``False`` until first asked for, ``None`` if it cannot apply."""
+        self._engaged = False
+        """Whether large work has taken the compiled engine: then all of this game's work does."""
 
     @property
     def game(self) -> Game:
@@ -145,8 +160,36 @@ class FeedbackTable:
         total = self.secret_count * self.guess_count
         return self.in_memory and (self.built or total <= BUILD_AT_ONCE or cells * BUILD_SHARE >= total)
 
+    def compiled(self, cells: int) -> Prepared | None:
+        """The game's codes prepared for the compiled engine, if it should do work of ``cells`` pairs.
+
+        Only for a game that describes its feedback as data (``Game.feedback_form``); for large
+        work, then any work of the same game (a call costs microseconds where a numpy kernel's
+        set-up costs a hundred); ``MOOCOW_ENGINE`` forces either path.
+        """
+        forced = os.environ.get(ENGINE_VARIABLE, "")
+        if forced == "numpy" or self._prepared is None:
+            return None
+        if forced != "compiled" and not self._engaged and cells < COMPILED_CELLS:
+            return None
+        if self._prepared is False:
+            form = self.game.feedback_form()
+            if form is None:
+                self._prepared = None
+                return None
+            from moocow.engine.compiled import prepare
+
+            self._prepared = prepare(self.game, form)
+        self._engaged = self._engaged or forced != "compiled"
+        return self._prepared or None
+
     def column(self, guess: int, secrets: np.ndarray) -> np.ndarray:
         """Feedback of one guess against each of ``secrets``."""
+        prepared = None if self.built else self.compiled(len(secrets))
+        if prepared is not None:
+            from moocow.engine.compiled import column
+
+            return column(prepared, guess, secrets)
         if self._use_held(len(secrets)):
             return self._held()[secrets, guess]
         game = self.game

@@ -42,6 +42,10 @@ class GuessClasses:
             self._cache[key] = self._canonical(key)
         return self._cache[key]
 
+    def relabellings(self, played: tuple[int, ...]) -> int:
+        """How many position permutations fix ``played`` (up to renaming): what ``canonical`` costs."""
+        return len(self._stabiliser(tuple(sorted(set(played))))[0])
+
     def stabiliser(self, played: tuple[int, ...] | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The relabellings fixing ``played`` as the compiled search takes them (``kernel._restrict``).
 

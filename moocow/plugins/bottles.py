@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from moocow.engine.game import Codes, Game, check_space_size
+from moocow.engine.game import Codes, FeedbackForm, Game, check_space_size
 from moocow.engine.params import Param
 from moocow.plugins.hookspecs import hookimpl
 from moocow.plugins.scoring import positional_matches
@@ -50,6 +50,11 @@ class Bottles(SymbolGame):
     def feedback(self, guesses: Codes, secrets: Codes) -> np.ndarray:
         """Bottles in the right place; there are no cows, every bottle is in every arrangement."""
         return positional_matches(guesses, secrets)
+
+    def feedback_form(self) -> FeedbackForm | None:
+        """Positional matches alone, unless a subclass scores its own way."""
+        own = type(self).feedback is Bottles.feedback
+        return FeedbackForm(positional=True, symbols=None) if own else None
 
     def move_distance(self, previous: np.ndarray, guesses: Codes) -> np.ndarray:
         """Fewest block interchanges turning ``previous`` into each guess."""

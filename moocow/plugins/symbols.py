@@ -14,7 +14,7 @@ from typing import ClassVar
 import numpy as np
 
 from moocow.engine.errors import MoocowError
-from moocow.engine.game import Codes, Game
+from moocow.engine.game import Codes, FeedbackForm, Game
 from moocow.plugins.scoring import bulls_and_cows, bulls_and_cows_counts
 
 
@@ -36,6 +36,12 @@ class SymbolGame(Game):
     def feedback(self, guesses: Codes, secrets: Codes) -> np.ndarray:
         """Bulls (same symbol, same place) and cows (common symbols elsewhere), packed."""
         return bulls_and_cows(guesses, secrets, len(self.alphabet))
+
+    def feedback_form(self) -> FeedbackForm | None:
+        """Bulls and cows, unless a subclass scores its own way."""
+        if type(self).feedback is not SymbolGame.feedback:
+            return None
+        return FeedbackForm(positional=True, symbols=len(self.alphabet))
 
     def feedback_values(self) -> list[int]:
         """Bulls and cows that can occur (``scoring.bulls_and_cows_counts``); other scorings say their own."""

@@ -1,0 +1,158 @@
+"""The compiled greedy engine computes exactly what the numpy path does (issue 13).
+
+The numpy path is the reference: the feedback forms must give each game's own feedback, the
+partition sizes must be equal, and whole evaluations must choose the same guesses.
+"""
+
+from __future__ import annotations
+
+import os
+from unittest import mock
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from moocow.engine import compiled, opening, partitions
+from moocow.engine.evaluation import evaluate
+from moocow.engine.registry import load_strategy
+from moocow.engine.table import ENGINE_VARIABLE, FeedbackTable
+from moocow.plugins import load_game
+
+GAMES = [
+    "mastermind",
+    "mastermind:pegs=3,colors=5",
+    "mastermind:pegs=6,colors=3",
+    "bottles:n=5",
+    "digits:length=3",
+    "words:length=3",
+]
+
+
+@pytest.mark.parametrize("spec", GAMES)
+@settings(max_examples=10, deadline=None)
+@given(data=st.data())
+def test_compiled_sizes_equal_numpy(spec: str, data: st.DataObject) -> None:
+    game = load_game(spec)
+    # budget=0: the numpy path computes its tiles from the game's kernel; otherwise from the held table.
+    table = FeedbackTable(game, budget=0 if data.draw(st.booleans()) else 2**30)
+    count = table.secret_count
+    chosen = data.draw(st.sets(st.integers(0, count - 1), min_size=1, max_size=min(count, 300)))
+    candidates = np.array(sorted(chosen), dtype=np.int64)
+    guesses = None
+    if data.draw(st.booleans()):
+        picked = data.draw(st.sets(st.integers(0, table.guess_count - 1), min_size=1, max_size=200))
+        guesses = np.array(sorted(picked), dtype=np.int64)
+    guess = int(data.draw(st.integers(0, table.guess_count - 1)))
+    with mock.patch.dict(os.environ, {ENGINE_VARIABLE: "numpy"}):
+        expected = partitions.partition_sizes(table, candidates, guesses)
+        column = table.column(guess, candidates)
+    with mock.patch.dict(os.environ, {ENGINE_VARIABLE: "compiled"}):
+        assert table.compiled(1) is not None
+        assert np.array_equal(partitions.partition_sizes(table, candidates, guesses), expected)
+        compiled_column = table.column(guess, candidates)
+    assert compiled_column.dtype == np.uint8
+    assert np.array_equal(compiled_column, column)
+
+
+@pytest.mark.parametrize("spec", GAMES)
+def test_forms_give_each_games_feedback(spec: str) -> None:
+    game = load_game(spec)
+    prepared = compiled.prepare(game, game.feedback_form())
+    assert prepared is not None
+    rng = np.random.default_rng(0)
+    secrets = np.arange(len(game.secrets))
+    for guess in rng.choice(len(game.guesses), size=20):
+        expected = game.feedback(game.guesses[[guess]], game.secrets)[0]
+        assert np.array_equal(compiled.column(prepared, int(guess), secrets), expected)
+
+
+@pytest.mark.parametrize(
+    ("spec", "strategy"),
+    [
+        ("mastermind", "minmax"),
+        ("mastermind", "entropy"),
+        ("mastermind:pegs=3,colors=5", "expected"),
+        ("mastermind:pegs=3,colors=5", "parts:candidates_only=true"),
+        ("bottles:n=5", "minmax:fewest_moves=true"),
+        ("digits:length=3", "entropy"),
+        ("words:length=3", "minmax"),
+    ],
+)
+def test_compiled_evaluations_equal_numpy(spec: str, strategy: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    results = []
+    for path in ("numpy", "compiled"):
+        monkeypatch.setenv(ENGINE_VARIABLE, path)
+        result = evaluate(load_game(spec), load_strategy(strategy))
+        results.append((result.total, result.histogram))
+    assert results[0] == results[1]
+
+
+def test_games_without_a_form_stay_on_numpy(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game that scores its own way (a subclass overriding ``feedback``) gets no compiled path."""
+    from moocow.plugins.mastermind import Mastermind
+
+    class Reversed(Mastermind):
+        name = "reversed"
+
+        def feedback(self, guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
+            return super().feedback(guesses[:, ::-1], secrets)
+
+    monkeypatch.setenv(ENGINE_VARIABLE, "compiled")
+    assert Reversed().feedback_form() is None
+    assert FeedbackTable(Reversed()).compiled(1 << 30) is None
+
+
+def test_too_many_symbol_copies_stay_on_numpy() -> None:
+    """13 colours, up to 5 copies each: masks of 65 bits, so the numpy path does it."""
+    assert compiled.prepare(load_game("mastermind:pegs=5,colors=12"), load_game("mastermind").feedback_form())
+    game = load_game("mastermind:pegs=5,colors=13")
+    assert game.feedback_form() is not None
+    assert compiled.prepare(game, game.feedback_form()) is None
+
+
+def test_small_work_stays_on_numpy_until_large_work(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game's small work stays on numpy (no numba to load) until its large work takes the compiled
+    engine; then all its work does. Another game's does not."""
+    from moocow.engine.table import COMPILED_CELLS
+
+    monkeypatch.delenv(ENGINE_VARIABLE, raising=False)
+    table = FeedbackTable(load_game("mastermind"))
+    assert table.compiled(1296 * 1296) is None
+    assert table.compiled(COMPILED_CELLS) is not None
+    assert table.compiled(10) is not None
+    assert FeedbackTable(load_game("digits:length=3")).compiled(10) is None
+    monkeypatch.setenv(ENGINE_VARIABLE, "numpy")
+    assert table.compiled(COMPILED_CELLS) is None
+
+
+@pytest.mark.parametrize(
+    ("spec", "strategy"),
+    [
+        ("mastermind", "minmax"),
+        ("mastermind", "entropy"),
+        ("mastermind:pegs=3,colors=5", "parts:candidates_only=true"),
+        ("digits:length=3", "expected"),
+        ("bottles:n=6", "minmax"),
+    ],
+)
+def test_symmetry_after_the_opening_changes_no_choice(
+    spec: str, strategy: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Scoring one guess per class of guesses alike (``opening.later_guesses``) at every position
+    chooses exactly the guesses scoring all of them does."""
+    results = []
+    for cells in (1 << 62, 0):
+        monkeypatch.setattr(opening, "SYMMETRY_CELLS", cells)
+        result = evaluate(load_game(spec), load_strategy(strategy))
+        results.append((result.total, result.histogram))
+    assert results[0] == results[1]
+
+
+def test_mastermind_5x8_minmax_known_result(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 13's workload, pinned on the compiled engine (about 5 s; the numpy path takes 20)."""
+    monkeypatch.setenv(ENGINE_VARIABLE, "compiled")
+    result = evaluate(load_game("mastermind:pegs=5,colors=8"), load_strategy("minmax:first=11223"))
+    assert (result.total, result.worst) == (183_775, 7)
+    assert result.histogram == (1, 9, 98, 1258, 11373, 18638, 1391)
