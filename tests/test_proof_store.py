@@ -41,28 +41,26 @@ def finished(result: OptimalResult, total: int) -> None:
 def test_an_interrupted_search_resumes_from_its_store_doing_less_work(
     workers: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Mastermind, interrupted as it keeps its 400th guess (of about 800) and resumed: the same
-    optimum, with fewer sets searched than from scratch; a run on the finished store searches none."""
+    """Mastermind, interrupted once its store holds 400 guesses (of about 800; the workers write
+    them) and resumed: the same optimum, with fewer sets searched than from scratch; a run on the
+    finished store searches none."""
     monkeypatch.setattr(search, "PARALLEL_SECONDS", 0.0)
+    monkeypatch.setattr(search, "PROGRESS_SECONDS", 0.0)
     game, store = Mastermind(), tmp_path / "proof.db"
     scratch = prove_optimal(game, workers=workers)
     finished(scratch, 5625)
 
-    keep_guess, kept = ProofStore.put_guess, [0]
-
-    def interrupted_at_the_400th(self: ProofStore, *arguments: Any) -> None:
-        kept[0] += 1
-        if kept[0] == 400:
+    def interrupted_at_400_kept(done: float, best: int | None, lower: int) -> None:
+        if rows(store, "guess_values") >= 400:
             raise KeyboardInterrupt
-        keep_guess(self, *arguments)
 
-    monkeypatch.setattr(ProofStore, "put_guess", interrupted_at_the_400th)
-    stopped = prove_optimal(game, workers=workers, store=store)
-    monkeypatch.setattr(ProofStore, "put_guess", keep_guess)
-    assert stopped.interrupted and kept[0] == 400
+    stopped = prove_optimal(game, workers=workers, store=store, progress=interrupted_at_400_kept)
+    kept = rows(store, "guess_values")
+    assert stopped.interrupted and kept >= 400
 
     resumed = prove_optimal(game, workers=workers, store=store)
     finished(resumed, 5625)
+    assert rows(store, "guess_values") > kept
     assert 0 < resumed.stats.nodes < scratch.stats.nodes * 0.8
     assert resumed.seconds_in_all is not None and resumed.seconds_in_all > resumed.seconds
     again = prove_optimal(game, workers=workers, store=store)

@@ -10,8 +10,9 @@ idle for most of Bulls and Cows, whose largest part alone took longer than all t
 
 Workers are forked from the searching process (they inherit its table and keep their own caches
 from one guess to the next) and ignore Ctrl-C, which the searching process handles. With a proof
-store (``proof_store``) the searching process alone writes it, and a guess an earlier run settled
-is answered from it instead of being sent out.
+store (``proof_store``) forked workers write what they settle, Dask's send it back for the
+searching process to write, and a guess an earlier run settled is answered from the store
+instead of being sent out.
 """
 
 from __future__ import annotations
@@ -118,6 +119,10 @@ Results = queue.SimpleQueue
 class GuessPool(ABC):
     """Workers that try the guesses of one set side by side; subclasses say where they run."""
 
+    workers_keep_results: bool = False
+    """Whether the workers write what they settle to the search's store themselves (else this
+    process writes what they send back)."""
+
     def __init__(self, search: GuessSearch, workers: int) -> None:
         self.search = search
         self.workers = workers
@@ -175,7 +180,8 @@ class GuessPool(ABC):
                 raise outcome
             total, trees, counted = outcome
             search.stats.add(*counted)
-            search.remember_guess(candidates, guesses[at], depth, budgets[at], total, trees, level)
+            if not self.workers_keep_results:
+                search.remember_guess(candidates, guesses[at], depth, budgets[at], total, trees, level)
             search.mark_guess(level, position - running, len(guesses))
             value = count + total
             if value < bound or (best_guess >= 0 and value == bound and at < best_position):
@@ -189,7 +195,10 @@ class GuessPool(ABC):
 
 
 class ForkedGuessPool(GuessPool):
-    """Worker processes forked from the searching one: they inherit its table and its caches."""
+    """Worker processes forked from the searching one: they inherit its table and its caches,
+    and its store, which each writes through a connection of its own."""
+
+    workers_keep_results = True
 
     def __init__(self, search: GuessSearch, workers: int) -> None:
         global _search

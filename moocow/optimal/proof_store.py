@@ -43,6 +43,9 @@ from moocow.engine.tree import Node
 
 FORMAT = "moocow-proof-store"
 VERSION = 1
+SECONDS_EVERY = 1.0
+"""Least time between two writes of the seconds spent: not one more write per result (a proof
+keeps tens of thousands)."""
 NO_LIMIT = -1
 """How a search with no depth limit is written in the ``depth`` column."""
 
@@ -167,6 +170,8 @@ class ProofStore:
         self._set_ids: dict[SetKey, int] = {}
         self._seconds_before = 0.0
         self._opened = time.monotonic()
+        self._seconds_kept = -SECONDS_EVERY
+        """When (``time.monotonic``) the seconds were last written."""
 
     @property
     def _db(self) -> sqlite3.Connection:
@@ -311,9 +316,11 @@ class ProofStore:
         )
 
     def _count_seconds(self) -> None:
-        """Keep the time spent with each result, so that a killed search still counts it (the
-        searching process's clock: its workers' run within its time)."""
-        if os.getpid() == self._opener:
+        """Keep the time spent as results come, so that a killed search still counts it: at most
+        every ``SECONDS_EVERY``, and by the searching process alone (its workers' time is its)."""
+        now = time.monotonic()
+        if os.getpid() == self._opener and now - self._seconds_kept >= SECONDS_EVERY:
+            self._seconds_kept = now
             self._write_meta({"seconds": f"{self.seconds():.1f}"})
 
     def seconds(self) -> float:
