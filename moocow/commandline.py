@@ -21,6 +21,7 @@ from typing import Any, get_args, get_origin
 import typer
 from typer.core import TyperArgument, TyperCommand, TyperGroup
 
+from moocow import cli_values
 from moocow.runner.display import printable
 from moocow.terminal import err
 
@@ -44,13 +45,15 @@ class WordArgument(TyperArgument):
 
 
 class WordsMixin:
-    """Give every parameter a metavar that reads as a word before help or usage shows it."""
+    """Give every parameter a metavar that reads as a word before help or usage shows it, and
+    let plain values be read without pydantic (``cli_values``)."""
 
     def get_params(self, ctx: Any) -> list[Any]:
         params = super().get_params(ctx)  # type: ignore[misc]
         for param in params:
             if param.metavar is None:
                 param.metavar = metavar_word(param)
+            cli_values.install(param)
             if type(param) is TyperArgument and hasattr(TyperArgument, "_usage_display_name"):
                 param.__class__ = WordArgument
         return params
