@@ -47,8 +47,10 @@ request (the few opening guesses left by symmetry) is computed directly instead.
 ENGINE_VARIABLE = "MOOCOW_ENGINE"
 """``numpy`` or ``compiled`` forces either scoring path (tests and ``bench`` compare them)."""
 COMPILED_CELLS = 1 << 24
-"""Work of this many pairs or more loads the compiled engine (``engine.compiled``): importing
-numba costs about 0.3 s, more than a whole Mastermind 4x6 evaluation."""
+"""Once a game's work adds up to this many pairs, it takes the compiled engine (``engine.compiled``):
+importing numba costs about 0.3 s, more than a whole Mastermind 4x6 evaluation (about 7 million
+pairs), and far less than Mastermind 5x8's (about 10^10 pairs, none of its positions after
+11223 over 2^24 pairs alone: counted per call, it never left numpy and took 17 s, not 5 s)."""
 
 
 def table_budget() -> int:
@@ -79,8 +81,8 @@ class FeedbackTable:
         """The feedback values the game can give, ascending: the values partitions are counted over."""
         self._prepared: Prepared | bool | None = False
         """The compiled engine's arrays: ``False`` until first asked for, ``None`` if it cannot apply."""
-        self._engaged = False
-        """Whether large work has taken the compiled engine: then all of this game's work does."""
+        self._work = 0
+        """Pairs of this game scored so far, until they reach ``COMPILED_CELLS``."""
 
     @property
     def game(self) -> Game:
@@ -163,15 +165,18 @@ class FeedbackTable:
     def compiled(self, cells: int) -> Prepared | None:
         """The game's codes prepared for the compiled engine, if it should do work of ``cells`` pairs.
 
-        Only for a game that describes its feedback as data (``Game.feedback_form``); for large
-        work, then any work of the same game (a call costs microseconds where a numpy kernel's
-        set-up costs a hundred); ``MOOCOW_ENGINE`` forces either path.
+        Only for a game that describes its feedback as data (``Game.feedback_form``), once the
+        game's work adds up to ``COMPILED_CELLS`` pairs; from then on for all of its work (a call
+        costs microseconds where a numpy kernel's set-up costs a hundred). ``MOOCOW_ENGINE``
+        forces either path.
         """
         forced = os.environ.get(ENGINE_VARIABLE, "")
         if forced == "numpy" or self._prepared is None:
             return None
-        if forced != "compiled" and not self._engaged and cells < COMPILED_CELLS:
-            return None
+        if forced != "compiled" and self._work < COMPILED_CELLS:
+            self._work += cells
+            if self._work < COMPILED_CELLS:
+                return None
         if self._prepared is False:
             form = self.game.feedback_form()
             if form is None:
@@ -180,7 +185,6 @@ class FeedbackTable:
             from moocow.engine.compiled import prepare
 
             self._prepared = prepare(self.game, form)
-        self._engaged = self._engaged or forced != "compiled"
         return self._prepared or None
 
     def column(self, guess: int, secrets: np.ndarray) -> np.ndarray:
