@@ -15,7 +15,7 @@ import pytest
 
 from moocow.engine.errors import MoocowError
 from moocow.engine.treefile import tree_stats, tree_to_dict
-from moocow.optimal import proof_store, search
+from moocow.optimal import parallel, proof_store, search
 from moocow.optimal.proof_store import ProofStore, row_digest
 from moocow.optimal.prove import OptimalResult, prove_optimal
 from moocow.plugins.bottles import Bottles
@@ -111,6 +111,36 @@ def test_a_search_killed_outright_resumes_from_its_store(tmp_path: Path) -> None
     assert again.returncode == 0, again.stderr
     assert "5625 guesses in total, proven optimal" in again.stdout
     assert "with the earlier runs on its store" in again.stdout
+
+
+def killed_worker(task: parallel.GuessTask) -> parallel.GuessOutcome:
+    """A forked worker that the kernel kills as it starts a guess (out of memory, say)."""
+    os.kill(os.getpid(), signal.SIGKILL)
+    raise AssertionError("not reached")
+
+
+def give_up(signum: int, frame: Any) -> None:
+    raise TimeoutError("the search waited for a dead worker")
+
+
+def test_a_worker_killed_stops_the_search_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pool replaces a killed worker, but its guess would never be answered: the search
+    stops with one line instead of waiting forever, and the store resumes it."""
+    monkeypatch.setattr(search, "PARALLEL_SECONDS", 0.0)
+    monkeypatch.setattr(parallel, "_guess_value", killed_worker)
+    store = tmp_path / "proof.db"
+    previous = signal.signal(signal.SIGALRM, give_up)
+    signal.alarm(60)
+    try:
+        with pytest.raises(MoocowError, match=r"a worker of the exact search died \(killed by signal 9"):
+            prove_optimal(Mastermind(), workers=2, store=store)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    monkeypatch.undo()
+    finished(prove_optimal(Mastermind(), workers=2, store=store), 5625)
 
 
 def test_sigterm_stops_the_search_as_ctrl_c_does(tmp_path: Path) -> None:

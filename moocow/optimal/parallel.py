@@ -21,11 +21,13 @@ import multiprocessing
 import queue
 import signal
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from multiprocessing.pool import Pool
 from typing import Protocol
 
 import numpy as np
 
+from moocow.engine.errors import MoocowError
 from moocow.engine.tree import Node
 from moocow.optimal.stats import ProgressHook, SearchStats
 
@@ -136,6 +138,10 @@ class GuessPool(ABC):
     def close(self) -> None:
         """Stop the workers (at once: an interrupted search does not wait for them)."""
 
+    def check_workers(self) -> None:
+        """Raise ``MoocowError`` if a worker is lost with a guess it will never answer."""
+        return  # by default none can be: Dask runs a lost worker's tasks again
+
     def best_guess(
         self,
         candidates: np.ndarray,
@@ -174,7 +180,7 @@ class GuessPool(ABC):
                 running, position = running + 1, position + 1
             if running == 0:
                 return best, best_guess
-            at, outcome = _next(results)
+            at, outcome = _next(results, self.check_workers)
             running -= 1
             if isinstance(outcome, BaseException):
                 raise outcome
@@ -205,6 +211,8 @@ class ForkedGuessPool(GuessPool):
         _search = search
         super().__init__(search, workers)
         self.pool: Pool = multiprocessing.get_context("fork").Pool(workers, initializer=_start_worker)
+        self._processes = list(getattr(self.pool, "_pool", ()))
+        """The worker processes (a private attribute of the pool: without it, no check)."""
 
     def submit(self, task: GuessTask, position: int, results: Results) -> None:
         self.pool.apply_async(
@@ -218,11 +226,24 @@ class ForkedGuessPool(GuessPool):
         self.pool.terminate()
         self.pool.join()
 
+    def check_workers(self) -> None:
+        """A worker killed (by the kernel out of memory, say) is replaced by the pool, but its
+        guess is lost, and the search would wait for it forever: stop in one line instead."""
+        for process in self._processes:
+            code = process.exitcode
+            if code is not None:
+                cause = f"killed by signal {-code}" if code < 0 else f"exit status {code}"
+                raise MoocowError(
+                    f"a worker of the exact search died ({cause}; out of memory?); "
+                    "with --store, the same command goes on from what was settled"
+                )
 
-def _next(results: Results) -> tuple[int, object]:
-    """The next result, waiting in short steps so that Ctrl-C is seen at once."""
+
+def _next(results: Results, check: Callable[[], None]) -> tuple[int, object]:
+    """The next result, waiting in short steps so that Ctrl-C is seen at once, and calling
+    ``check`` (which raises if no result can come) at each step."""
     while True:
         try:
             return results.get(timeout=WAIT_SECONDS)
         except queue.Empty:
-            continue
+            check()
