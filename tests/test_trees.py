@@ -59,6 +59,34 @@ def test_evaluation_from_a_saved_tree_equals_the_strategy(game, spec: str, tmp_p
     assert _same_tree(load_tree(path, game).root, root)
 
 
+@pytest.mark.parametrize(("game", "spec"), CASES, ids=lambda case: str(case))
+def test_lone_candidates_settled_without_a_position_change_nothing(game, spec: str) -> None:
+    """Evaluation settles a lone candidate without asking a strategy that decides as
+    ``Strategy.decide`` does; one that overrides ``decide`` is asked at every position. Both
+    give the same tree, its answers in ascending order at every node."""
+    strategy = load_strategy(spec)
+
+    class AskedEverywhere(type(strategy)):  # type: ignore[misc]
+        def decide(self, position: Position) -> int:
+            return super().decide(position)
+
+    asked = AskedEverywhere(**strategy.values)
+    direct, root = evaluate_with_tree(game, strategy)
+    every, asked_root = evaluate_with_tree(game, asked)
+    assert (direct.total, direct.histogram) == (every.total, every.histogram)
+    assert _same_tree(root, asked_root)
+    assert all(list(node.children) == sorted(node.children) for node in _nodes(root))
+
+
+def _nodes(root: Node) -> list[Node]:
+    found, stack = [], [root]
+    while stack:
+        node = stack.pop()
+        found.append(node)
+        stack.extend(node.children.values())
+    return found
+
+
 def test_tree_statistics_match_the_evaluation() -> None:
     """Total, worst and histogram read off the nodes equal what evaluation counts per secret."""
     game = Mastermind()
