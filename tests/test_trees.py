@@ -60,10 +60,11 @@ def test_evaluation_from_a_saved_tree_equals_the_strategy(game, spec: str, tmp_p
 
 
 @pytest.mark.parametrize(("game", "spec"), CASES, ids=lambda case: str(case))
-def test_lone_candidates_settled_without_a_position_change_nothing(game, spec: str) -> None:
-    """Evaluation settles a lone candidate without asking a strategy that decides as
-    ``Strategy.decide`` does; one that overrides ``decide`` is asked at every position. Both
-    give the same tree, its answers in ascending order at every node."""
+def test_small_parts_settled_without_a_position_change_nothing(game, spec: str) -> None:
+    """Evaluation settles parts of one or two candidates without a position for a strategy that
+    decides as ``Strategy.decide`` does (``Strategy.choose_from_pair``); one that overrides
+    ``decide`` is asked at every position. Both give the same tree, its answers in ascending
+    order at every node."""
     strategy = load_strategy(spec)
 
     class AskedEverywhere(type(strategy)):  # type: ignore[misc]

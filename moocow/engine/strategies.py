@@ -110,6 +110,12 @@ class Strategy(ABC):
     def choose(self, position: Position) -> int:
         """The guess index for a position with at least two candidates."""
 
+    def choose_from_pair(self, pair: np.ndarray) -> int | None:
+        """What ``choose`` guesses where two candidates (guess indices) are left and each tells
+        the other apart, if that depends on nothing else; ``None`` if it may. Evaluation then
+        settles such positions without making them (most of a large game's are small)."""
+        return None
+
     def choose_noted(self, position: Position) -> tuple[int, QuickChoice | None]:
         """``choose``, with how it was cut short to fit the budget (by default, never)."""
         return self.choose(position), None
@@ -127,6 +133,9 @@ class FirstCandidate(Strategy):
 
     def choose(self, position: Position) -> int:
         return int(position.candidate_guesses.min())
+
+    def choose_from_pair(self, pair: np.ndarray) -> int | None:
+        return int(pair.min()) if type(self).choose is FirstCandidate.choose else None
 
 
 class RandomCandidate(Strategy):
@@ -156,6 +165,13 @@ class HeuristicStrategy(Strategy):
 
     def choose(self, position: Position) -> int:
         return self.choose_noted(position)[0]
+
+    def choose_from_pair(self, pair: np.ndarray) -> int | None:
+        """Both split the pair into singletons, the best any guess does, so the tie rule takes
+        the lower, unless moves break the tie (or a subclass chooses its own way)."""
+        if self.values["fewest_moves"] or type(self).choose_noted is not HeuristicStrategy.choose_noted:
+            return None
+        return int(pair.min())
 
     def choose_noted(self, position: Position) -> tuple[int, QuickChoice | None]:
         candidates = position.candidate_guesses

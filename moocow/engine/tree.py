@@ -54,13 +54,12 @@ def _grow(
 ) -> None:
     """Decide every position on ``stack`` and below, filling in its node and ``guesses_taken``.
 
-    A lone candidate is settled without a position when the strategy decides as
-    ``Strategy.decide`` does, by guessing it: most positions of a large game are such (24,112 of
-    Mastermind 5x8's 34,720). Children go in ascending order of their answers.
+    Children go in ascending order of their answers. Parts of one or two candidates are settled
+    without a position where the strategy says what it guesses there (``_settled_here``).
     """
     game = stack[0][0].game
     limit = stack[0][0].table.guess_count + 1
-    lone_guesses = game.secret_guess_index if type(strategy).decide is Strategy.decide else None
+    settles = type(strategy).decide is Strategy.decide  # else it may guess anything anywhere
     settled = 0
     while stack:
         position, depth, node = stack.pop()
@@ -77,19 +76,54 @@ def _grow(
         for value, part in reversed(parts):  # popped in ascending order of answers
             child = node.children[value]
             if (
-                lone_guesses is not None
-                and len(part) == 1
-                and lone_guesses[part[0]] >= 0
-                and depth + 1 < limit
+                settles
+                and depth + 2 < limit
+                and _settled_here(strategy, position, part, child, depth + 1, guesses_taken)
             ):
-                child.guess = int(lone_guesses[part[0]])
-                guesses_taken[part[0]] = depth + 1
-                settled += 1
+                settled += len(part)
                 continue
-            stack.append(
-                (Position(game, position.table, part, (*position.history, (guess, value))), depth + 1, child)
-            )
+            history = (*position.history, (guess, value))
+            stack.append((Position(game, position.table, part, history), depth + 1, child))
         advance(settled)
+
+
+def _settled_here(
+    strategy: Strategy,
+    position: Position,
+    part: np.ndarray,
+    node: Node,
+    depth: int,
+    guesses_taken: np.ndarray,
+) -> bool:
+    """Settle a part of one or two candidates at ``node`` (its guess made at ``depth``), if the
+    strategy says what it guesses there without a position (``Strategy.choose_from_pair``).
+
+    Most positions of a large game are such: of Mastermind 5x8's 34,720 from 11223, 24,112 hold
+    one candidate and 4,850 two. Two are settled only if each, guessed, tells the other apart.
+    """
+    game, table = position.game, position.table
+    if len(part) > 2:
+        return False
+    guesses = game.secret_guess_index[part]
+    if (guesses < 0).any():
+        return False
+    if len(part) == 1:  # ``Strategy.decide`` guesses a lone candidate
+        node.guess = int(guesses[0])
+        guesses_taken[part[0]] = depth
+        return True
+    answers = np.stack([table.column(int(guess), part) for guess in guesses])  # [guess, secret]
+    if answers[0, 0] == answers[0, 1] or answers[1, 0] == answers[1, 1]:
+        return False
+    guess = strategy.choose_from_pair(guesses)
+    if guess is None:
+        return False
+    first = int(np.flatnonzero(guesses == guess)[0])
+    other = 1 - first
+    node.guess = guess
+    node.children[int(answers[first, other])] = Node(int(guesses[other]), 1)
+    guesses_taken[part[first]] = depth
+    guesses_taken[part[other]] = depth + 1
+    return True
 
 
 def _split(answers: np.ndarray, candidates: np.ndarray) -> list[tuple[int, np.ndarray]]:
@@ -98,7 +132,7 @@ def _split(answers: np.ndarray, candidates: np.ndarray) -> list[tuple[int, np.nd
         return []
     order = np.argsort(answers, kind="stable")
     ordered = answers[order]
-    bounds = np.flatnonzero(np.diff(ordered)) + 1
-    groups = np.split(candidates[order], bounds)
-    values = ordered[np.concatenate(([0], bounds))]
-    return [(int(value), group) for value, group in zip(values, groups, strict=True)]
+    grouped = candidates[order]
+    starts = [0, *(np.flatnonzero(ordered[1:] != ordered[:-1]) + 1).tolist()]
+    ends = [*starts[1:], len(grouped)]
+    return [(int(ordered[start]), grouped[start:end]) for start, end in zip(starts, ends, strict=True)]
