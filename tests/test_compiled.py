@@ -57,6 +57,25 @@ def test_compiled_sizes_equal_numpy(spec: str, data: st.DataObject) -> None:
 
 
 @pytest.mark.parametrize("spec", GAMES)
+@settings(max_examples=10, deadline=None)
+@given(data=st.data())
+def test_few_candidates_score_as_their_sizes_do(spec: str, data: st.DataObject) -> None:
+    """Worst case, expected size and parts scored from a few candidates' answers pairwise equal
+    the heuristics computed from the numpy path's sizes."""
+    table = FeedbackTable(load_game(spec))
+    chosen = data.draw(
+        st.sets(st.integers(0, table.secret_count - 1), min_size=1, max_size=partitions.FEW_CANDIDATES)
+    )
+    candidates = np.array(sorted(chosen), dtype=np.int64)
+    with mock.patch.dict(os.environ, {ENGINE_VARIABLE: "numpy"}):
+        sizes = partitions.partition_sizes(table, candidates)
+    with mock.patch.dict(os.environ, {ENGINE_VARIABLE: "compiled"}):
+        for score in partitions.FEW_KINDS:
+            assert np.array_equal(partitions.few_scores(table, candidates, None, score), score(sizes))
+        assert partitions.few_scores(table, candidates, None, partitions.entropy_cost) is None
+
+
+@pytest.mark.parametrize("spec", GAMES)
 def test_forms_give_each_games_feedback(spec: str) -> None:
     game = load_game(spec)
     prepared = compiled.prepare(game, game.feedback_form())

@@ -31,6 +31,7 @@ from moocow.engine.partitions import (
     entropy_cost,
     entropy_ties,
     expected_size,
+    few_scores,
     partition_sizes,
     parts_cost,
     worst_case,
@@ -184,8 +185,14 @@ class HeuristicStrategy(Strategy):
         guesses, note = self._guesses_to_score(position)
         if guesses is not None and len(guesses) == 1:
             return int(guesses[0]), note
-        sizes = partition_sizes(position.table, position.candidates, guesses)
-        tied = self.least(sizes, type(self).score(sizes))
+        scores = None
+        if type(self).least is HeuristicStrategy.least:  # scores alone decide: no sizes needed
+            scores = few_scores(position.table, position.candidates, guesses, type(self).score)
+        if scores is None:
+            sizes = partition_sizes(position.table, position.candidates, guesses)
+            tied = self.least(sizes, type(self).score(sizes))
+        else:
+            tied = np.flatnonzero(scores == scores.min())
         if guesses is not None:
             tied = guesses[tied]
         is_candidate = np.zeros(position.table.guess_count, dtype=bool)
