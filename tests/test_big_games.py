@@ -215,10 +215,26 @@ def test_bars_appear_only_after_a_while_and_only_while_work_runs() -> None:
     assert not eager._progress.live.is_started
 
 
-def test_the_search_shows_bounds_not_a_percentage() -> None:
-    """The exact search's line shows the best total, the proven bound and the gap, no share done."""
+def test_the_search_shows_bounds_not_a_percentage(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The exact search's line shows the best total, the proven bound and the gap, no share done;
+    off a terminal, as a line whenever it changed (at most every ``LOG_SECONDS``, here 0)."""
+    from moocow.optimal import progress as search_progress
+
+    quiet = io.StringIO()
+    with SearchProgress(Console(file=quiet)) as progress:
+        progress(0.5, 100, 90)
+    assert quiet.getvalue() == ""  # a search of seconds adds nothing to piped output
+    monkeypatch.setattr(search_progress, "LOG_SECONDS", 0.0)
     assert describe_bounds(33555, 31466) == "searching: best 33,555, proven at least 31,466, gap 2,089 (6.2%)"
-    progress = SearchProgress(Console(file=io.StringIO()))
+    log = io.StringIO()
+    progress = SearchProgress(Console(file=log))
     with progress:
         progress(0.5, 100, 90)
+        progress(0.6, 100, 90)
+        progress(0.7, 98, 92)
     assert "%" in progress.shown and "50" not in progress.shown
+    lines = log.getvalue().splitlines()
+    assert lines == [
+        "after 0 s, searching: best 100, proven at least 90, gap 10 (10.0%)",
+        "after 0 s, searching: best 98, proven at least 92, gap 6 (6.1%)",
+    ]

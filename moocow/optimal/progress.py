@@ -4,17 +4,24 @@ No percentage: how much of the search is done is not known until it ends (a shar
 guesses settled read 50% after 24 s of a search that takes a day). What is known, and shown, is
 the interval the optimum lies in, ``[bound, best]``, and its gap, which only ever narrows. Work
 the engine reports with a measurable total (building the table, evaluating the starting strategy)
-gets its own bar with an estimate, drawn by the same display.
+gets its own bar with an estimate, drawn by the same display. Off a terminal (a batch job's log,
+a proof left running for days) the interval is a line with the time searched, when it has
+changed, at most every ``LOG_SECONDS``: a search of seconds adds nothing to piped output.
 """
 
 from __future__ import annotations
 
 import contextlib
+import time
 from types import TracebackType
 
 from rich.console import Console
 
+from moocow.engine.cost import duration
 from moocow.terminal import ProgressBars, progress_bars
+
+LOG_SECONDS = 60.0
+"""Least time between two lines of the interval off a terminal (and before the first)."""
 
 
 class SearchProgress:
@@ -27,8 +34,11 @@ class SearchProgress:
         self._line: object = None
         self.shown = "searching"
         """The last line shown (or that would be, off a terminal)."""
+        self._logged = ""
+        self._started = self._logged_at = time.monotonic()
 
     def __enter__(self) -> SearchProgress:
+        self._started = self._logged_at = time.monotonic()
         self._bars = self._stack.enter_context(progress_bars(self._console))
         if self._bars is not None:
             self._line = self._bars.pin(self.shown)
@@ -44,6 +54,10 @@ class SearchProgress:
         self.shown = describe_bounds(best, lower)
         if self._bars is not None:
             self._bars.describe(self._line, self.shown)  # type: ignore[arg-type]
+        elif self.shown != self._logged and time.monotonic() - self._logged_at >= LOG_SECONDS:
+            self._logged, self._logged_at = self.shown, time.monotonic()
+            seconds = self._logged_at - self._started
+            self._console.print(f"after {duration(seconds)}, {self.shown}", markup=False, highlight=False)
 
 
 def describe_bounds(best: int | None, lower: int) -> str:
