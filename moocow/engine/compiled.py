@@ -284,16 +284,7 @@ def _few_scores(
 
 def few_scores(prepared: Prepared, candidates: np.ndarray, guesses: np.ndarray, kind: int) -> np.ndarray:
     """``_few_scores`` of ``guesses`` for ``candidates`` (a few: ``partitions.FEW_CANDIDATES``)."""
-    places, masks = _gather(prepared.secret_places, prepared.secret_masks, np.ascontiguousarray(candidates))
-    return _few_scores(
-        prepared.guess_places,
-        prepared.guess_masks,
-        places,
-        masks,
-        _form(prepared),
-        np.ascontiguousarray(guesses, np.int64),
-        kind,
-    )
+    return _few_scores(*_codes(prepared, candidates), np.ascontiguousarray(guesses, np.int64), kind)
 
 
 PARALLEL_CELLS = 1 << 22
@@ -304,22 +295,21 @@ parallel took 15 s (16.6 s of CPU), from 2^22 on 5.7 to 7.3 s, all serial 5.6 s;
 bottles took 9.5 s from 2^20, 10.6 s from 2^22, 11.5 s from 2^26."""
 
 
-def _form(prepared: Prepared) -> tuple[bool, bool, int]:
-    return prepared.positional, prepared.common, prepared.multiplier
+def _codes(prepared: Prepared, candidates: np.ndarray) -> tuple:
+    """What every kernel reads first: the guesses' places and masks, the gathered candidates'
+    places and masks, and the feedback's form."""
+    places, masks = _gather(prepared.secret_places, prepared.secret_masks, np.ascontiguousarray(candidates))
+    form = (prepared.positional, prepared.common, prepared.multiplier)
+    return prepared.guess_places, prepared.guess_masks, places, masks, form
 
 
 def partition_sizes(
     prepared: Prepared, values: np.ndarray, candidates: np.ndarray, guesses: np.ndarray
 ) -> np.ndarray:
     """``partitions.partition_sizes`` computed from the codes: the same ``(values, guesses)`` int32."""
-    places, masks = _gather(prepared.secret_places, prepared.secret_masks, np.ascontiguousarray(candidates))
     kernel = _sizes_parallel if len(candidates) * len(guesses) >= PARALLEL_CELLS else _sizes_serial
     return kernel(
-        prepared.guess_places,
-        prepared.guess_masks,
-        places,
-        masks,
-        _form(prepared),
+        *_codes(prepared, candidates),
         np.ascontiguousarray(guesses, np.int64),
         np.ascontiguousarray(values, np.int64),
         prepared.answers,
@@ -328,5 +318,4 @@ def partition_sizes(
 
 def column(prepared: Prepared, guess: int, candidates: np.ndarray) -> np.ndarray:
     """``FeedbackTable.column`` computed from the codes: the feedback of one guess (uint8)."""
-    places, masks = _gather(prepared.secret_places, prepared.secret_masks, np.ascontiguousarray(candidates))
-    return _column(prepared.guess_places, prepared.guess_masks, places, masks, _form(prepared), int(guess))
+    return _column(*_codes(prepared, candidates), int(guess))
