@@ -170,7 +170,8 @@ class HeuristicStrategy(Strategy):
     def choose_from_pair(self, pair: np.ndarray) -> int | None:
         """Both split the pair into singletons, the best any guess does, so the tie rule takes
         the lower, unless moves break the tie (or a subclass chooses its own way)."""
-        if self.values["fewest_moves"] or type(self).choose_noted is not HeuristicStrategy.choose_noted:
+        chosen_here = type(self).choose_noted, type(self)._tie_break
+        if self.values["fewest_moves"] or chosen_here != DECIDED_BY_HEURISTIC:
             return None
         return int(pair.min())
 
@@ -249,6 +250,10 @@ class HeuristicStrategy(Strategy):
                 raise MoocowError(f"{self.name}: fewest_moves needs a game with moves; {game.spec} has none")
             tied = tied[moves == moves.min()]
         return int(tied.min())
+
+
+DECIDED_BY_HEURISTIC = (HeuristicStrategy.choose_noted, HeuristicStrategy._tie_break)
+"""How a heuristic decides; a subclass that changes either decides its pairs itself."""
 
 
 class Minmax(HeuristicStrategy):
