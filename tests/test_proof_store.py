@@ -143,6 +143,40 @@ def test_a_worker_killed_stops_the_search_in_one_line(
     finished(prove_optimal(Mastermind(), workers=2, store=store), 5625)
 
 
+FORKED_WORKER = parallel._guess_value
+
+
+def slow_worker(task: parallel.GuessTask) -> parallel.GuessOutcome:
+    """A forked worker on a guess that takes a while, as the guesses of a long proof do."""
+    time.sleep(2.0)
+    return FORKED_WORKER(task)
+
+
+def test_the_time_is_kept_while_workers_are_waited_for(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Forked workers write what they settle, so the searching process may write nothing for
+    hours: it keeps the seconds while it waits, and a killed proof loses at most one of them."""
+    monkeypatch.setattr(search, "PARALLEL_SECONDS", 0.0)
+    monkeypatch.setattr(search, "PROGRESS_SECONDS", 0.0)
+    monkeypatch.setattr(parallel, "_guess_value", slow_worker)
+    store = tmp_path / "proof.db"
+    kept: list[float] = []
+
+    def read_the_seconds_at_the_first_result(done: float, best: int | None, lower: int) -> None:
+        if rows(store, "guess_values") > 0:
+            with sqlite3.connect(store) as connection:
+                kept.append(
+                    float(connection.execute("SELECT value FROM meta WHERE key = 'seconds'").fetchone()[0])
+                )
+            raise KeyboardInterrupt
+
+    stopped = prove_optimal(
+        Mastermind(), workers=2, store=store, progress=read_the_seconds_at_the_first_result
+    )
+    assert stopped.interrupted and kept and kept[0] >= 1.0
+
+
 def test_sigterm_stops_the_search_as_ctrl_c_does(tmp_path: Path) -> None:
     """A batch system's SIGTERM, with the workers busy: a clean stop, the best tree reported and
     kept in the store, and no worker left behind."""

@@ -56,6 +56,8 @@ class GuessSearch(Protocol):
 
     def mark_guess(self, level: int, index: int, count: int) -> None: ...
 
+    def keep_time(self) -> None: ...
+
     def known_guess(
         self, candidates: np.ndarray, guess: int, depth: int | None, budget: int, level: int
     ) -> tuple[int, list[Node] | None] | None: ...
@@ -142,6 +144,12 @@ class GuessPool(ABC):
         """Raise ``MoocowError`` if a worker is lost with a guess it will never answer."""
         return  # by default none can be: Dask runs a lost worker's tasks again
 
+    def _waiting(self) -> None:
+        """While no result comes: a lost worker stops the search, and the time is kept (forked
+        workers write what they settle, so the searching process may write nothing for hours)."""
+        self.check_workers()
+        self.search.keep_time()
+
     def best_guess(
         self,
         candidates: np.ndarray,
@@ -180,7 +188,7 @@ class GuessPool(ABC):
                 running, position = running + 1, position + 1
             if running == 0:
                 return best, best_guess
-            at, outcome = _next(results, self.check_workers)
+            at, outcome = _next(results, self._waiting)
             running -= 1
             if isinstance(outcome, BaseException):
                 raise outcome

@@ -286,7 +286,7 @@ class ProofStore:
             + KEEP_THE_STRONGER.format(table="set_values"),
             (set_id, value, guess, blob, digest),
         )
-        self._count_seconds()
+        self.count_seconds()
 
     @_written
     def put_guess(self, key: SetKey, guess: int, value: int, tree: Node | None) -> None:
@@ -304,7 +304,7 @@ class ProofStore:
             + KEEP_THE_STRONGER.format(table="guess_values"),
             (set_id, guess, value, exact, blob, digest),
         )
-        self._count_seconds()
+        self.count_seconds()
 
     @_written
     def put_best(self, total: int, tree: Node, lower: int) -> None:
@@ -315,9 +315,11 @@ class ProofStore:
             {"best": text, "best_digest": row_digest(text).decode(), "seconds": f"{self.seconds():.1f}"}
         )
 
-    def _count_seconds(self) -> None:
-        """Keep the time spent as results come, so that a killed search still counts it: at most
-        every ``SECONDS_EVERY``, and by the searching process alone (its workers' time is its)."""
+    @_written
+    def count_seconds(self) -> None:
+        """Keep the time spent as results come and while workers are waited for, so that a killed
+        search still counts it: at most every ``SECONDS_EVERY``, and by the searching process
+        alone (its workers' time is its)."""
         now = time.monotonic()
         if os.getpid() == self._opener and now - self._seconds_kept >= SECONDS_EVERY:
             self._seconds_kept = now

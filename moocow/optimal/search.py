@@ -462,6 +462,11 @@ class Search:
         count, bound, following = self._root_guess
         self.root.lower = max(self.root.lower, min(bound, following, count + parts_lower))
 
+    def keep_time(self) -> None:
+        """Keep the time searched in the store, if any (while workers are waited for)."""
+        if self.store is not None:
+            self.store.count_seconds()
+
     def mark_guess(self, level: int, index: int, count: int) -> None:
         """Progress: ``index`` of the ``count`` guesses tried at a set of ``level`` 0 or 1."""
         self._mark(2 * level, index, count)
