@@ -100,8 +100,7 @@ def few_scores(
     kind = FEW_KINDS.get(score)
     if kind is None or len(candidates) > FEW_CANDIDATES:
         return None
-    width = table.guess_count if guesses is None else len(guesses)
-    prepared = table.compiled(len(candidates) * width)
+    prepared = table.compiled(0)  # only if the game's work has taken the engine: counted there
     if prepared is None:
         return None
     from moocow.engine import compiled
