@@ -2,9 +2,9 @@
 
 ``MOOCOW_ENGINE`` is read at every scoring, so both paths run the same evaluation from a fresh
 game in turn and meet the same load on a shared machine: the ratio of the medians is what to
-read, and the results must agree. A third run in each turn sets no path, as users run it. One small untimed evaluation first loads numba and the
-compiled kernels from their cache. ``python -m bench.engines [GAME STRATEGY] [--repeats N]``
-runs one workload alone.
+read, and the results must agree. A third run in each turn sets no path, as users run it. One
+small untimed evaluation first loads numba and the compiled kernels from their cache.
+``python -m bench.engines [GAME STRATEGY] [--repeats N]`` runs one workload alone.
 """
 
 from __future__ import annotations
