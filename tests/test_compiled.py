@@ -61,17 +61,29 @@ def test_compiled_sizes_equal_numpy(spec: str, data: st.DataObject) -> None:
 @given(data=st.data())
 def test_few_candidates_score_as_their_sizes_do(spec: str, data: st.DataObject) -> None:
     """Worst case, expected size and parts scored from a few candidates' answers pairwise equal
-    the heuristics computed from the numpy path's sizes."""
+    the heuristics computed from the numpy path's sizes, over every guess or some; stopped at the
+    first guess telling every candidate apart, they choose the same guess."""
     table = FeedbackTable(load_game(spec))
     chosen = data.draw(
         st.sets(st.integers(0, table.secret_count - 1), min_size=1, max_size=partitions.FEW_CANDIDATES)
     )
     candidates = np.array(sorted(chosen), dtype=np.int64)
+    guesses = None
+    if data.draw(st.booleans()):
+        picked = data.draw(st.sets(st.integers(0, table.guess_count - 1), min_size=1, max_size=200))
+        guesses = np.array(sorted(picked), dtype=np.int64)
     with mock.patch.dict(os.environ, {ENGINE_VARIABLE: "numpy"}):
-        sizes = partitions.partition_sizes(table, candidates)
+        sizes = partitions.partition_sizes(table, candidates, guesses)
     with mock.patch.dict(os.environ, {ENGINE_VARIABLE: "compiled"}):
         for score in partitions.FEW_KINDS:
-            assert np.array_equal(partitions.few_scores(table, candidates, None, score), score(sizes))
+            scores = partitions.few_scores(table, candidates, guesses, score)
+            assert np.array_equal(scores, score(sizes))
+            stopped = partitions.few_scores(table, candidates, guesses, score, first_perfect=True)
+            assert stopped is not None and stopped.argmin() == scores.argmin()
+            scored = stopped != compiled.UNSCORED
+            assert np.array_equal(stopped[scored], scores[scored])
+            perfect = score(np.ones((len(candidates), 1), np.int32))[0]
+            assert scored.all() or stopped.min() == perfect
         assert partitions.few_scores(table, candidates, None, partitions.entropy_cost) is None
 
 
@@ -155,6 +167,7 @@ def test_small_work_stays_on_numpy_until_the_games_work_adds_up(monkeypatch: pyt
         ("mastermind:pegs=3,colors=5", "parts:candidates_only=true"),
         ("digits:length=3", "expected"),
         ("bottles:n=6", "minmax"),
+        ("bottles:n=7", "expected"),
     ],
 )
 def test_symmetry_after_the_opening_changes_no_choice(

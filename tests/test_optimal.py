@@ -336,6 +336,36 @@ def test_canonical_guesses_match_the_notes() -> None:
     assert int(digit_classes.canonical((digits.guess_index("0123"),)).sum()) == 20
 
 
+def test_bottle_classes_after_one_guess_are_cycle_types() -> None:
+    """After one guess ``g``, a guess ``h`` of the bottle game is alike exactly those with the cycle
+    type of ``g^-1 h``: the classes are the partitions of n (7, 11, 15, 22 for 5 to 8 bottles)."""
+    assert [int(GuessClasses(Bottles(n=n)).canonical((0,)).sum()) for n in range(5, 9)] == [7, 11, 15, 22]
+
+
+@pytest.mark.parametrize(
+    "game", [Mastermind(), Digits(), Bottles(n=6), Mastermind(pegs=3, colors=5)], ids=str
+)
+def test_classes_from_a_few_relabellings_are_those_of_all(
+    game: Game, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The orbits found from a few relabellings, checked on their least guesses, keep exactly the
+    guesses that trying every relabelling on every guess keeps, along random histories."""
+    quick, every = GuessClasses(game), GuessClasses(game)
+    monkeypatch.setattr(every, "_keys", None)  # as if not in lexicographic order: the long way
+    rng = np.random.default_rng(11)
+    compared = 0
+    for _ in range(15):
+        played: tuple[int, ...] = ()
+        for _ in range(3):
+            played = (*played, int(rng.integers(len(game.guesses))))
+            found, expected = quick.canonical(played), every.canonical(played)
+            assert (found is None) == (expected is None)
+            if found is not None and expected is not None:
+                assert np.array_equal(found, expected)
+                compared += 1
+    assert compared >= 15
+
+
 @pytest.mark.parametrize(
     "game", [Mastermind(), Digits(), Bottles(n=5), PlainMastermind(pegs=3, colors=4)], ids=str
 )

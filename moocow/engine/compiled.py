@@ -111,24 +111,33 @@ def _popcount(bits: np.uint64) -> np.uint8:  # pragma: no cover - compiled
 
 @nb.njit(cache=True, inline="always")
 def _answers(
-    places: np.ndarray, masks: np.ndarray, symbols: np.ndarray, mask: np.uint64, form: tuple, out: np.ndarray
+    places: np.ndarray,
+    masks: np.ndarray,
+    first: int,
+    symbols: np.ndarray,
+    mask: np.uint64,
+    form: tuple,
+    out: np.ndarray,
 ) -> None:  # pragma: no cover - compiled
-    """The feedback of one code (``symbols``, ``mask``) against codes (``places``, ``masks``) into ``out``.
+    """The feedback of one code (``symbols``, ``mask``) against ``len(out)`` codes from ``first`` on
+    (``places``, ``masks``) into ``out``.
 
     The loops run along the codes, so LLVM vectorises them; a symmetric feedback needs no roles.
     """
     positional, common, multiplier = form
+    width = len(out)
     if common:
-        for i in range(len(out)):
-            out[i] = _popcount(mask & masks[i])
+        chosen = masks[first : first + width]
+        for i in range(width):
+            out[i] = _popcount(mask & chosen[i])
     else:
         out[:] = 0
     if positional:
         step = np.uint8(multiplier)
         for place in range(places.shape[0]):
             symbol = symbols[place]
-            row = places[place]
-            for i in range(len(out)):
+            row = places[place, first : first + width]
+            for i in range(width):
                 out[i] += step * np.uint8(row[i] == symbol)
 
 
@@ -152,21 +161,21 @@ def _count_block(
     places: np.ndarray,
     masks: np.ndarray,
     form: tuple,
-    guesses: np.ndarray,
+    first: int,
     values: np.ndarray,
     answers: int,
     sizes: np.ndarray,
 ) -> None:  # pragma: no cover - compiled
-    """``sizes`` of one block of guesses: each candidate's feedback to every guess of the block at
-    once (a vectorised loop), counted per guess and answer in a small, cache-resident array."""
-    block, chosen_masks = _gather(guess_places, guess_masks, guesses)
-    width = len(guesses)
+    """``sizes`` of the block of guesses from ``first`` on: each candidate's feedback to every guess
+    of the block at once (a vectorised loop), counted per guess and answer in a small,
+    cache-resident array."""
+    width = sizes.shape[1]
     counts = np.zeros((answers, width), np.int32)
     feedback = np.empty(width, np.uint8)
     symbols = np.empty(places.shape[0], np.uint8)
     for i in range(places.shape[1]):
         symbols[:] = places[:, i]
-        _answers(block, chosen_masks, symbols, masks[i], form, feedback)
+        _answers(guess_places, guess_masks, first, symbols, masks[i], form, feedback)
         for j in range(width):
             counts[feedback[j], j] += 1
     last = len(values) - 1
@@ -186,17 +195,15 @@ def _sizes_parallel(
     places: np.ndarray,
     masks: np.ndarray,
     form: tuple,
-    guesses: np.ndarray,
     values: np.ndarray,
     answers: int,
 ) -> np.ndarray:  # pragma: no cover - compiled
-    """``sizes[v, g]``: the gathered candidates answering ``guesses[g]`` with ``values[v]``."""
-    sizes = np.empty((len(values), len(guesses)), np.int32)
-    for block in nb.prange((len(guesses) + BLOCK - 1) // BLOCK):
-        lo, hi = block * BLOCK, min(len(guesses), (block + 1) * BLOCK)
-        _count_block(
-            guess_places, guess_masks, places, masks, form, guesses[lo:hi], values, answers, sizes[:, lo:hi]
-        )
+    """``sizes[v, g]``: the gathered candidates answering guess ``g`` with ``values[v]``."""
+    count = guess_places.shape[1]
+    sizes = np.empty((len(values), count), np.int32)
+    for block in nb.prange((count + BLOCK - 1) // BLOCK):
+        lo, hi = block * BLOCK, min(count, (block + 1) * BLOCK)
+        _count_block(guess_places, guess_masks, places, masks, form, lo, values, answers, sizes[:, lo:hi])
     return sizes
 
 
@@ -207,17 +214,15 @@ def _sizes_serial(
     places: np.ndarray,
     masks: np.ndarray,
     form: tuple,
-    guesses: np.ndarray,
     values: np.ndarray,
     answers: int,
 ) -> np.ndarray:  # pragma: no cover - compiled
     """``_sizes_parallel`` in the calling thread: for small work, starting workers costs more."""
-    sizes = np.empty((len(values), len(guesses)), np.int32)
-    for lo in range(0, len(guesses), BLOCK):
-        hi = min(len(guesses), lo + BLOCK)
-        _count_block(
-            guess_places, guess_masks, places, masks, form, guesses[lo:hi], values, answers, sizes[:, lo:hi]
-        )
+    count = guess_places.shape[1]
+    sizes = np.empty((len(values), count), np.int32)
+    for lo in range(0, count, BLOCK):
+        hi = min(count, lo + BLOCK)
+        _count_block(guess_places, guess_masks, places, masks, form, lo, values, answers, sizes[:, lo:hi])
     return sizes
 
 
@@ -232,7 +237,7 @@ def _column(
 ) -> np.ndarray:  # pragma: no cover - compiled
     """The feedback of one guess against gathered candidates."""
     answers = np.empty(places.shape[1], np.uint8)
-    _answers(places, masks, guess_places[:, guess].copy(), guess_masks[guess], form, answers)
+    _answers(places, masks, 0, guess_places[:, guess].copy(), guess_masks[guess], form, answers)
     return answers
 
 
@@ -243,28 +248,29 @@ def _few_scores(
     places: np.ndarray,
     masks: np.ndarray,
     form: tuple,
-    guesses: np.ndarray,
     kind: int,
+    enough: int,
 ) -> np.ndarray:  # pragma: no cover - compiled
     """Worst case (``kind`` 0), expected size (1) or parts (2) of each guess for a few candidates.
+
+    Scoring stops after the block where a score reaches ``enough`` (one no guess can beat): the
+    guesses after it are left at ``UNSCORED``.
 
     Each candidate's part is the candidates answering as it does: the largest is the worst
     case, their sum is the sum of the squared parts, and a candidate answering as none before it
     opens a part. Comparing answers pairwise (k^2 per guess, vectorised along the guesses) beats
     counting every answer (36 on Mastermind 5x8) when k is small.
     """
-    count = places.shape[1]
-    scores = np.zeros(len(guesses), np.int64)
+    count, guesses = places.shape[1], guess_places.shape[1]
+    scores = np.zeros(guesses, np.int64)
     answers = np.empty((count, BLOCK), np.uint8)
     symbols = np.empty(places.shape[0], np.uint8)
     part = np.empty(BLOCK, np.uint8)
-    for lo in range(0, len(guesses), BLOCK):
-        hi = min(len(guesses), lo + BLOCK)
-        block, block_masks = _gather(guess_places, guess_masks, guesses[lo:hi])
-        width = hi - lo
+    for lo in range(0, guesses, BLOCK):
+        width = min(guesses, lo + BLOCK) - lo
         for i in range(count):
             symbols[:] = places[:, i]
-            _answers(block, block_masks, symbols, masks[i], form, answers[i, :width])
+            _answers(guess_places, guess_masks, lo, symbols, masks[i], form, answers[i, :width])
         for i in range(count):
             part[:width] = 0
             for other in range(count if kind != 2 else i):
@@ -279,12 +285,23 @@ def _few_scores(
             else:
                 for j in range(width):
                     scores[lo + j] -= part[j] == 0
+        if scores[lo : lo + width].min() <= enough:
+            scores[lo + width :] = UNSCORED
+            break
     return scores
 
 
-def few_scores(prepared: Prepared, candidates: np.ndarray, guesses: np.ndarray, kind: int) -> np.ndarray:
-    """``_few_scores`` of ``guesses`` for ``candidates`` (a few: ``partitions.FEW_CANDIDATES``)."""
-    return _few_scores(*_codes(prepared, candidates), np.ascontiguousarray(guesses, np.int64), kind)
+UNSCORED = np.iinfo(np.int64).max
+"""The score of a guess left unscored once one that cannot be beaten is found."""
+
+
+def few_scores(
+    prepared: Prepared, candidates: np.ndarray, guesses: np.ndarray | None, kind: int, enough: int | None
+) -> np.ndarray:
+    """``_few_scores`` of ``guesses`` (all when ``None``) for ``candidates`` (a few:
+    ``partitions.FEW_CANDIDATES``), stopping where a score reaches ``enough`` if it is given."""
+    least = np.iinfo(np.int64).min if enough is None else enough
+    return _few_scores(*_codes(prepared, candidates, guesses), kind, least)
 
 
 PARALLEL_CELLS = 1 << 22
@@ -295,12 +312,21 @@ parallel took 15 s (16.6 s of CPU), from 2^22 on 5.7 to 7.3 s, all serial 5.6 s;
 bottles took 9.5 s from 2^20, 10.6 s from 2^22, 11.5 s from 2^26."""
 
 
-def _codes(prepared: Prepared, candidates: np.ndarray) -> tuple:
-    """What every kernel reads first: the guesses' places and masks, the gathered candidates'
-    places and masks, and the feedback's form."""
+def _codes(prepared: Prepared, candidates: np.ndarray, guesses: np.ndarray | None = None) -> tuple:
+    """What every kernel reads first: the places and masks of the guesses (all of them when
+    ``guesses`` is ``None`` or every index in order, read in place, else gathered) and of the
+    candidates (gathered), and the feedback's form."""
     places, masks = _gather(prepared.secret_places, prepared.secret_masks, np.ascontiguousarray(candidates))
     form = (prepared.positional, prepared.common, prepared.multiplier)
-    return prepared.guess_places, prepared.guess_masks, places, masks, form
+    guess_places, guess_masks = prepared.guess_places, prepared.guess_masks
+    every = guesses is None or (
+        len(guesses) == guess_places.shape[1] and (guesses == np.arange(len(guesses))).all()
+    )
+    if not every:
+        guess_places, guess_masks = _gather(
+            guess_places, guess_masks, np.ascontiguousarray(guesses, np.int64)
+        )
+    return guess_places, guess_masks, places, masks, form
 
 
 def partition_sizes(
@@ -309,10 +335,7 @@ def partition_sizes(
     """``partitions.partition_sizes`` computed from the codes: the same ``(values, guesses)`` int32."""
     kernel = _sizes_parallel if len(candidates) * len(guesses) >= PARALLEL_CELLS else _sizes_serial
     return kernel(
-        *_codes(prepared, candidates),
-        np.ascontiguousarray(guesses, np.int64),
-        np.ascontiguousarray(values, np.int64),
-        prepared.answers,
+        *_codes(prepared, candidates, guesses), np.ascontiguousarray(values, np.int64), prepared.answers
     )
 
 

@@ -42,10 +42,6 @@ def opening_guesses(game: Game) -> np.ndarray | None:
 
 SYMMETRY_CELLS = 1 << 24
 """Scoring this many pairs or more, after some guesses, first drops the guesses alike by symmetry."""
-SYMMETRY_WORK = 1 << 20
-"""Relabellings fixing the history times guesses beyond which finding the classes costs more than
-it saves (measured: Mastermind 5x8 minmax 5.4 s with classes, 6.6 s without; 8 bottles, whose
-stabilisers are larger, no faster with classes found up to 2^24, 1.8 s of it finding them)."""
 
 
 def later_guesses(game: Game, played: tuple[int, ...], cells: int) -> np.ndarray | None:
@@ -54,8 +50,8 @@ def later_guesses(game: Game, played: tuple[int, ...], cells: int) -> np.ndarray
     Such a relabelling maps the candidates onto themselves, so the guesses of one class split
     them into parts of the same sizes, answer by answer, and are all candidates or none: every
     heuristic ties them, and the lowest index (in lexicographic order, the least code) is the
-    one chosen. ``None`` when not worth it (under ``SYMMETRY_CELLS``, or the classes cost more
-    than ``SYMMETRY_WORK``) or when symmetry does not apply (as for ``opening_guesses``).
+    one chosen. ``None`` when not worth it (under ``SYMMETRY_CELLS``) or when symmetry does not
+    apply (as for ``opening_guesses``).
     """
     if cells < SYMMETRY_CELLS or opening_guesses(game) is None:
         return None
@@ -64,8 +60,6 @@ def later_guesses(game: Game, played: tuple[int, ...], cells: int) -> np.ndarray
     classes = game.__dict__.get("_guess_classes")
     if classes is None:
         classes = game.__dict__["_guess_classes"] = GuessClasses(game)
-    if classes.relabellings(played) * len(game.guesses) > SYMMETRY_WORK:
-        return None
     least = classes.canonical(played)
     return None if least is None else np.flatnonzero(least)
 

@@ -93,10 +93,15 @@ def few_scores(
     candidates: np.ndarray,
     guesses: np.ndarray | None,
     score: Callable[[np.ndarray], np.ndarray],
+    first_perfect: bool = False,
 ) -> np.ndarray | None:
     """``score(partition_sizes(table, candidates, guesses))`` without the sizes, for a few
     candidates on the compiled engine (``compiled.few_scores``); ``None`` where that does not
-    apply: more candidates, the numpy path, or a score it does not know."""
+    apply: more candidates, the numpy path, or a score it does not know.
+
+    ``first_perfect``: stop at the first guess (``guesses`` ascending) that tells every candidate
+    apart, the best score there is; the guesses after it score ``compiled.UNSCORED``.
+    """
     kind = FEW_KINDS.get(score)
     if kind is None or len(candidates) > FEW_CANDIDATES:
         return None
@@ -105,8 +110,10 @@ def few_scores(
         return None
     from moocow.engine import compiled
 
-    chosen = np.arange(table.guess_count) if guesses is None else guesses
-    return compiled.few_scores(prepared, candidates, chosen, kind)
+    perfect = (1, len(candidates), -len(candidates))[kind]
+    ascending = guesses is None or bool((np.diff(guesses) > 0).all())
+    enough = perfect if first_perfect and ascending else None
+    return compiled.few_scores(prepared, candidates, guesses, kind, enough)
 
 
 def _count(rows: np.ndarray, counted: np.ndarray, sizes: np.ndarray) -> None:

@@ -188,7 +188,11 @@ class HeuristicStrategy(Strategy):
             return int(guesses[0]), note
         scores = None
         if type(self).least is HeuristicStrategy.least:  # scores alone decide: no sizes needed
-            scores = few_scores(position.table, position.candidates, guesses, type(self).score)
+            # No candidate tells all apart (above): the first guess that does is the one chosen,
+            # unless the tie is broken otherwise (moves, or a subclass's own rule).
+            own_tie_break = type(self)._tie_break is not HeuristicStrategy._tie_break
+            first_perfect = not (self.values["fewest_moves"] or own_tie_break)
+            scores = few_scores(position.table, position.candidates, guesses, type(self).score, first_perfect)
         if scores is None:
             sizes = partition_sizes(position.table, position.candidates, guesses)
             tied = self.least(sizes, type(self).score(sizes))

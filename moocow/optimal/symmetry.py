@@ -7,6 +7,11 @@ searches of equal cost: only the lexicographically least of each class need be t
 the incremental constraint-equivalence filter of the notes (Neuwirth, Koyama and Lai): for each
 position permutation the guesses played force part of the symbol renaming; symbols not yet
 played stay free and are renamed in order of first appearance.
+
+The classes are the orbits of the guesses under those relabellings. Trying every relabelling on
+every guess costs their product (8 bottles after one guess: 40,320 of each), so the orbits are
+found from a few relabellings, the least guess of each is checked against every relabelling,
+and any relabelling that maps one lower joins the few until none does (``_least_of_orbits``).
 """
 
 from __future__ import annotations
@@ -16,6 +21,10 @@ import itertools
 import numpy as np
 
 from moocow.engine.game import Game
+
+SEED_RELABELLINGS = 8
+"""Relabellings the orbits are first found from, spread over the stabiliser; a few random
+elements of a group usually generate it, and the check adds whatever they miss."""
 
 
 class GuessClasses:
@@ -30,6 +39,8 @@ class GuessClasses:
         self.position_perms = np.array(list(orders), dtype=np.intp)
         self.active = bool(game.symmetries)
         """Whether the game declares any symmetry at all."""
+        self._keys = _sorted_keys(self.codes, self.symbol_count)
+        """The guesses packed into integers, if ascending (their order is lexicographic)."""
         self._cache: dict[tuple[int, ...], np.ndarray | None] = {}
         self._stabilisers: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
 
@@ -41,10 +52,6 @@ class GuessClasses:
         if key not in self._cache:
             self._cache[key] = self._canonical(key)
         return self._cache[key]
-
-    def relabellings(self, played: tuple[int, ...]) -> int:
-        """How many position permutations fix ``played`` (up to renaming): what ``canonical`` costs."""
-        return len(self._stabiliser(tuple(sorted(set(played))))[0])
 
     def stabiliser(self, played: tuple[int, ...] | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The relabellings fixing ``played`` as the compiled search takes them (``kernel._restrict``).
@@ -65,10 +72,120 @@ class GuessClasses:
         free = np.flatnonzero(~used) if self.symbols_free else np.empty(0, np.intp)
         if len(perms) == 1 and len(free) <= 1:
             return None
-        smaller = np.zeros(len(self.codes), dtype=bool)
+        least = self._least_of_orbits(perms, maps, free)
+        if least is not None:
+            return least
+        smaller = np.zeros(len(self.codes), dtype=bool)  # not lexicographic: every relabelling on every guess
+        everyone = np.arange(len(self.codes))
         for perm, mapping in zip(perms, maps, strict=True):
-            smaller |= self._image_is_smaller(perm, mapping, free)
+            smaller |= self._lowers(everyone, np.broadcast_to(perm, self.codes.shape), mapping[None], free)
         return ~smaller
+
+    def _least_of_orbits(self, perms: np.ndarray, maps: np.ndarray, free: np.ndarray) -> np.ndarray | None:
+        """The least guess of each orbit, from a few relabellings and the check of every one on
+        each least guess: a relabelling mapping one lower joins the few (``None`` when the guesses
+        are not in lexicographic order, or a relabelling maps one outside them)."""
+        if self._keys is None:
+            return None
+        count = len(self.codes)
+        spread = np.random.default_rng(0).choice(
+            len(perms), min(len(perms), SEED_RELABELLINGS), replace=False
+        )
+        relabellings = self._free_renamings(free) + [self._completed(perms[i], maps[i], free) for i in spread]
+        images: list[np.ndarray] = []
+        labels = np.arange(count)
+        while relabellings:
+            for perm, mapping in relabellings:
+                image = self._image_indices(perm, mapping)
+                if image is None:
+                    return None
+                inverse = np.empty_like(image)
+                inverse[image] = np.arange(count)
+                images += [image, inverse]
+            labels = _least_reachable(labels, images)
+            least = np.flatnonzero(labels == np.arange(count))
+            relabellings = [
+                self._completed(perms[i], maps[i], free) for i in self._lowering(least, perms, maps, free)
+            ]
+        return labels == np.arange(count)
+
+    def _lowering(
+        self, least: np.ndarray, perms: np.ndarray, maps: np.ndarray, free: np.ndarray
+    ) -> np.ndarray:
+        """The relabellings (indices into ``perms``) that map some of ``least`` lower, a few at most.
+
+        Every pair is tried, a loop along the shorter of the two and arrays along the longer.
+        """
+        found: set[int] = set()
+        if len(least) <= len(perms):
+            for guess in least:
+                lowers = self._lowers(np.full(len(perms), guess), perms, maps, free)
+                found.update(np.flatnonzero(lowers)[:SEED_RELABELLINGS].tolist())
+                if len(found) >= SEED_RELABELLINGS:
+                    break
+        else:
+            for index, (perm, forced) in enumerate(zip(perms, maps, strict=True)):
+                if self._lowers(
+                    least, np.broadcast_to(perm, (len(least), len(perm))), forced[None], free
+                ).any():
+                    found.add(index)
+                    if len(found) >= SEED_RELABELLINGS:
+                        break
+        return np.array(sorted(found), dtype=np.intp)
+
+    def _lowers(
+        self, guesses: np.ndarray, perms: np.ndarray, maps: np.ndarray, free: np.ndarray
+    ) -> np.ndarray:
+        """Whether the least image of each guess under its relabelling (a position permutation and
+        its forced renaming, free symbols renamed in order of first appearance) is below the guess."""
+        codes = self.codes[guesses]
+        if not len(free):  # every symbol's image forced: the images at once
+            images = np.take_along_axis(maps, np.take_along_axis(codes, perms, axis=1), axis=1)
+            return _below(images, codes)
+        rows = np.arange(len(guesses))
+        renaming = np.broadcast_to(maps, (len(guesses), maps.shape[1])).copy()
+        next_free = np.zeros(len(guesses), dtype=np.intp)
+        decided = np.zeros(len(guesses), dtype=bool)
+        smaller = np.zeros(len(guesses), dtype=bool)
+        for place in range(codes.shape[1]):
+            symbol = codes[rows, perms[:, place]]
+            image = renaming[rows, symbol]
+            fresh = image < 0
+            if fresh.any():
+                image = np.where(fresh, free[np.minimum(next_free, len(free) - 1)], image)
+                renaming[rows[fresh], symbol[fresh]] = image[fresh]
+                next_free += fresh
+            original = codes[:, place]
+            smaller |= ~decided & (image < original)
+            decided |= image != original
+            if decided.all():
+                break
+        return smaller
+
+    def _completed(
+        self, perm: np.ndarray, forced: np.ndarray, free: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """A relabelling with this position permutation: its forced renaming, free symbols kept."""
+        mapping = forced.copy()
+        mapping[free] = free
+        return perm, mapping
+
+    def _free_renamings(self, free: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+        """Two renamings of the free symbols alone (a swap and a cycle), which generate them all."""
+        if len(free) < 2:
+            return []
+        identity = np.arange(self.codes.shape[1])
+        swapped, cycled = np.arange(self.symbol_count), np.arange(self.symbol_count)
+        swapped[free[:2]] = free[1::-1]
+        cycled[free] = np.roll(free, 1)
+        return [(identity, swapped), (identity, cycled)]
+
+    def _image_indices(self, perm: np.ndarray, mapping: np.ndarray) -> np.ndarray | None:
+        """Where the relabelling takes each guess, by index; ``None`` if somewhere not a guess."""
+        assert self._keys is not None
+        keys = _packed(mapping[self.codes[:, perm]], self.symbol_count)
+        image = np.minimum(np.searchsorted(self._keys, keys), len(keys) - 1)
+        return image if (self._keys[image] == keys).all() else None
 
     def _stabiliser(self, played: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
         """Position permutations compatible with the played guesses, each with its forced renaming.
@@ -114,25 +231,39 @@ class GuessClasses:
             backward[rows, target] = source
         return perms[ok], forward[ok], backward[ok]
 
-    def _image_is_smaller(self, perm: np.ndarray, mapping: np.ndarray, free: np.ndarray) -> np.ndarray:
-        """Whether the least image of each guess under this permutation is below the guess itself."""
-        guesses = len(self.codes)
-        rows = np.arange(guesses)
-        renaming = np.tile(mapping, (guesses, 1))
-        next_free = np.zeros(guesses, dtype=np.intp)
-        decided = np.zeros(guesses, dtype=bool)
-        smaller = np.zeros(guesses, dtype=bool)
-        for place, source_place in enumerate(perm):
-            symbol = self.codes[:, source_place]
-            image = renaming[rows, symbol]
-            fresh = image < 0
-            if fresh.any():
-                image = np.where(fresh, free[np.minimum(next_free, len(free) - 1)], image)
-                renaming[rows[fresh], symbol[fresh]] = image[fresh]
-                next_free += fresh
-            original = self.codes[:, place]
-            smaller |= ~decided & (image < original)
-            decided |= image != original
-            if decided.all():
-                break
-        return smaller
+
+def _packed(codes: np.ndarray, base: int) -> np.ndarray:
+    """Each code as one integer, its symbols read as digits: ordered as the codes are."""
+    keys = np.zeros(len(codes), np.int64)
+    for place in range(codes.shape[1]):
+        keys = keys * base + codes[:, place]
+    return keys
+
+
+def _below(codes: np.ndarray, others: np.ndarray) -> np.ndarray:
+    """Whether each code is lexicographically below the other of its row."""
+    differs = codes != others
+    first = differs.argmax(axis=1)
+    rows = np.arange(len(codes))
+    return differs.any(axis=1) & (codes[rows, first] < others[rows, first])
+
+
+def _sorted_keys(codes: np.ndarray, base: int) -> np.ndarray | None:
+    """The codes packed (``_packed``) if they fit 63 bits and ascend, else ``None``."""
+    if base ** codes.shape[1] >= 1 << 62:
+        return None
+    keys = _packed(codes, base)
+    return keys if (np.diff(keys) > 0).all() else None
+
+
+def _least_reachable(labels: np.ndarray, images: list[np.ndarray]) -> np.ndarray:
+    """The least index reachable from each, stepping along ``images`` (maps and their inverses):
+    labels pass to neighbours and then jump to their own label's, until nothing changes."""
+    while True:
+        lowered = labels
+        for image in images:
+            lowered = np.minimum(lowered, labels[image])
+        lowered = lowered[lowered]
+        if (lowered == labels).all():
+            return labels
+        labels = lowered
