@@ -18,6 +18,7 @@ import numba as nb
 import numpy as np
 
 from moocow.engine.game import Codes, FeedbackForm, Game
+from moocow.engine.pace import Pace
 
 BLOCK = 128
 """Guesses counted together: their counts per answer (at most 256 x 128 x 4 bytes) stay in cache."""
@@ -230,13 +231,16 @@ def _sizes_serial(
 def _column(
     guess_places: np.ndarray,
     guess_masks: np.ndarray,
-    places: np.ndarray,
-    masks: np.ndarray,
+    secret_places: np.ndarray,
+    secret_masks: np.ndarray,
     form: tuple,
     guess: int,
+    candidates: np.ndarray,
 ) -> np.ndarray:  # pragma: no cover - compiled
-    """The feedback of one guess against gathered candidates."""
-    answers = np.empty(places.shape[1], np.uint8)
+    """The feedback of one guess against candidates, gathered here: one call from Python, which
+    evaluation makes at every split."""
+    places, masks = _gather(secret_places, secret_masks, candidates)
+    answers = np.empty(len(candidates), np.uint8)
     _answers(places, masks, 0, guess_places[:, guess].copy(), guess_masks[guess], form, answers)
     return answers
 
@@ -305,11 +309,13 @@ def few_scores(
 
 
 PARALLEL_CELLS = 1 << 22
-"""Work of this many pairs or more (a few milliseconds) is shared among numba's threads. Each
-parallel call ends at a barrier, where a thread the machine descheduled keeps the others waiting:
-on the shared 2-core machine under load, Mastermind 5x8 with calls of 2^18 pairs or more in
-parallel took 15 s (16.6 s of CPU), from 2^22 on 5.7 to 7.3 s, all serial 5.6 s; unloaded, 8
-bottles took 9.5 s from 2^20, 10.6 s from 2^22, 11.5 s from 2^26."""
+"""Work of this many pairs or more is always shared among numba's threads."""
+SHARED_CELLS = 1 << 18
+"""From this many pairs up to ``PARALLEL_CELLS``, work is shared or not as ``PACE`` has found
+faster lately (``engine.pace``: on an idle machine sharing pays from about 2^18 pairs; under load
+the barrier at the end of every parallel call makes it much slower)."""
+PACE = Pace()
+"""How the mid-sized scorings of this process have gone, serial (0) and shared (1)."""
 
 
 def _codes(prepared: Prepared, candidates: np.ndarray, guesses: np.ndarray | None = None) -> tuple:
@@ -330,15 +336,28 @@ def _codes(prepared: Prepared, candidates: np.ndarray, guesses: np.ndarray | Non
 
 
 def partition_sizes(
-    prepared: Prepared, values: np.ndarray, candidates: np.ndarray, guesses: np.ndarray
+    prepared: Prepared, values: np.ndarray, candidates: np.ndarray, guesses: np.ndarray | None
 ) -> np.ndarray:
-    """``partitions.partition_sizes`` computed from the codes: the same ``(values, guesses)`` int32."""
-    kernel = _sizes_parallel if len(candidates) * len(guesses) >= PARALLEL_CELLS else _sizes_serial
-    return kernel(
-        *_codes(prepared, candidates, guesses), np.ascontiguousarray(values, np.int64), prepared.answers
+    """``partitions.partition_sizes`` computed from the codes: the same ``(values, guesses)`` int32
+    (every guess when ``guesses`` is ``None``)."""
+    arguments = (
+        *_codes(prepared, candidates, guesses),
+        np.ascontiguousarray(values, np.int64),
+        prepared.answers,
     )
+    cells = len(candidates) * len(prepared.guess_masks if guesses is None else guesses)
+    if cells >= PARALLEL_CELLS:
+        return _sizes_parallel(*arguments)
+    if cells < SHARED_CELLS:
+        return _sizes_serial(*arguments)
+    return PACE.run((lambda: _sizes_serial(*arguments), lambda: _sizes_parallel(*arguments)), cells)
 
 
 def column(prepared: Prepared, guess: int, candidates: np.ndarray) -> np.ndarray:
     """``FeedbackTable.column`` computed from the codes: the feedback of one guess (uint8)."""
-    return _column(*_codes(prepared, candidates), int(guess))
+    form = (prepared.positional, prepared.common, prepared.multiplier)
+    guesses, secrets = (
+        (prepared.guess_places, prepared.guess_masks),
+        (prepared.secret_places, prepared.secret_masks),
+    )
+    return _column(*guesses, *secrets, form, int(guess), np.ascontiguousarray(candidates))

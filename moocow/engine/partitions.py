@@ -74,10 +74,10 @@ def _compiled_sizes(
     """``partition_sizes`` by the compiled engine, in slices of guesses so that progress shows."""
     from moocow.engine import compiled
 
-    guesses = np.arange(table.guess_count) if guesses is None else guesses
-    cells = len(candidates) * len(guesses)
+    cells = len(candidates) * (table.guess_count if guesses is None else len(guesses))
     if cells < REPORT_CELLS:
         return compiled.partition_sizes(prepared, table.values, candidates, guesses)
+    guesses = np.arange(table.guess_count) if guesses is None else guesses
     step = max(1, REPORT_CELLS // 16 // max(1, len(candidates)))
     parts = []
     with task("scoring guesses", cells, "pairs") as advance:

@@ -1,0 +1,60 @@
+"""The choice between serial and shared scoring follows measured speed, and never changes a result."""
+
+from __future__ import annotations
+
+import os
+from unittest import mock
+
+import numpy as np
+
+from moocow.engine import compiled, partitions
+from moocow.engine.pace import EXPLORE, RECENT, Pace
+from moocow.engine.table import ENGINE_VARIABLE, FeedbackTable
+from moocow.plugins import load_game
+
+
+def test_the_faster_way_is_taken_and_the_other_tried_now_and_then() -> None:
+    pace = Pace()
+    assert [pace.choose(), pace.choose()] == [0, 0]  # 0 is untimed until it is recorded
+    pace.record(0, 100, 1.0)
+    assert pace.choose() == 1
+    pace.record(1, 100, 0.5)
+    ways = [pace.choose() for _ in range(4 * EXPLORE)]
+    assert ways.count(0) == 4 and ways.count(1) == 4 * EXPLORE - 4
+
+
+def test_one_slow_call_does_not_turn_the_choice() -> None:
+    """A first call warming up, or a moment of load, is outvoted by the recent median."""
+    pace = Pace()
+    for _ in range(RECENT):
+        pace.record(0, 1, 2.0)
+        pace.record(1, 1, 1.0)
+    pace.record(1, 1, 50.0)
+    assert pace.seconds_per_unit(1) == 1.0
+    assert pace.choose() == 1
+
+
+def test_a_way_that_becomes_slow_loses_the_choice() -> None:
+    """Load arrives: the shared way's recent calls turn slow and the serial way takes over."""
+    pace = Pace()
+    pace.record(0, 1, 2.0)
+    for _ in range(RECENT):
+        pace.record(1, 1, 1.0)
+    assert pace.choose() == 1
+    for _ in range(RECENT):
+        pace.record(1, 1, 9.0)
+    assert pace.choose() == 0
+
+
+def test_both_ways_compute_the_same_sizes() -> None:
+    """Mid-sized scorings go serial or shared by ``compiled.PACE``: each way gives the sizes."""
+    game = load_game("mastermind:pegs=5,colors=8")
+    table = FeedbackTable(game)
+    candidates = np.arange(0, table.secret_count, 4)[:20]
+    assert compiled.SHARED_CELLS <= len(candidates) * table.guess_count < compiled.PARALLEL_CELLS
+    with mock.patch.dict(os.environ, {ENGINE_VARIABLE: "numpy"}):
+        expected = partitions.partition_sizes(table, candidates)
+    with mock.patch.dict(os.environ, {ENGINE_VARIABLE: "compiled"}):
+        for way in (0, 1):
+            with mock.patch.object(compiled.PACE, "choose", return_value=way):
+                assert np.array_equal(partitions.partition_sizes(table, candidates), expected)
