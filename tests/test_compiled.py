@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from moocow.engine import compiled, opening, partitions
 from moocow.engine.evaluation import evaluate
+from moocow.engine.position import Position
 from moocow.engine.registry import load_strategy
 from moocow.engine.table import ENGINE_VARIABLE, FeedbackTable
 from moocow.plugins import load_game
@@ -146,7 +147,8 @@ def test_too_many_symbol_copies_stay_on_numpy() -> None:
 def test_small_work_stays_on_numpy_until_the_games_work_adds_up(monkeypatch: pytest.MonkeyPatch) -> None:
     """A game's work stays on numpy (no numba to load) until it adds up to ``COMPILED_CELLS``
     pairs, though no one call is that large (Mastermind 5x8 after 11223); then all of it takes
-    the compiled engine. Another game's does not."""
+    the compiled engine. Another game's does not, but a game of that many pairs in all starts on
+    the compiled engine."""
     from moocow.engine.table import COMPILED_CELLS
 
     monkeypatch.delenv(ENGINE_VARIABLE, raising=False)
@@ -155,6 +157,7 @@ def test_small_work_stays_on_numpy_until_the_games_work_adds_up(monkeypatch: pyt
     assert [table.compiled(quarter) is None for _ in range(4)] == [True, True, True, False]
     assert table.compiled(10) is not None
     assert FeedbackTable(load_game("digits:length=3")).compiled(10) is None
+    assert FeedbackTable(load_game("mastermind:pegs=5,colors=8")).compiled(10) is not None  # 2^30 pairs
     monkeypatch.setenv(ENGINE_VARIABLE, "numpy")
     assert table.compiled(COMPILED_CELLS) is None
 
@@ -165,6 +168,7 @@ def test_small_work_stays_on_numpy_until_the_games_work_adds_up(monkeypatch: pyt
         ("mastermind", "minmax"),
         ("mastermind", "entropy"),
         ("mastermind:pegs=3,colors=5", "parts:candidates_only=true"),
+        ("mastermind:pegs=4,colors=7", "expected"),
         ("digits:length=3", "expected"),
         ("bottles:n=6", "minmax"),
         ("bottles:n=7", "expected"),
@@ -173,11 +177,14 @@ def test_small_work_stays_on_numpy_until_the_games_work_adds_up(monkeypatch: pyt
 def test_symmetry_after_the_opening_changes_no_choice(
     spec: str, strategy: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Scoring one guess per class of guesses alike (``opening.later_guesses``) at every position
-    chooses exactly the guesses scoring all of them does."""
+    """Scoring one guess per class of guesses alike (``opening.later_guesses``, and renaming the
+    symbols no candidate holds, ``opening.absent_symbol_guesses``) at every position chooses
+    exactly the guesses scoring all of them does."""
+    monkeypatch.setenv(ENGINE_VARIABLE, "compiled")  # which finds the absent symbols' classes
     results = []
     for cells in (1 << 62, 0):
         monkeypatch.setattr(opening, "SYMMETRY_CELLS", cells)
+        monkeypatch.setattr(opening, "RENAMING_CELLS", cells)
         result = evaluate(load_game(spec), load_strategy(strategy))
         results.append((result.total, result.histogram))
     assert results[0] == results[1]
@@ -192,3 +199,21 @@ def test_mastermind_5x8_minmax_known_result(monkeypatch: pytest.MonkeyPatch) -> 
     assert (result.total, result.worst) == (183_775, 7)
     assert result.histogram == (1, 9, 98, 1258, 11373, 18638, 1391)
     assert FeedbackTable.for_game(game).compiled(1) is not None
+
+
+def test_guesses_alike_by_renaming_absent_symbols_keep_the_least() -> None:
+    """With colours 5 and 6 in no candidate, a guess and the one with 5 and 6 swapped are alike;
+    the lower of the two is kept (both, when they are the same guess)."""
+    game = load_game("mastermind")
+    table = FeedbackTable(game)
+    assert table.compiled(1 << 30) is not None
+    candidates = np.flatnonzero((game.secrets < 4).all(axis=1))  # colours 1 to 4 only
+    start = Position(game, table, candidates, ((0, 0),))
+    kept = opening.absent_symbol_guesses(start, opening.RENAMING_CELLS)
+    assert kept is not None
+    swapped = game.guesses.copy()
+    swapped[game.guesses == 4], swapped[game.guesses == 5] = 5, 4
+    partner = np.array([game.guess_index(game.format_code(code)) for code in swapped])
+    assert np.array_equal(kept, np.arange(len(game.guesses)) <= partner)
+    assert opening.absent_symbol_guesses(start, opening.RENAMING_CELLS - 1) is None
+    assert opening.absent_symbol_guesses(Position.start(game, table), opening.RENAMING_CELLS) is None

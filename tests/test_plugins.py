@@ -406,6 +406,25 @@ def test_variable_selects_entry_points_by_name(monkeypatch: pytest.MonkeyPatch):
     assert f"plugin typo failed to load: no such entry point (named in {LOAD_PLUGINS_VARIABLE})" in errors
 
 
+def test_installed_entry_points_are_read_only_where_declared(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """A distribution on ``sys.path`` whose ``entry_points.txt`` has a ``[moocow]`` section is
+    found through ``importlib.metadata``; one with other groups only is not, and then
+    ``importlib.metadata`` is not even asked (its import is a tenth of a short command)."""
+    info = tmp_path / "moocow_fake-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: moocow-fake\nVersion: 1.0\n")
+    points = info / "entry_points.txt"
+    points.write_text("[console_scripts]\nfake = moocow_fake:main\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(importlib.metadata, "entry_points", lambda **_: pytest.fail("asked"))
+    assert manager_module.entry_points("moocow") == ()
+    monkeypatch.undo()
+    monkeypatch.syspath_prepend(str(tmp_path))
+    points.write_text("[console_scripts]\nfake = moocow_fake:main\n\n[moocow]\nfake = moocow_fake:plugin\n")
+    found = [point for point in manager_module.entry_points("moocow") if point.name == "fake"]
+    assert [point.value for point in found] == ["moocow_fake:plugin"]
+
+
 def test_selected_plugins_reads_the_variable():
     assert selected_plugins(None) is None
     assert selected_plugins("") == frozenset()

@@ -66,6 +66,12 @@ def test_commands_that_do_not_search_do_not_load_numba(arguments: tuple[str, ...
     assert not modules & {*SEARCH, *RUNNER}
 
 
+def test_no_plugin_installed_no_metadata_imported() -> None:
+    """With no distribution declaring moocow entry points, Knuth's run does not import
+    ``importlib.metadata`` (20 to 40 ms) to find none."""
+    assert "importlib.metadata" not in loaded("evaluate", "mastermind", "--strategy", "minmax:first=1122")
+
+
 def test_the_exact_search_loads_numba_when_it_runs() -> None:
     """The probe can see numba: ``optimal`` loads it (else the tests above could not fail)."""
     assert "numba" in loaded("optimal", "bottles:n=3")

@@ -295,6 +295,32 @@ def _few_scores(
     return scores
 
 
+@nb.njit(cache=True)
+def _absent_in_order(guess_places: np.ndarray, rank: np.ndarray) -> np.ndarray:  # pragma: no cover - compiled
+    """Whether each guess's symbols of ``rank`` 0, 1, 2, ... (the others rank -1) first appear in
+    that order, from 0: the least guess of those alike by renaming these symbols."""
+    length, count = guess_places.shape
+    least = np.empty(count, np.bool_)
+    for guess in range(count):
+        highest, ordered = -1, True
+        for place in range(length):
+            found = rank[guess_places[place, guess]]
+            if found > highest + 1:
+                ordered = False
+                break
+            highest = max(highest, found)
+        least[guess] = ordered
+    return least
+
+
+def absent_in_order(prepared: Prepared, symbols: np.ndarray) -> np.ndarray:
+    """Mask of the guesses least among those alike by renaming ``symbols`` (ascending) among
+    themselves: those using them in order of first appearance, lowest first."""
+    rank = np.full(256, -1, np.int64)
+    rank[symbols] = np.arange(len(symbols))
+    return _absent_in_order(prepared.guess_places, rank)
+
+
 UNSCORED = np.iinfo(np.int64).max
 """The score of a guess left unscored once one that cannot be beaten is found."""
 

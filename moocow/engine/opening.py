@@ -25,6 +25,7 @@ from collections import Counter
 import numpy as np
 
 from moocow.engine.game import Codes, Game
+from moocow.engine.position import Position
 
 
 def opening_guesses(game: Game) -> np.ndarray | None:
@@ -62,6 +63,39 @@ def later_guesses(game: Game, played: tuple[int, ...], cells: int) -> np.ndarray
         classes = game.__dict__["_guess_classes"] = GuessClasses(game)
     least = classes.canonical(played)
     return None if least is None else np.flatnonzero(least)
+
+
+RENAMING_CELLS = 1 << 20
+"""Scoring this many pairs or more, first drop the guesses alike by renaming absent symbols
+(finding them takes about 0.1 ms on Mastermind 5x8: below this, more than it saves)."""
+
+
+def absent_symbol_guesses(position: Position, cells: int) -> np.ndarray | None:
+    """Mask of the guesses least in their class alike by renaming the symbols no candidate holds.
+
+    Renaming those symbols among themselves changes no candidate, so (where the game declares
+    symbol renaming) guesses it exchanges give every candidate the same answer and are all not
+    candidates: they tie under every heuristic, and in lexicographic order the least is the one
+    using those symbols in order of first appearance, lowest first. Once a colour of Mastermind
+    is ruled out, a guess with it and one with another ruled-out colour are alike: 5x8 keeps 15
+    to 60 per cent of its guesses in most positions after the third guess. ``None`` where fewer
+    than two symbols are absent, under ``RENAMING_CELLS``, or where symmetry does not apply or
+    the compiled engine is not engaged (it computes the mask).
+    """
+    game, table = position.game, position.table
+    if cells < RENAMING_CELLS or "symbols" not in game.symmetries or opening_guesses(game) is None:
+        return None
+    prepared = table.compiled(0)
+    if prepared is None:
+        return None
+    present = np.zeros(max(int(game.guesses.max()), int(game.secrets.max())) + 1, dtype=bool)
+    present[game.secrets[position.candidates].ravel()] = True
+    absent = np.flatnonzero(~present)
+    if len(absent) < 2:
+        return None
+    from moocow.engine.compiled import absent_in_order
+
+    return absent_in_order(prepared, absent)
 
 
 def _opening_guesses(game: Game) -> np.ndarray | None:

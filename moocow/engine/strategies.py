@@ -25,7 +25,7 @@ import numpy as np
 from moocow.engine.cost import duration, scoring_seconds
 from moocow.engine.errors import MoocowError
 from moocow.engine.game import Game
-from moocow.engine.opening import later_guesses, opening_guesses
+from moocow.engine.opening import absent_symbol_guesses, later_guesses, opening_guesses
 from moocow.engine.params import Param, bind, format_spec
 from moocow.engine.partitions import (
     entropy_cost,
@@ -225,6 +225,9 @@ class HeuristicStrategy(Strategy):
             width = table.guess_count if guesses is None else len(guesses)
             played = tuple(guess for guess, _ in position.history)
             alike = later_guesses(position.game, played, len(candidates) * width)
+            renamed = absent_symbol_guesses(position, len(candidates) * width)
+            if renamed is not None:
+                alike = np.flatnonzero(renamed) if alike is None else alike[renamed[alike]]
         else:
             alike = None
         if alike is not None:
