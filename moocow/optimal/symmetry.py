@@ -91,6 +91,7 @@ class GuessClasses:
         spread = np.random.default_rng(0).choice(
             len(perms), min(len(perms), SEED_RELABELLINGS), replace=False
         )
+        used = set(spread.tolist())
         relabellings = self._free_renamings(free) + [self._completed(perms[i], maps[i], free) for i in spread]
         images: list[np.ndarray] = []
         labels = np.arange(count)
@@ -104,9 +105,9 @@ class GuessClasses:
                 images += [image, inverse]
             labels = _least_reachable(labels, images)
             least = np.flatnonzero(labels == np.arange(count))
-            relabellings = [
-                self._completed(perms[i], maps[i], free) for i in self._lowering(least, perms, maps, free)
-            ]
+            joining = set(self._lowering(least, perms, maps, free).tolist()) - used  # one in use lowers none
+            used |= joining
+            relabellings = [self._completed(perms[i], maps[i], free) for i in sorted(joining)]
         return labels == np.arange(count)
 
     def _lowering(
