@@ -1,4 +1,4 @@
-"""The first guesses worth scoring: one per class of guesses alike up to the game's relabellings.
+"""The guesses worth scoring: one per class of guesses alike up to the game's relabellings.
 
 Before any guess every secret is possible, so a relabelling the game declares (``Game.symmetries``:
 permuting the places, renaming the symbols) maps the candidate set onto itself: guesses it
@@ -14,7 +14,9 @@ relabelling: with both symmetries the least codes are those written ``0..0 1..1 
 counts decreasing (``1112``, not ``1222``), with places alone the sorted codes, with symbols alone
 the codes whose symbols first appear in the order ``0, 1, 2``. That every class has its least code
 among the guesses is checked by counting: the classes' sizes must add up to the guesses.
-``moocow.optimal.symmetry`` does the general case (after guesses), out of reach for 9 or 10 places.
+``moocow.optimal.symmetry`` does the general case (after guesses: ``later_guesses``), out of reach
+for 9 or 10 places. Symbols no candidate holds can also be renamed among themselves, whatever
+the guesses played (``absent_symbol_guesses``).
 """
 
 from __future__ import annotations
