@@ -349,7 +349,6 @@ def _codes(prepared: Prepared, candidates: np.ndarray, guesses: np.ndarray | Non
     ``guesses`` is ``None`` or every index in order, read in place, else gathered) and of the
     candidates (gathered), and the feedback's form."""
     places, masks = _gather(prepared.secret_places, prepared.secret_masks, np.ascontiguousarray(candidates))
-    form = (prepared.positional, prepared.common, prepared.multiplier)
     guess_places, guess_masks = prepared.guess_places, prepared.guess_masks
     every = guesses is None or (
         len(guesses) == guess_places.shape[1] and (guesses == np.arange(len(guesses))).all()
@@ -358,7 +357,11 @@ def _codes(prepared: Prepared, candidates: np.ndarray, guesses: np.ndarray | Non
         guess_places, guess_masks = _gather(
             guess_places, guess_masks, np.ascontiguousarray(guesses, np.int64)
         )
-    return guess_places, guess_masks, places, masks, form
+    return guess_places, guess_masks, places, masks, _form(prepared)
+
+
+def _form(prepared: Prepared) -> tuple[bool, bool, int]:
+    return prepared.positional, prepared.common, prepared.multiplier
 
 
 def partition_sizes(
@@ -381,9 +384,12 @@ def partition_sizes(
 
 def column(prepared: Prepared, guess: int, candidates: np.ndarray) -> np.ndarray:
     """``FeedbackTable.column`` computed from the codes: the feedback of one guess (uint8)."""
-    form = (prepared.positional, prepared.common, prepared.multiplier)
-    guesses, secrets = (
-        (prepared.guess_places, prepared.guess_masks),
-        (prepared.secret_places, prepared.secret_masks),
+    return _column(
+        prepared.guess_places,
+        prepared.guess_masks,
+        prepared.secret_places,
+        prepared.secret_masks,
+        _form(prepared),
+        int(guess),
+        np.ascontiguousarray(candidates),
     )
-    return _column(*guesses, *secrets, form, int(guess), np.ascontiguousarray(candidates))

@@ -77,8 +77,8 @@ class GuessClasses:
             return least
         smaller = np.zeros(len(self.codes), dtype=bool)  # not lexicographic: every relabelling on every guess
         everyone = np.arange(len(self.codes))
-        for perm, mapping in zip(perms, maps, strict=True):
-            smaller |= self._lowers(everyone, np.broadcast_to(perm, self.codes.shape), mapping[None], free)
+        for perm, forced in zip(perms, maps, strict=True):
+            smaller |= self._lowered_by(everyone, perm, forced, free)
         return ~smaller
 
     def _least_of_orbits(self, perms: np.ndarray, maps: np.ndarray, free: np.ndarray) -> np.ndarray | None:
@@ -126,13 +126,17 @@ class GuessClasses:
                     break
         else:
             for index, (perm, forced) in enumerate(zip(perms, maps, strict=True)):
-                if self._lowers(
-                    least, np.broadcast_to(perm, (len(least), len(perm))), forced[None], free
-                ).any():
+                if self._lowered_by(least, perm, forced, free).any():
                     found.add(index)
                     if len(found) >= SEED_RELABELLINGS:
                         break
         return np.array(sorted(found), dtype=np.intp)
+
+    def _lowered_by(
+        self, guesses: np.ndarray, perm: np.ndarray, forced: np.ndarray, free: np.ndarray
+    ) -> np.ndarray:
+        """``_lowers`` with one relabelling for every guess."""
+        return self._lowers(guesses, np.broadcast_to(perm, (len(guesses), len(perm))), forced[None], free)
 
     def _lowers(
         self, guesses: np.ndarray, perms: np.ndarray, maps: np.ndarray, free: np.ndarray
