@@ -7,10 +7,7 @@ turns ``MoocowError`` into one line on stderr and exit status 2 itself
 
 from __future__ import annotations
 
-import contextlib
 import os
-import signal
-from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -61,32 +58,18 @@ def optimal(
     """Find the strategy with the fewest guesses in total, and prove it (Ctrl-C keeps the best so far)."""
     from moocow.optimal.progress import SearchProgress
     from moocow.optimal.prove import prove_optimal
+    from moocow.optimal.stopping import stopped_by_signals
     from moocow.plugins import load_game
 
     with one_line_errors():
         check_outputs(show, dot, save)
         loaded = load_game(game)
-        with SearchProgress(err) as progress, stopped_by_sigterm():
+        with SearchProgress(err) as progress, stopped_by_signals():
             result = prove_optimal(loaded, max_depth, candidates_only, progress, workers, store, scheduler)
         notes(dot).print(describe(result), soft_wrap=True)
         if result.root is not None:
             label = optimal_label(result)
             emit(loaded, result.root, label, save, show, dot)
-
-
-@contextlib.contextmanager
-def stopped_by_sigterm() -> Iterator[None]:
-    """SIGTERM stops the search as Ctrl-C does, keeping the best tree (and the store) for a job a
-    batch system or a session ends; a background job started by a shell ignores Ctrl-C's SIGINT."""
-
-    def interrupt(signum: int, frame: object) -> None:
-        raise KeyboardInterrupt
-
-    previous = signal.signal(signal.SIGTERM, interrupt)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
 
 
 def describe(result: OptimalResult) -> str:

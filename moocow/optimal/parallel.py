@@ -17,12 +17,14 @@ instead of being sent out.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
+import multiprocessing.connection
 import queue
 import signal
 from abc import ABC, abstractmethod
-from collections.abc import Callable
-from multiprocessing.pool import Pool
+from multiprocessing.connection import Connection
+from multiprocessing.context import ForkContext
 from typing import Protocol
 
 import numpy as np
@@ -134,21 +136,21 @@ class GuessPool(ABC):
 
     @abstractmethod
     def submit(self, task: GuessTask, position: int, results: Results) -> None:
-        """Start ``value_of_guess`` on a worker; its outcome goes on ``results`` under ``position``."""
+        """Start ``value_of_guess`` on a worker; ``next_result`` hands its outcome back under
+        ``position`` (this pool's workers may put it on ``results``)."""
 
     @abstractmethod
     def close(self) -> None:
         """Stop the workers (at once: an interrupted search does not wait for them)."""
 
-    def check_workers(self) -> None:
-        """Raise ``MoocowError`` if a worker is lost with a guess it will never answer."""
-        return  # by default none can be: Dask runs a lost worker's tasks again
-
-    def _waiting(self) -> None:
-        """While no result comes: a lost worker stops the search, and the time is kept (forked
-        workers write what they settle, so the searching process may write nothing for hours)."""
-        self.check_workers()
-        self.search.keep_time()
+    def next_result(self, results: Results) -> tuple[int, object]:
+        """The next ``(position, outcome)``, waiting in short steps so that Ctrl-C is seen at once
+        and the time is kept (forked workers write what they settle, so the searching process
+        may write nothing for hours)."""
+        while True:
+            with contextlib.suppress(queue.Empty):
+                return results.get(timeout=WAIT_SECONDS)
+            self.search.keep_time()
 
     def best_guess(
         self,
@@ -188,7 +190,7 @@ class GuessPool(ABC):
                 running, position = running + 1, position + 1
             if running == 0:
                 return best, best_guess
-            at, outcome = _next(results, self._waiting)
+            at, outcome = self.next_result(results)
             running -= 1
             if isinstance(outcome, BaseException):
                 raise outcome
@@ -210,7 +212,12 @@ class GuessPool(ABC):
 
 class ForkedGuessPool(GuessPool):
     """Worker processes forked from the searching one: they inherit its table and its caches,
-    and its store, which each writes through a connection of its own."""
+    and its store, which each writes through a connection of its own.
+
+    Each worker has a pipe of its own, so nothing is shared that a killed worker could leave
+    locked. (``multiprocessing.Pool`` shares one result queue: a worker stopped while it held
+    that queue's lock left ``terminate`` waiting forever, and a stopped search never ended.)
+    """
 
     workers_keep_results = True
 
@@ -218,40 +225,82 @@ class ForkedGuessPool(GuessPool):
         global _search
         _search = search
         super().__init__(search, workers)
-        self.pool: Pool = multiprocessing.get_context("fork").Pool(workers, initializer=_start_worker)
-        self._processes = list(getattr(self.pool, "_pool", ()))
-        """The worker processes (a private attribute of the pool: without it, no check)."""
+        context = multiprocessing.get_context("fork")
+        self._idle: list[_ForkedWorker] = []
+        for _ in range(workers):
+            self._idle.append(_ForkedWorker(context, [worker.connection for worker in self._idle]))
+        self._busy: dict[_ForkedWorker, int] = {}
+        """The workers on a guess, each with the guess's position."""
 
     def submit(self, task: GuessTask, position: int, results: Results) -> None:
-        self.pool.apply_async(
-            _guess_value,
-            (task,),
-            callback=lambda outcome: results.put((position, outcome)),
-            error_callback=lambda error: results.put((position, error)),
-        )
+        worker = self._idle.pop()
+        worker.connection.send(task)
+        self._busy[worker] = position
+
+    def next_result(self, results: Results) -> tuple[int, object]:
+        while True:
+            with contextlib.suppress(queue.Empty):
+                return results.get_nowait()
+            busy = list(self._busy)
+            signs = [worker.connection for worker in busy] + [worker.process.sentinel for worker in busy]
+            ready = multiprocessing.connection.wait(signs, timeout=WAIT_SECONDS)
+            for worker in busy:
+                if worker.connection in ready or worker.process.sentinel in ready:
+                    position = self._busy.pop(worker)
+                    self._idle.append(worker)
+                    return position, worker.outcome()
+            self.search.keep_time()
 
     def close(self) -> None:
-        self.pool.terminate()
-        self.pool.join()
-
-    def check_workers(self) -> None:
-        """A worker killed (by the kernel out of memory, say) is replaced by the pool, but its
-        guess is lost, and the search would wait for it forever: stop in one line instead."""
-        for process in self._processes:
-            code = process.exitcode
-            if code is not None:
-                cause = f"killed by signal {-code}" if code < 0 else f"exit status {code}"
-                raise MoocowError(
-                    f"a worker of the exact search died ({cause}; out of memory?); "
-                    "with --store, the same command goes on from what was settled"
-                )
+        for worker in [*self._idle, *self._busy]:
+            worker.stop()
 
 
-def _next(results: Results, check: Callable[[], None]) -> tuple[int, object]:
-    """The next result, waiting in short steps so that Ctrl-C is seen at once, and calling
-    ``check`` (which raises if no result can come) at each step."""
+class _ForkedWorker:
+    """One forked worker process and the pipe that carries its guesses and their outcomes."""
+
+    def __init__(self, context: ForkContext, others: list[Connection]) -> None:
+        self.connection, theirs = context.Pipe()
+        self.process = context.Process(target=_serve, args=(theirs, [self.connection, *others]), daemon=True)
+        self.process.start()
+        theirs.close()
+
+    def outcome(self) -> object:
+        """What the worker sent back, or why it never will (it died: killed out of memory, say)."""
+        with contextlib.suppress(EOFError, OSError):
+            return self.connection.recv()
+        self.process.join()
+        code = self.process.exitcode
+        cause = f"killed by signal {-code}" if code is not None and code < 0 else f"exit status {code}"
+        return MoocowError(
+            f"a worker of the exact search died ({cause}; out of memory?); "
+            "with --store, the same command goes on from what was settled"
+        )
+
+    def stop(self) -> None:
+        """At once: an interrupted search does not wait for the guess under way."""
+        self.process.kill()
+        self.process.join()
+        self.connection.close()
+
+
+def _serve(connection: Connection, searchers: list[Connection]) -> None:
+    """A forked worker's life: a guess in, its outcome (or the error it raised) out, until the
+    searching process is gone. Closing the searching side's pipes it inherited lets it see that."""
+    for inherited in searchers:
+        inherited.close()
+    _start_worker()
     while True:
         try:
-            return results.get(timeout=WAIT_SECONDS)
-        except queue.Empty:
-            check()
+            task = connection.recv()
+        except EOFError:
+            return
+        outcome: object
+        try:
+            outcome = _guess_value(task)
+        except Exception as error:
+            outcome = error
+        try:
+            connection.send(outcome)
+        except Exception as error:  # an error that does not pickle
+            connection.send(MoocowError(f"a worker of the exact search failed: {error}"))

@@ -39,6 +39,7 @@ from moocow.optimal.compiled import KernelSearch
 from moocow.optimal.parallel import ForkedGuessPool, GuessPool
 from moocow.optimal.proof_store import ProofStore, SetKey
 from moocow.optimal.stats import ProgressHook, SearchStats
+from moocow.optimal.stopping import stop_if_asked
 from moocow.optimal.symmetry import GuessClasses
 
 KERNEL_LEVEL = 2
@@ -463,7 +464,9 @@ class Search:
         self.root.lower = max(self.root.lower, min(bound, following, count + parts_lower))
 
     def keep_time(self) -> None:
-        """Keep the time searched in the store, if any (while workers are waited for)."""
+        """Keep the time searched in the store, if any (while workers are waited for), and stop if
+        a signal asked to."""
+        stop_if_asked()
         if self.store is not None:
             self.store.count_seconds()
 
@@ -478,8 +481,9 @@ class Search:
     def _mark(self, step: int, index: int, count: int) -> None:
         """Progress: ``index`` of ``count`` at one of three steps (root guesses, their parts, guesses).
 
-        The hook is called at most every ``PROGRESS_SECONDS``.
+        The hook is called at most every ``PROGRESS_SECONDS``. A stop a signal asked for is seen here.
         """
+        stop_if_asked()
         del self._marks[step:]
         self._marks.append((index, count))
         done = 0.0

@@ -1,0 +1,47 @@
+"""A stop asked for by a signal (SIGTERM, Ctrl-C), kept until the search has seen it.
+
+Python runs a signal's handler between two bytecodes of whatever the main thread is running, and
+an exception raised there can be lost: inside a ``__del__`` or a weakref callback, Python prints
+"Exception ignored" and goes on. A lost SIGTERM let a proof run on to its end. So the handler also
+leaves a flag, and the search checks it whenever it waits for a worker or marks its progress.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+from collections.abc import Iterator
+from types import FrameType
+
+_asked = False
+
+
+def _ask_to_stop(signum: int, frame: FrameType | None) -> None:
+    global _asked
+    _asked = True
+    raise KeyboardInterrupt
+
+
+def stop_if_asked() -> None:
+    """Raise ``KeyboardInterrupt`` if a signal asked to stop (its own raise may have been lost)."""
+    if _asked:
+        raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def stopped_by_signals() -> Iterator[None]:
+    """SIGTERM stops the search as Ctrl-C does, keeping the best tree (and the store) for a job a
+    batch system or a session ends; a background job started by a shell ignores Ctrl-C's SIGINT,
+    and so it still does."""
+    global _asked
+    _asked = False
+    ours = [signal.SIGTERM]
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        ours.append(signal.SIGINT)
+    previous = {number: signal.signal(number, _ask_to_stop) for number in ours}
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+        _asked = False

@@ -1,0 +1,88 @@
+"""How an exact search stops: a signal's stop is never lost, and the workers end at once."""
+
+from __future__ import annotations
+
+import os
+import queue
+import signal
+import time
+from typing import Any
+
+import numpy as np
+import pytest
+
+from moocow.optimal import parallel, search
+from moocow.optimal.prove import prove_optimal
+from moocow.optimal.search import Search
+from moocow.optimal.stopping import stopped_by_signals
+from moocow.plugins.mastermind import Mastermind
+
+
+def give_up(signum: int, frame: Any) -> None:
+    raise TimeoutError("stopping the workers hung")
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_sigterm_whose_interrupt_is_lost_still_stops_the_search(
+    monkeypatch: pytest.MonkeyPatch, workers: int
+) -> None:
+    """Python can lose the ``KeyboardInterrupt`` a signal handler raises (inside a ``__del__``,
+    say); the search still stops, at its next wait or progress mark."""
+    monkeypatch.setattr(search, "PARALLEL_SECONDS", 0.0)
+    monkeypatch.setattr(search, "PROGRESS_SECONDS", 0.0)
+    signalled: list[bool] = []
+
+    def sigterm_then_lose_its_interrupt(done: float, best: int | None, lower: int) -> None:
+        if not signalled:
+            signalled.append(True)
+            try:
+                os.kill(os.getpid(), signal.SIGTERM)
+                time.sleep(1.0)  # the handler runs here
+            except KeyboardInterrupt:
+                pass  # lost, as Python loses one raised inside a __del__
+
+    with stopped_by_signals():
+        stopped = prove_optimal(Mastermind(), workers=workers, progress=sigterm_then_lose_its_interrupt)
+    assert signalled and stopped.interrupted and not stopped.proven
+
+
+def test_a_stop_asked_for_does_not_outlive_its_search() -> None:
+    """The flag is cleared when the command's search ends: a later search in the process runs."""
+    with stopped_by_signals(), pytest.raises(KeyboardInterrupt):
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(1.0)
+    assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
+    assert prove_optimal(Mastermind(pegs=2, colors=3)).proven
+
+
+FORKED_WORKER = parallel._guess_value
+
+
+def huge_outcome(task: parallel.GuessTask) -> parallel.GuessOutcome:
+    """A worker whose outcome is far larger than a pipe holds: it is still sending when stopped."""
+    total, trees, counted = FORKED_WORKER(task)
+    return total, trees, counted, b"x" * 64_000_000  # type: ignore[return-value]
+
+
+def test_closing_the_pool_ends_workers_in_the_middle_of_sending() -> None:
+    """``multiprocessing.Pool.terminate`` could hang for good when it killed a worker holding its
+    shared result queue's lock; each forked worker has its own pipe, so nothing is left locked."""
+    game = Mastermind(pegs=3, colors=4)
+    searching = Search(game)
+    searching.kernel.warm_up()
+    previous = signal.signal(signal.SIGALRM, give_up)
+    signal.alarm(60)
+    try:
+        parallel._guess_value = huge_outcome
+        pool = parallel.ForkedGuessPool(searching, 2)
+        parallel._guess_value = FORKED_WORKER
+        everything = np.arange(len(searching.table), dtype=np.int32)
+        for position in range(2):
+            pool.submit((everything, position, None, 10**9, (), 1), position, queue.SimpleQueue())
+        time.sleep(1.0)  # both workers are now blocked sending
+        pool.close()
+    finally:
+        parallel._guess_value = FORKED_WORKER
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    assert all(not worker.process.is_alive() for worker in [*pool._idle, *pool._busy])
