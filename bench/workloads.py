@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from bench.bounds import BoundsWorkload
 from bench.engines import EngineWorkload
 from bench.evaluations import EvaluationWorkload
 from bench.optimal import OptimalWorkload
@@ -62,6 +63,8 @@ WORKLOADS: tuple[Workload, ...] = (
     OptimalWorkload("mastermind", baseline="numpy", repeats=1),
     OptimalWorkload("bottles:n=6", baseline="numpy", repeats=1),
     OptimalWorkload("digits", baseline="none", repeats=1, workers=2),
+    BoundsWorkload(right=3),
+    BoundsWorkload(right=2, budget=4550),
     ProcessWorkload(("--help",), ("typer", "rich"), repeats=3, quick=True),
     ProcessWorkload(("evaluate", "mastermind", "-s", "minmax:first=1122"), ("typer", "numpy")),
     ProcessWorkload(("optimal", "mastermind"), ("numpy", "numba")),

@@ -18,6 +18,11 @@ from moocow.optimal.stats import SearchStats
 if TYPE_CHECKING:
     from moocow.optimal.search import Search
 
+PARTS_BOUNDED_DEEPER = True
+"""Whether the parts of a guess are bounded one level deeper than counting (by their best guess's
+parts, ``kernel.branch.set_bound``) before any is searched. Off only in ``bench.bounds``, to
+measure what that pays."""
+
 
 class KernelSearch:
     """The compiled search (``kernel``) set up for one ``Search``: its arrays and its own store."""
@@ -38,6 +43,7 @@ class KernelSearch:
             search.answer_limit,
             len(search.answers),
             search.classes.codes,
+            PARTS_BOUNDED_DEEPER,
         )
         """What ``kernel.branch.search`` reads: the table, the guesses, the counting bounds, the rules."""
         self.store = SetStore()

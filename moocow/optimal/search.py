@@ -201,9 +201,11 @@ class Search:
         return value
 
     def _parallel_now(self) -> bool:
-        """Whether to start the workers: the search has taken ``PARALLEL_SECONDS`` and more are allowed."""
+        """Whether to start the workers: more are allowed and the search has taken ``PARALLEL_SECONDS``,
+        counting the earlier runs on its store (a resumed proof reaches its long sets at once)."""
         wanted = self.workers > 1 or self.scheduler is not None
-        return wanted and time.monotonic() - self._started >= PARALLEL_SECONDS
+        searched = time.monotonic() - self._started if self.store is None else self.store.seconds()
+        return wanted and searched >= PARALLEL_SECONDS
 
     def _start_pool(self) -> GuessPool:
         """The workers: a Dask cluster's when given its scheduler, else processes forked from this one."""

@@ -133,7 +133,7 @@ def set_bound(game: tuple, work: tuple, candidates: np.ndarray, depth: int) -> i
     counts exactly only the guesses a quick bound leaves in the running); a cached value (exact
     or a bound) is taken as it is.
     """
-    table, guess_of, all_guesses, candidates_only, bounds, unlimited, win, answer_limit, _, _ = game
+    table, guess_of, all_guesses, candidates_only, bounds, unlimited, win, answer_limit = game[:8]
     store, stats, counts, is_candidate = work
     count = len(candidates)
     static = bounds[depth, count]
@@ -177,7 +177,7 @@ def _parts_lower_bounds(
     Counting bounds are far below the truth for large sets (a part of 408 secrets: 1434 against
     1562), so refuting a guess on them alone meant solving most of its parts exactly.
     """
-    child_bounds = game[4][depth]
+    child_bounds, deeper = game[4][depth], game[10]
     part_bounds = np.empty(len(sizes), dtype=np.int64)
     total = 0
     for index in range(len(sizes)):
@@ -186,7 +186,7 @@ def _parts_lower_bounds(
     start = 0
     for index in range(len(sizes)):
         size = sizes[index]
-        if size <= 2 or total >= budget:
+        if size <= 2 or total >= budget or not deeper:
             break
         raised = set_bound(game, work, grouped[start : start + size], depth)
         total += raised - part_bounds[index]
@@ -208,9 +208,8 @@ def search(
     (``relabel._restrict``; empty when none is left) and ``depth`` the row of the counting bounds.
     One function for both jobs: numba's cache cannot load mutually recursive functions.
     """
-    table, guess_of, all_guesses, candidates_only, bounds, unlimited, win, answer_limit, branching, codes = (
-        game
-    )
+    table, guess_of, all_guesses, candidates_only, bounds, unlimited, win, answer_limit = game[:8]
+    branching, codes = game[8], game[9]
     store, stats, counts, is_candidate = work
     count = len(candidates)
     child_depth = depth if unlimited else depth - 1
