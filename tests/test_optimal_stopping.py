@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import queue
 import signal
+import subprocess
+import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -86,3 +90,52 @@ def test_closing_the_pool_ends_workers_in_the_middle_of_sending() -> None:
         signal.alarm(0)
         signal.signal(signal.SIGALRM, previous)
     assert all(not worker.process.is_alive() for worker in [*pool._idle, *pool._busy])
+
+
+SEARCH_WITH_SLOW_WORKERS = """
+import time
+from moocow.optimal import parallel, search
+from moocow.optimal.prove import prove_optimal
+from moocow.plugins.mastermind import Mastermind
+
+def a_guess_of_minutes(task):
+    time.sleep(300)
+
+parallel._guess_value = a_guess_of_minutes
+search.PARALLEL_SECONDS = 0.0
+prove_optimal(Mastermind(), workers=2)
+"""
+
+
+def children(pid: int) -> list[int]:
+    return [int(child) for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+
+
+def running(pid: int) -> bool:
+    """Whether ``pid`` is a live process (a zombie no one has reaped yet is not)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="Linux: the kernel kills the workers")
+def test_workers_die_with_a_search_killed_alone() -> None:
+    """A batch system may SIGKILL the searching process alone: its workers die with it instead of
+    searching on for hours (and writing to a store that a resumed run is using)."""
+    process = subprocess.Popen([sys.executable, "-c", SEARCH_WITH_SLOW_WORKERS], start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while len(children(process.pid)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        workers = children(process.pid)
+        assert len(workers) == 2, "the search never started its workers"
+        process.kill()
+        process.wait()
+        deadline = time.monotonic() + 10
+        while any(running(pid) for pid in workers) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not any(running(pid) for pid in workers)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import multiprocessing.connection
+import os
 import queue
 import signal
 from abc import ABC, abstractmethod
@@ -261,7 +262,10 @@ class _ForkedWorker:
 
     def __init__(self, context: ForkContext, others: list[Connection]) -> None:
         self.connection, theirs = context.Pipe()
-        self.process = context.Process(target=_serve, args=(theirs, [self.connection, *others]), daemon=True)
+        searcher = os.getpid()
+        self.process = context.Process(
+            target=_serve, args=(theirs, [self.connection, *others], searcher), daemon=True
+        )
         self.process.start()
         theirs.close()
 
@@ -284,9 +288,14 @@ class _ForkedWorker:
         self.connection.close()
 
 
-def _serve(connection: Connection, searchers: list[Connection]) -> None:
+def _serve(connection: Connection, searchers: list[Connection], searcher: int) -> None:
     """A forked worker's life: a guess in, its outcome (or the error it raised) out, until the
-    searching process is gone. Closing the searching side's pipes it inherited lets it see that."""
+    searching process is gone. It dies with that process (on Linux: a batch system's SIGKILL must
+    not leave it searching for hours), and closes the searching side's pipes it inherited, so that
+    elsewhere it sees the end of its own pipe once its guess is done."""
+    from moocow.runner.launch import die_with_parent  # ctypes: only the workers pay for it
+
+    die_with_parent(searcher)
     for inherited in searchers:
         inherited.close()
     _start_worker()
