@@ -139,3 +139,41 @@ def test_workers_die_with_a_search_killed_alone() -> None:
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(process.pid, signal.SIGKILL)
+
+
+ONE_WORKER_WITH_A_STORE = """
+import sys, time
+from pathlib import Path
+from moocow.optimal import parallel, search
+from moocow.optimal.prove import prove_optimal
+from moocow.optimal.stopping import stopped_by_signals
+from moocow.plugins.mastermind import Mastermind
+
+def a_guess_of_minutes(task):
+    time.sleep(300)
+
+parallel._guess_value = a_guess_of_minutes
+search.PARALLEL_SECONDS = 0.0
+with stopped_by_signals():
+    result = prove_optimal(Mastermind(), workers=1, store=Path(sys.argv[1]))
+print("interrupted" if result.interrupted else "finished")
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="Linux: reads the workers from /proc")
+def test_with_a_store_one_worker_stops_in_seconds(tmp_path: Path) -> None:
+    """A proof on one core with a store forks its one worker, so SIGTERM does not wait for the
+    guess under way (a compiled search of minutes, here a sleep)."""
+    command = [sys.executable, "-c", ONE_WORKER_WITH_A_STORE, str(tmp_path / "proof.db")]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while not children(process.pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert len(children(process.pid)) == 1, "the search never forked its worker"
+        process.terminate()
+        out, _ = process.communicate(timeout=30)
+        assert process.returncode == 0 and out.strip() == b"interrupted"
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)

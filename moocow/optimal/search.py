@@ -202,8 +202,12 @@ class Search:
 
     def _parallel_now(self) -> bool:
         """Whether to start the workers: more are allowed and the search has taken ``PARALLEL_SECONDS``,
-        counting the earlier runs on its store (a resumed proof reaches its long sets at once)."""
-        wanted = self.workers > 1 or self.scheduler is not None
+        counting the earlier runs on its store (a resumed proof reaches its long sets at once).
+
+        A proof kept in a store forks even its one worker: this process then only waits, so a
+        stop takes seconds instead of waiting for the compiled search under way (18 minutes once).
+        """
+        wanted = self.workers > 1 or self.scheduler is not None or self.store is not None
         searched = time.monotonic() - self._started if self.store is None else self.store.seconds()
         return wanted and searched >= PARALLEL_SECONDS
 
