@@ -86,7 +86,8 @@ WAIT_SECONDS = 0.1
 
 def _start_worker() -> None:
     """A worker leaves Ctrl-C and the progress bar to the searching process, and dies of SIGTERM
-    (how the pool stops it) whatever the searching process made of that signal."""
+    (a batch system's, sent to every process of the job) whatever the searching process made of
+    that signal: the searching process stops it in any case."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if _search is not None:
@@ -311,5 +312,7 @@ def _serve(connection: Connection, searchers: list[Connection], searcher: int) -
             outcome = error
         try:
             connection.send(outcome)
+        except (BrokenPipeError, ConnectionResetError):  # the searching process is gone
+            return
         except Exception as error:  # an error that does not pickle
             connection.send(MoocowError(f"a worker of the exact search failed: {error}"))

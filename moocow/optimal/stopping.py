@@ -2,8 +2,9 @@
 
 Python runs a signal's handler between two bytecodes of whatever the main thread is running, and
 an exception raised there can be lost: inside a ``__del__`` or a weakref callback, Python prints
-"Exception ignored" and goes on. A lost SIGTERM let a proof run on to its end. So the handler also
-leaves a flag, and the search checks it whenever it waits for a worker or marks its progress.
+"Exception ignored" and goes on. (A test's SIGTERM once went unseen and its search ran to the end;
+the cause was not found.) So the handler also leaves a flag, and the search checks it whenever it
+waits for a worker or marks its progress.
 """
 
 from __future__ import annotations
