@@ -52,10 +52,11 @@ def test_a_sigterm_whose_interrupt_is_lost_still_stops_the_search(
 
 def test_a_stop_asked_for_does_not_outlive_its_search() -> None:
     """The flag is cleared when the command's search ends: a later search in the process runs."""
+    before = signal.getsignal(signal.SIGTERM)
     with stopped_by_signals(), pytest.raises(KeyboardInterrupt):
         os.kill(os.getpid(), signal.SIGTERM)
         time.sleep(1.0)
-    assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
+    assert signal.getsignal(signal.SIGTERM) is before
     assert prove_optimal(Mastermind(pegs=2, colors=3)).proven
 
 
@@ -68,7 +69,7 @@ def huge_outcome(task: parallel.GuessTask) -> parallel.GuessOutcome:
     return total, trees, counted, b"x" * 64_000_000  # type: ignore[return-value]
 
 
-def test_closing_the_pool_ends_workers_in_the_middle_of_sending() -> None:
+def test_closing_the_pool_ends_workers_in_the_middle_of_sending(monkeypatch: pytest.MonkeyPatch) -> None:
     """``multiprocessing.Pool.terminate`` could hang for good when it killed a worker holding its
     shared result queue's lock; each forked worker has its own pipe, so nothing is left locked."""
     game = Mastermind(pegs=3, colors=4)
@@ -77,16 +78,14 @@ def test_closing_the_pool_ends_workers_in_the_middle_of_sending() -> None:
     previous = signal.signal(signal.SIGALRM, give_up)
     signal.alarm(60)
     try:
-        parallel._guess_value = huge_outcome
+        monkeypatch.setattr(parallel, "_guess_value", huge_outcome)  # in the workers forked now
         pool = parallel.ForkedGuessPool(searching, 2)
-        parallel._guess_value = FORKED_WORKER
         everything = np.arange(len(searching.table), dtype=np.int32)
         for position in range(2):
             pool.submit((everything, position, None, 10**9, (), 1), position, queue.SimpleQueue())
         time.sleep(1.0)  # both workers are now blocked sending
         pool.close()
     finally:
-        parallel._guess_value = FORKED_WORKER
         signal.alarm(0)
         signal.signal(signal.SIGALRM, previous)
     assert all(not worker.process.is_alive() for worker in [*pool._idle, *pool._busy])
