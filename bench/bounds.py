@@ -100,8 +100,10 @@ class BoundsWorkload:
         ]
 
     def _part(self, search: Search) -> np.ndarray:
-        answers = search.table[:, FIRST_GUESS]
-        return np.flatnonzero(answers == self.right).astype(np.int32)
+        """The secrets with ``right`` bottles where the first guess (also a secret) has them."""
+        secrets = np.asarray(search.game.secrets)
+        right = (secrets == secrets[FIRST_GUESS]).sum(axis=1)
+        return np.flatnonzero(right == self.right).astype(np.int32)
 
     def _search(self) -> PartOutcome:
         search = Search(fresh_game(GAME))

@@ -65,6 +65,7 @@ WORKLOADS: tuple[Workload, ...] = (
     OptimalWorkload("digits", baseline="none", repeats=1, workers=2),
     BoundsWorkload(right=3),
     BoundsWorkload(right=2, budget=4550),
+    BoundsWorkload(right=4, repeats=1, quick=True),
     ProcessWorkload(("--help",), ("typer", "rich"), repeats=3, quick=True),
     ProcessWorkload(("evaluate", "mastermind", "-s", "minmax:first=1122"), ("typer", "numpy")),
     ProcessWorkload(("optimal", "mastermind"), ("numpy", "numba")),
