@@ -22,7 +22,7 @@ import numpy as np
 from bench.fresh import fresh_game
 from bench.measure import Measured, measure, median
 from bench.rows import Row, ratio
-from moocow.optimal import compiled
+from moocow.optimal import compiled, search
 from moocow.optimal.bounds import INFEASIBLE
 from moocow.optimal.search import Search
 from moocow.optimal.stats import SearchStats
@@ -34,13 +34,14 @@ FIRST_GUESS = 0
 
 @contextmanager
 def counting_bounds_only() -> Iterator[None]:
-    """Parts bounded by counting alone, as before ``set_bound``."""
-    deeper = compiled.PARTS_BOUNDED_DEEPER
-    compiled.PARTS_BOUNDED_DEEPER = False
+    """Parts bounded by counting alone, as before ``set_bound``: in the compiled kernel and at
+    the Python levels (``search.PROBE_LEVEL``)."""
+    deeper, probe_level = compiled.PARTS_BOUNDED_DEEPER, search.PROBE_LEVEL
+    compiled.PARTS_BOUNDED_DEEPER, search.PROBE_LEVEL = False, 1 << 30
     try:
         yield
     finally:
-        compiled.PARTS_BOUNDED_DEEPER = deeper
+        compiled.PARTS_BOUNDED_DEEPER, search.PROBE_LEVEL = deeper, probe_level
 
 
 PartOutcome = tuple[int, SearchStats]
@@ -99,14 +100,14 @@ class BoundsWorkload:
             )
         ]
 
-    def _part(self, search: Search) -> np.ndarray:
+    def _part(self, searching: Search) -> np.ndarray:
         """The secrets with ``right`` bottles where the first guess (also a secret) has them."""
-        secrets = np.asarray(search.game.secrets)
+        secrets = np.asarray(searching.game.secrets)
         right = (secrets == secrets[FIRST_GUESS]).sum(axis=1)
         return np.flatnonzero(right == self.right).astype(np.int32)
 
     def _search(self) -> PartOutcome:
-        search = Search(fresh_game(GAME))
+        searching = Search(fresh_game(GAME))
         beta = INFEASIBLE if self.budget is None else self.budget
-        value = search.solve(self._part(search), None, beta, (FIRST_GUESS,), 1)
-        return value, search.stats
+        value = searching.solve(self._part(searching), None, beta, (FIRST_GUESS,), 1)
+        return value, searching.stats

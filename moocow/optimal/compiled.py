@@ -45,7 +45,8 @@ class KernelSearch:
             search.classes.codes,
             PARTS_BOUNDED_DEEPER,
         )
-        """What ``kernel.branch.search`` reads: the table, the guesses, the counting bounds, the rules."""
+        """What ``kernel.branch.search`` reads: the table, the guesses, the counting bounds, the rules,
+        whether parts are bounded deeper."""
         self.store = SetStore()
         self.counters = np.zeros(3, dtype=np.int64)
         self.counts = np.zeros((search.table.shape[1], search.answer_limit), dtype=wide)
