@@ -132,6 +132,11 @@ class Game(ABC):
         return _checked_codes(self.build_guesses(), self.code_length, f"{self.spec} guesses")
 
     @cached_property
+    def symbol_count(self) -> int:
+        """One more than the highest symbol of any code: the size of the alphabet codes index."""
+        return max(int(self.guesses.max()), int(self.secrets.max())) + 1
+
+    @cached_property
     def secret_guess_index(self) -> np.ndarray:
         """For each secret, its index in the guess space."""
         if self.guesses is self.secrets:

@@ -90,7 +90,7 @@ def absent_symbol_guesses(position: Position, cells: int) -> np.ndarray | None:
     prepared = table.compiled(0)
     if prepared is None:
         return None
-    present = np.zeros(_symbol_count(game), dtype=bool)
+    present = np.zeros(game.symbol_count, dtype=bool)
     present[game.secrets[position.candidates].ravel()] = True
     absent = np.flatnonzero(~present)
     if len(absent) < 2:
@@ -98,14 +98,6 @@ def absent_symbol_guesses(position: Position, cells: int) -> np.ndarray | None:
     from moocow.engine.compiled import absent_in_order
 
     return absent_in_order(prepared, absent)
-
-
-def _symbol_count(game: Game) -> int:
-    """One more than the highest symbol of any code (computed once per game, not per position)."""
-    if "_symbol_count" not in game.__dict__:
-        game.__dict__["_symbol_count"] = max(int(game.guesses.max()), int(game.secrets.max())) + 1
-    count: int = game.__dict__["_symbol_count"]
-    return count
 
 
 def _opening_guesses(game: Game) -> np.ndarray | None:
@@ -120,7 +112,7 @@ def _opening_guesses(game: Game) -> np.ndarray | None:
     if symbols:
         least &= _first_appearance_in_order(codes)
     chosen = np.flatnonzero(least)
-    alphabet = int(codes.max()) + 1
+    alphabet = game.symbol_count
     sizes = []
     for index in chosen:
         counts = Counter(codes[index].tolist())

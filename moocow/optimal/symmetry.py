@@ -34,7 +34,7 @@ class GuessClasses:
         self.codes = game.guesses.astype(np.intp)
         length = self.codes.shape[1]
         self.symbols_free = "symbols" in game.symmetries
-        self.symbol_count = int(self.codes.max()) + 1
+        self.symbol_count = game.symbol_count
         orders = itertools.permutations(range(length)) if "positions" in game.symmetries else [range(length)]
         self.position_perms = np.array(list(orders), dtype=np.intp)
         self.active = bool(game.symmetries)
