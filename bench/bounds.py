@@ -22,10 +22,12 @@ import numpy as np
 from bench.fresh import fresh_game
 from bench.measure import Measured, measure, median
 from bench.rows import Row, ratio
+from moocow.engine.game import Game
 from moocow.optimal import compiled, search
 from moocow.optimal.bounds import INFEASIBLE
 from moocow.optimal.search import Search
 from moocow.optimal.stats import SearchStats
+from moocow.plugins import load_game
 
 GAME = "bottles:n=7"
 FIRST_GUESS = 0
@@ -73,7 +75,7 @@ class BoundsWorkload:
             with counting_bounds_only():
                 theirs.append(measure(self._search))
         (value, stats), (their_value, their_stats) = ours[0].value, theirs[0].value
-        size = len(self._part(Search(fresh_game(GAME))))
+        size = len(self._part(load_game(GAME)))
         job = "solved exactly" if self.budget is None else f"refuted below {self.budget:,}"
         outcome = "value" if self.budget is None else "bound"
         moocow_seconds = median([run.seconds for run in ours])
@@ -100,14 +102,15 @@ class BoundsWorkload:
             )
         ]
 
-    def _part(self, searching: Search) -> np.ndarray:
+    def _part(self, game: Game) -> np.ndarray:
         """The secrets with ``right`` bottles where the first guess (also a secret) has them."""
-        secrets = np.asarray(searching.game.secrets)
+        secrets = np.asarray(game.secrets)
         right = (secrets == secrets[FIRST_GUESS]).sum(axis=1)
         return np.flatnonzero(right == self.right).astype(np.int32)
 
     def _search(self) -> PartOutcome:
-        searching = Search(fresh_game(GAME))
+        game = fresh_game(GAME)
+        searching = Search(game)
         beta = INFEASIBLE if self.budget is None else self.budget
-        value = searching.solve(self._part(searching), None, beta, (FIRST_GUESS,), 1)
+        value = searching.solve(self._part(game), None, beta, (FIRST_GUESS,), 1)
         return value, searching.stats

@@ -289,7 +289,7 @@ class _ForkedWorker:
         self.connection.close()
 
 
-def _serve(connection: Connection, searchers: list[Connection], searcher: int) -> None:
+def _serve(connection: Connection, searching_ends: list[Connection], searcher: int) -> None:
     """A forked worker's life: a guess in, its outcome (or the error it raised) out, until the
     searching process is gone. It dies with that process (on Linux: a batch system's SIGKILL must
     not leave it searching for hours), and closes the searching side's pipes it inherited, so that
@@ -297,7 +297,7 @@ def _serve(connection: Connection, searchers: list[Connection], searcher: int) -
     from moocow.runner.launch import die_with_parent  # ctypes: only the workers pay for it
 
     die_with_parent(searcher)
-    for inherited in searchers:
+    for inherited in searching_ends:
         inherited.close()
     _start_worker()
     while True:
