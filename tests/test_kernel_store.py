@@ -10,6 +10,7 @@ from moocow.engine.treefile import tree_stats
 from moocow.optimal import compiled
 from moocow.optimal.kernel import branch, loading, store
 from moocow.optimal.prove import prove_optimal
+from moocow.optimal.search import Search
 from moocow.plugins.bottles import Bottles
 from moocow.plugins.mastermind import Mastermind
 
@@ -30,6 +31,43 @@ def test_a_store_that_fills_up_changes_no_result(game: Game, monkeypatch: pytest
     assert cramped.proven and cramped.total == roomy.total
     assert cramped.root is not None and tree_stats(cramped.root).total == roomy.total
     assert len(made[0].meta) > 4 and cramped.stats.cached == roomy.stats.cached
+
+
+@pytest.mark.parametrize("kept", [True, False], ids=["trees-kept", "searched-again"])
+@pytest.mark.parametrize("game", [Mastermind(pegs=3, colors=4), Bottles(n=6)], ids=str)
+def test_a_store_that_forgets_everything_changes_no_result(
+    game: Game, kept: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A store with no memory to spare forgets everything before every call. The optimum, its
+    tree and its proof stand: the best guesses' part trees are kept as they are found, and a
+    tree that was not kept is searched again (each alone suffices here; neither does nothing)."""
+    roomy = prove_optimal(game)
+    if not kept:
+        monkeypatch.setattr(Search, "_keep_part_trees", lambda *_: None)
+    made: list[store.SetStore] = []
+
+    def forgetful() -> store.SetStore:
+        made.append(store.SetStore(budget=0))
+        return made[-1]
+
+    monkeypatch.setattr(compiled, "SetStore", forgetful)
+    cramped = prove_optimal(game)
+    assert cramped.proven and cramped.total == roomy.total
+    assert cramped.root is not None and tree_stats(cramped.root).total == roomy.total
+    assert made[0].cleared > 10
+
+
+def test_a_store_keeps_within_its_budget() -> None:
+    """Sets are saved until growing would pass the budget; then the store starts small again."""
+    budget = 1 << 20
+    kept = store.SetStore(slots=4, pool=4, budget=budget)
+    largest = 0
+    for index in range(20_000):
+        candidates = np.array([index, index + 1, index + 2], dtype=np.int32)
+        kept.call(lambda parts, c=candidates, i=index: store.save(parts, c, 1, i, i) or 0)
+        largest = max(largest, kept.nbytes)
+    assert kept.cleared >= 1 and budget // 2 < largest <= budget
+    assert store.LOOKUP(kept.parts(), candidates, 1) == (index, index)
 
 
 def test_stored_sets_are_found_again_and_only_they() -> None:

@@ -37,6 +37,7 @@ from moocow.engine.treefile import tree_stats
 from moocow.optimal.bounds import INFEASIBLE, level_bounds
 from moocow.optimal.compiled import KernelSearch
 from moocow.optimal.parallel import ForkedGuessPool, GuessPool
+from moocow.optimal.partition import distinct_columns, split_parts
 from moocow.optimal.proof_store import ProofStore, SetKey
 from moocow.optimal.stats import ProgressHook, SearchStats
 from moocow.optimal.stopping import stop_if_asked
@@ -251,6 +252,7 @@ class Search:
             value = count + parts_total
             if value < bound:
                 best, best_guess, bound = value, guess, value
+                self._keep_part_trees(candidates, guess, child_depth)
                 if level == 0:
                     self.cache[(candidates.tobytes(), self.max_depth)] = (value, guess)
                     self._record_best(value)
@@ -365,7 +367,7 @@ class Search:
 
     def parts(self, candidates: np.ndarray, guess: int) -> list[np.ndarray]:
         """The non-winning parts ``guess`` splits the candidates into, largest first."""
-        return _split(candidates, self.table[candidates, guess], self.win)
+        return split_parts(candidates, self.table[candidates, guess], self.win)
 
     def _allowed(self, candidates: np.ndarray) -> np.ndarray:
         """The guesses allowed with these candidates left."""
@@ -404,7 +406,7 @@ class Search:
             keep &= canonical[guesses]
         columns = np.flatnonzero(keep)
         if len(columns) > 1:
-            columns = _distinct_columns(rows, columns)
+            columns = distinct_columns(rows, columns)
         winners = count - sizes[:, columns].sum(axis=0)
         spread = (sizes[:, columns].astype(np.int64) ** 2).sum(axis=0)
         order = columns[np.lexsort((columns, spread, -winners, guess_bounds[columns]))]
@@ -538,6 +540,11 @@ class Search:
         """Remember the tree of a set solved exactly elsewhere (by a worker process)."""
         self._subtrees[(candidates.tobytes(), depth)] = tree
 
+    def _keep_part_trees(self, candidates: np.ndarray, guess: int, depth: int | None) -> None:
+        """Keep the trees of the best guess's parts now: the kernel's store may forget them."""
+        for part in self.parts(candidates, guess):
+            self.keep_subtree(part, depth, self.subtree(part, depth))
+
     def subtree(self, candidates: np.ndarray, depth: int | None) -> Node:
         """The best tree of a set solved exactly (by this search or a worker's)."""
         kept = self._subtrees.get((candidates.tobytes(), depth))
@@ -548,6 +555,9 @@ class Search:
         else:
             _, guess = self.cache.get((candidates.tobytes(), depth), (-1, -1))
             if guess < 0:
+                guess = self.kernel.guess(candidates, depth)
+            if guess < 0:  # forgotten by the kernel's store, a cache with a budget: search it again
+                self.kernel.solve(candidates, None, depth, INFEASIBLE, self.stats)
                 guess = self.kernel.guess(candidates, depth)
             assert guess >= 0, "the tree is read only along exactly solved sets"
         node = Node(guess, len(candidates))
@@ -565,28 +575,3 @@ def _set_key(candidates: np.ndarray, parts_depth: int | None) -> SetKey:
 def _extend(played: tuple[int, ...] | None, guess: int) -> tuple[int, ...] | None:
     """The played guesses one level down; ``None`` stays ``None`` (no symmetry left to use)."""
     return None if played is None else (*played, guess)
-
-
-def _split(candidates: np.ndarray, answers: np.ndarray, win: int) -> list[np.ndarray]:
-    """The non-winning parts of a split, each ascending, largest first.
-
-    Sliced by hand from one stable sort and one count per answer: ``np.split`` cost a third of
-    the search's time on bottles n=6.
-    """
-    grouped = candidates[np.argsort(answers, kind="stable")]
-    parts: list[np.ndarray] = []
-    start = 0
-    for value, count in enumerate(np.bincount(answers).tolist()):
-        if count and value != win:
-            parts.append(grouped[start : start + count])
-        start += count
-    parts.sort(key=len, reverse=True)
-    return parts
-
-
-def _distinct_columns(rows: np.ndarray, columns: np.ndarray) -> np.ndarray:
-    """The first of each group of columns that split the candidates identically."""
-    block = np.ascontiguousarray(rows[:, columns].T)
-    keys = block.view(np.dtype((np.void, block.shape[1]))).ravel()
-    _, first = np.unique(keys, return_index=True)
-    return columns[np.sort(first)]

@@ -12,10 +12,16 @@ or the pool has no room, a store raises the ``FULL`` flag instead and refuses ev
 it; the search then unwinds at once and the call from Python is made again on arrays twice the
 size (``SetStore.call``), everything stored before the flag kept. Between calls,
 ``SetStore.reserve`` doubles what is half full, so that a call seldom has to be made twice.
+
+It is a cache, so it has a budget of memory: a store that would grow past it between calls
+forgets everything and starts small again. Without one, a worker of the seven-bottle proof grew
+to 13 GB in an hour and was killed for memory. What was forgotten is searched again when needed;
+the trees a search reads back after a call are kept outside (``search.Search.subtree``).
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 
 import numba as nb
@@ -30,10 +36,27 @@ ENTRIES, POOLED, FULL = 0, 1, 2
 """Places in ``used``: slots filled, secrets pooled, and 1 once a store found no room."""
 
 
-class SetStore:
-    """The arrays of the table, enlarged from Python when they fill up."""
+def memory_budget() -> int:
+    """A store's share of memory: half the machine's memory over its cores, as every core may
+    run a search with its own store (1 GiB where the machine's memory is not known)."""
+    try:
+        memory = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):
+        return 1 << 30
+    return max(1 << 28, memory // (2 * (os.cpu_count() or 1)))
 
-    def __init__(self, slots: int = 1 << 12, pool: int = 1 << 16) -> None:
+
+class SetStore:
+    """The arrays of the table, enlarged from Python when they fill up, within ``budget`` bytes."""
+
+    def __init__(self, slots: int = 1 << 12, pool: int = 1 << 16, budget: int | None = None) -> None:
+        self.budget = memory_budget() if budget is None else budget
+        self._first_sizes = (slots, pool)
+        self.cleared = 0
+        """How many times the store forgot everything to keep within its budget."""
+        self._allocate(slots, pool)
+
+    def _allocate(self, slots: int, pool: int) -> None:
         self.hashes = np.zeros((slots, 2), dtype=np.uint64)
         self.meta = np.zeros((slots, 5), dtype=np.int64)
         self.pool = np.zeros(pool, dtype=np.int32)
@@ -41,6 +64,10 @@ class SetStore:
 
     def __len__(self) -> int:
         return int(self.used[ENTRIES])
+
+    @property
+    def nbytes(self) -> int:
+        return self.hashes.nbytes + self.meta.nbytes + self.pool.nbytes
 
     def parts(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """The table as the compiled functions take it."""
@@ -50,20 +77,36 @@ class SetStore:
         """``compiled(self.parts())``, made again on larger arrays until no store found them full.
 
         What was stored before the flag stays: the second call finds it and goes on from there.
+        A store over its budget is cleared before the call, never during one: a call's own sets
+        are all there when it returns.
         """
+        self._within_budget()
         while True:
-            self.reserve()
             value = compiled(self.parts())
             if not self.used[FULL]:
                 return value
             self.reserve(force=True)
 
+    def _within_budget(self) -> None:
+        """Double what is half full, or forget everything if that would pass the budget."""
+        grow_slots, grow_pool = self._doubling(force=False)
+        slot_bytes = self.hashes.nbytes + self.meta.nbytes
+        if self.nbytes + grow_slots * slot_bytes + grow_pool * self.pool.nbytes > self.budget:
+            self._allocate(*self._first_sizes)
+            self.cleared += 1
+        else:
+            self.reserve()
+
+    def _doubling(self, force: bool) -> tuple[bool, bool]:
+        """Whether the slots and the pool are to double: when half full, or all when ``force``."""
+        entries, pooled, _ = self.used.tolist()
+        return force or 2 * entries > len(self.meta), force or 2 * pooled > len(self.pool)
+
     def reserve(self, force: bool = False) -> bool:
         """Double what is half full (everything, if ``force``), lowering the flag; whether anything grew."""
-        entries, pooled, _ = self.used.tolist()
+        pooled = int(self.used[POOLED])
+        grow_slots, grow_pool = self._doubling(force)
         self.used[FULL] = 0
-        grow_slots = force or 2 * entries > len(self.meta)
-        grow_pool = force or 2 * pooled > len(self.pool)
         if grow_pool:
             pool = np.zeros(2 * len(self.pool), dtype=np.int32)
             pool[:pooled] = self.pool[:pooled]

@@ -1,0 +1,30 @@
+"""How a guess splits a set of candidates at the Python levels of the exact search (``search``)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def split_parts(candidates: np.ndarray, answers: np.ndarray, win: int) -> list[np.ndarray]:
+    """The non-winning parts of a split, each ascending, largest first.
+
+    Sliced by hand from one stable sort and one count per answer: ``np.split`` cost a third of
+    the search's time on bottles n=6.
+    """
+    grouped = candidates[np.argsort(answers, kind="stable")]
+    parts: list[np.ndarray] = []
+    start = 0
+    for value, count in enumerate(np.bincount(answers).tolist()):
+        if count and value != win:
+            parts.append(grouped[start : start + count])
+        start += count
+    parts.sort(key=len, reverse=True)
+    return parts
+
+
+def distinct_columns(rows: np.ndarray, columns: np.ndarray) -> np.ndarray:
+    """The first of each group of columns that split the candidates identically."""
+    block = np.ascontiguousarray(rows[:, columns].T)
+    keys = block.view(np.dtype((np.void, block.shape[1]))).ravel()
+    _, first = np.unique(keys, return_index=True)
+    return columns[np.sort(first)]
