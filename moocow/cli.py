@@ -77,7 +77,7 @@ def _print_version(asked: bool) -> None:
     if asked:
         from importlib.metadata import version
 
-        out.print(f"moocow {version('moocow')}", markup=False)
+        out.line(f"moocow {version('moocow')}")
         raise typer.Exit()
 
 
@@ -103,7 +103,7 @@ def main_options(
     for path in plugin or []:
         api.load_plugin_file(path)
     for problem in api.plugin_errors():
-        err.print(f"warning: {problem}", markup=False, soft_wrap=True)
+        err.line(f"warning: {problem}")
 
 
 @command
@@ -156,12 +156,10 @@ def solve(
         table.add_row(str(number), step.guess, marker.strip(), step.feedback, f"{step.remaining:,}")
     out.print(table)
     count = len(playout.steps)
-    out.print(
-        f"Found {playout.secret} in {count} {plural(count, 'guess')} with {playout.strategy}.", markup=False
-    )
+    out.line(f"Found {playout.secret} in {count} {plural(count, 'guess')} with {playout.strategy}.")
     for number, step in enumerate(playout.steps, 1):
         if step.note:
-            out.print(f"* guess {number}: {step.note}", markup=False, soft_wrap=True)
+            out.line(f"* guess {number}: {step.note}")
 
 
 @command
@@ -178,24 +176,20 @@ def evaluate(
     cost = api.evaluation_cost(game, strategy, first=first)
     if cost.seconds >= LONG_EVALUATION:
         took = duration(cost.seconds)
-        err.print(
-            f"note: this evaluation will take about {took} on a 2-core machine: {cost.reason()}",
-            markup=False,
-            soft_wrap=True,
-        )
+        err.line(f"note: this evaluation will take about {took} on a 2-core machine: {cost.reason()}")
     result = api.evaluate(game, strategy, first=first)
     if as_json:
         print(json.dumps(result.to_dict(), indent=2))
         return
-    out.print(f"{result.game} with {result.strategy}: {result.secrets:,} {plural(result.secrets, 'secret')}")
-    out.print(
+    out.line(f"{result.game} with {result.strategy}: {result.secrets:,} {plural(result.secrets, 'secret')}")
+    out.line(
         f"total {result.total:,} {plural(result.total, 'guess')}, average {result.average:.4f}, "
         f"worst case {result.worst}, {result.seconds:.2f} s"
     )
     widest = max(result.histogram)
     for guesses, count in enumerate(result.histogram, 1):
         bar = "█" * max(1 if count else 0, round(40 * count / widest))
-        out.print(f"{guesses:>3} {plural(guesses, 'guess'):<7} {count:>8,} {bar}")
+        out.line(f"{guesses:>3} {plural(guesses, 'guess'):<7} {count:>8,} {bar}")
 
 
 @command
@@ -239,7 +233,7 @@ def _ask(prompt: str) -> str | None:
 
 
 def _say(line: str) -> None:
-    out.print(printable(line), markup=False, soft_wrap=True)
+    out.line(printable(line))
 
 
 def _tolerant_stdin() -> None:

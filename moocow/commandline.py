@@ -82,12 +82,12 @@ class MoocowGroup(WordsMixin, TyperGroup):
             print(error.ctx.get_help() if error.ctx is not None else "", end="")
             status = 0
         except click_errors.ClickException as error:
-            err.print(f"error: {usage_message(error)}", markup=False, soft_wrap=True)
+            err.line(f"error: {usage_message(error)}")
             status = 2
         except typer.Abort:  # end of input inside click itself
             status = INTERRUPTED
         if status == INTERRUPTED:
-            err.print()
+            err.line()
         sys.exit(status if isinstance(status, int) else 0)
 
 

@@ -3,23 +3,69 @@
 from __future__ import annotations
 
 import contextlib
+import os
+import sys
 import time
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, TextIO, cast
 
 import typer
-from rich.console import Console
 
 from moocow.engine.errors import MoocowError
 from moocow.engine.progress import reporting
 from moocow.runner.display import printable
 
 if TYPE_CHECKING:
+    from rich.console import Console
     from rich.progress import TaskID
 
-out = Console(highlight=False)
+TERMINAL_VARIABLES = frozenset({"FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE"})
+"""Variables by which rich may take a stream that is not a terminal for one."""
+
+
+class Output:
+    """stdout or stderr: plain lines as they are, anything richer (tables, bars) through a rich
+    ``Console`` made on first use. Most commands print lines only, and importing rich is about
+    20 ms of a command that takes 0.3 s."""
+
+    def __init__(self, stderr: bool = False, console: Console | None = None) -> None:
+        self.stderr = stderr
+        self._console = console
+
+    @property
+    def console(self) -> Console:
+        if self._console is None:
+            from rich.console import Console
+
+            self._console = Console(stderr=self.stderr, highlight=False)
+        return self._console
+
+    def print(self, renderable: object) -> None:
+        """A rich renderable (a table)."""
+        self.console.print(renderable)
+
+    def line(self, text: str = "") -> None:
+        """One line as it is: no markup, highlighting, emoji codes or wrapping. Through the
+        console once there is one, so that it keeps its place above any bars drawn."""
+        if self._console is None:
+            self._stream().write(text + "\n")
+        else:
+            self._console.print(text, markup=False, highlight=False, emoji=False, soft_wrap=True)
+
+    @property
+    def is_terminal(self) -> bool:
+        """Whether rich takes it for a terminal; asked only where it may (asking loads rich)."""
+        if self._console is None and not self._stream().isatty() and not TERMINAL_VARIABLES & set(os.environ):
+            return False
+        return self.console.is_terminal
+
+    def _stream(self) -> TextIO:
+        return sys.stderr if self.stderr else sys.stdout  # looked up at each write: tests replace them
+
+
+out = Output()
 """Results, on stdout."""
-err = Console(stderr=True, highlight=False)
+err = Output(stderr=True)
 """Errors, warnings and progress, on stderr."""
 
 
@@ -32,7 +78,7 @@ def one_line_errors() -> Iterator[None]:
     try:
         yield
     except MoocowError as error:
-        err.print(f"error: {printable(str(error))}", markup=False, soft_wrap=True)
+        err.line(f"error: {printable(str(error))}")
         raise typer.Exit(2) from None
 
 
@@ -138,14 +184,14 @@ def compact(number: float) -> str:
 
 
 @contextlib.contextmanager
-def progress_bars(console: Console | None = None) -> Iterator[ProgressBars | None]:
-    """Show the engine's long tasks as bars on ``console`` (stderr), if it is a terminal; yields the bars."""
-    console = console or err
-    if not console.is_terminal:
+def progress_bars(output: Output | None = None) -> Iterator[ProgressBars | None]:
+    """Show the engine's long tasks as bars on ``output`` (stderr), if it is a terminal; yields the bars."""
+    output = output or err
+    if not output.is_terminal:
         with reporting(None):
             yield None
         return
-    bars = ProgressBars(console)
+    bars = ProgressBars(output.console)
     try:
         with reporting(bars):
             yield bars

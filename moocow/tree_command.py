@@ -72,9 +72,7 @@ def tree(
                 label, root = chosen.spec, evaluate_with_tree(loaded, chosen)[1]
         stats = tree_stats(root)
         total = f"{stats.total} {plural(stats.total, 'guess')} in total"
-        notes(dot).print(
-            f"{loaded.spec} with {label}: {total}, worst {stats.worst}", soft_wrap=True, markup=False
-        )
+        notes(dot).line(f"{loaded.spec} with {label}: {total}, worst {stats.worst}")
         if save is None and dot is None and show is None:
             show = DEFAULT_SHOW
         emit(loaded, root, label, save, show, dot)
@@ -87,7 +85,7 @@ def _player_root(game: Game, player: PlayerSpec, sandbox: SandboxPolicy) -> Node
     from moocow.runner.playertree import player_tree
 
     columns = (TextColumn("rounds"), BarColumn(), MofNCompleteColumn())
-    with Progress(*columns, console=err, transient=True, disable=not err.is_terminal) as bar:
+    with Progress(*columns, console=err.console, transient=True, disable=not err.is_terminal) as bar:
         task = bar.add_task("rounds", total=len(game.secrets))
         return player_tree(
             game, player, progress=lambda done, _: bar.update(task, completed=done), sandbox=sandbox

@@ -13,11 +13,9 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from moocow.engine.errors import MoocowError
-from moocow.terminal import err, out
+from moocow.terminal import Output, err, out
 
 if TYPE_CHECKING:
-    from rich.console import Console
-
     from moocow.engine.game import Game
     from moocow.engine.tree import Node
 
@@ -32,7 +30,7 @@ def _dot_to_stdout(dot: Path | None) -> bool:
     return dot is not None and str(dot) == "-"
 
 
-def notes(dot: Path | None) -> Console:
+def notes(dot: Path | None) -> Output:
     """Where summaries go: stdout, unless it carries the DOT text (``--dot -``), which must stand alone."""
     return err if _dot_to_stdout(dot) else out
 
@@ -57,9 +55,9 @@ def emit(game: Game, root: Node, label: str, save: Path | None, show: int | None
 
     if save is not None:
         save_tree(save, game, root, label)
-        notes(dot).print(f"saved to {save}", markup=False)
+        notes(dot).line(f"saved to {save}")
     if show is not None:
-        out.print(format_tree(game, root, show), markup=False, highlight=False)
+        out.line(format_tree(game, root, show))
     if dot is not None:
         text = tree_to_dot(game, root)
         if _dot_to_stdout(dot):
@@ -69,4 +67,4 @@ def emit(game: Game, root: Node, label: str, save: Path | None, show: int | None
                 dot.write_text(text, encoding="utf-8")
             except OSError as error:
                 raise MoocowError(f"cannot write {dot}: {error.strerror or error}") from None
-            out.print(f"Graphviz file written to {dot}", markup=False)
+            out.line(f"Graphviz file written to {dot}")

@@ -23,7 +23,7 @@ from moocow.optimal.progress import SearchProgress, describe_bounds
 from moocow.plugins import load_game
 from moocow.plugins.bottles import Bottles
 from moocow.plugins.mastermind import Mastermind
-from moocow.terminal import ProgressBars
+from moocow.terminal import Output, ProgressBars
 
 
 @pytest.fixture
@@ -221,13 +221,13 @@ def test_the_search_shows_bounds_not_a_percentage(monkeypatch: pytest.MonkeyPatc
     from moocow.optimal import progress as search_progress
 
     quiet = io.StringIO()
-    with SearchProgress(Console(file=quiet)) as progress:
+    with SearchProgress(Output(console=Console(file=quiet))) as progress:
         progress(0.5, 100, 90)
     assert quiet.getvalue() == ""  # a search of seconds adds nothing to piped output
     monkeypatch.setattr(search_progress, "LOG_SECONDS", 0.0)
     assert describe_bounds(33555, 31466) == "searching: best 33,555, proven at least 31,466, gap 2,089 (6.2%)"
     log = io.StringIO()
-    progress = SearchProgress(Console(file=log))
+    progress = SearchProgress(Output(console=Console(file=log)))
     with progress:
         progress(0.5, 100, 90)
         progress(0.6, 100, 90)

@@ -72,6 +72,14 @@ def test_no_plugin_installed_no_metadata_imported() -> None:
     assert "importlib.metadata" not in loaded("evaluate", "mastermind", "--strategy", "minmax:first=1122")
 
 
+def test_results_printed_as_lines_do_not_load_rich() -> None:
+    """Knuth's evaluation prints lines only: rich (20 ms) loads for tables and bars, not for them."""
+    assert not any(
+        module.split(".")[0] == "rich" for module in loaded("evaluate", "mastermind", "-s", "minmax")
+    )
+    assert "rich.console" in loaded("games")  # a table: the probe sees rich when it loads
+
+
 def test_the_exact_search_loads_numba_when_it_runs() -> None:
     """The probe can see numba: ``optimal`` loads it (else the tests above could not fail)."""
     assert "numba" in loaded("optimal", "bottles:n=3")

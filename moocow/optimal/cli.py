@@ -66,7 +66,7 @@ def optimal(
         loaded = load_game(game)
         with SearchProgress(err) as progress, stopped_by_signals():
             result = prove_optimal(loaded, max_depth, candidates_only, progress, workers, store, scheduler)
-        notes(dot).print(describe(result), soft_wrap=True)
+        notes(dot).line(describe(result))
         if result.root is not None:
             label = optimal_label(result)
             emit(loaded, result.root, label, save, show, dot)

@@ -15,10 +15,8 @@ import contextlib
 import time
 from types import TracebackType
 
-from rich.console import Console
-
 from moocow.engine.cost import duration
-from moocow.terminal import ProgressBars, progress_bars
+from moocow.terminal import Output, ProgressBars, err, progress_bars
 
 LOG_SECONDS = 60.0
 """Least time between two lines of the interval off a terminal (and before the first)."""
@@ -27,8 +25,8 @@ LOG_SECONDS = 60.0
 class SearchProgress:
     """A ``ProgressHook`` drawing on stderr (on a terminal); a context manager around the search."""
 
-    def __init__(self, console: Console | None = None) -> None:
-        self._console = console or Console(stderr=True)
+    def __init__(self, output: Output = err) -> None:
+        self._output = output
         self._stack = contextlib.ExitStack()
         self._bars: ProgressBars | None = None
         self._line: object = None
@@ -39,7 +37,7 @@ class SearchProgress:
 
     def __enter__(self) -> SearchProgress:
         self._started = self._logged_at = time.monotonic()
-        self._bars = self._stack.enter_context(progress_bars(self._console))
+        self._bars = self._stack.enter_context(progress_bars(self._output))
         if self._bars is not None:
             self._line = self._bars.pin(self.shown)
         return self
@@ -57,7 +55,7 @@ class SearchProgress:
         elif self.shown != self._logged and time.monotonic() - self._logged_at >= LOG_SECONDS:
             self._logged, self._logged_at = self.shown, time.monotonic()
             seconds = self._logged_at - self._started
-            self._console.print(f"after {duration(seconds)}, {self.shown}", markup=False, highlight=False)
+            self._output.line(f"after {duration(seconds)}, {self.shown}")
 
 
 def describe_bounds(best: int | None, lower: int) -> str:

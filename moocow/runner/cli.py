@@ -80,7 +80,7 @@ class ProgressBar:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
         columns = (TextColumn("rounds"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
-        self.bar = Progress(*columns, console=err, transient=True, disable=not err.is_terminal)
+        self.bar = Progress(*columns, console=err.console, transient=True, disable=not err.is_terminal)
         self.task = self.bar.add_task("rounds", total=None)
 
     saved = 0
@@ -163,9 +163,9 @@ def tournament(
     for entry in games:
         out.print(leaderboard_table(outcome.standings(entry), entry))
     out.print(leaderboard_table(outcome.standings(), "all games" if games else chosen.games[0]))
-    out.print(f"{outcome.played} rounds played, seed {chosen.seed}, mercy {chosen.mercy}.")
+    out.line(f"{outcome.played} rounds played, seed {chosen.seed}, mercy {chosen.mercy}.")
     if setup.seed.source is Source.FRESH:
-        out.print(f"seed {chosen.seed}, drawn at random.")
+        out.line(f"seed {chosen.seed}, drawn at random.")
     report_fouls(outcome.results, results is not None)
     report_seed(setup.seed)
     report_referee(chosen.referee())
@@ -174,18 +174,18 @@ def tournament(
 def report_interrupted(saved: int, results: Path | None) -> None:
     """After Ctrl-C: on a fresh line, how many rounds are safe and the command that finishes the run."""
     if results is None:
-        err.print("\ninterrupted: no round was saved (give --results FILE to keep them)", markup=False)
+        err.line("\ninterrupted: no round was saved (give --results FILE to keep them)")
         return
     command = shlex.join(["moocow", *sys.argv[1:], *([] if "--resume" in sys.argv else ["--resume"])])
     rounds = f"{saved} {plural(saved, 'round')}"
-    err.print(f"\ninterrupted: {rounds} saved in {results}; finish with:", markup=False, soft_wrap=True)
-    err.print(f"  {command}", markup=False, soft_wrap=True)
+    err.line(f"\ninterrupted: {rounds} saved in {results}; finish with:")
+    err.line(f"  {command}")
 
 
 def report_referee(record: dict[str, Any]) -> None:
     """Say on stderr what protected the run, where a player ran outside the engine."""
     if "player_user" in record["sandbox"]:
-        err.print(referee_line(record), markup=False, soft_wrap=True)
+        err.line(referee_line(record))
 
 
 FOULS_SHOWN = 10
@@ -200,17 +200,17 @@ def report_fouls(results: Sequence[RoundResult], in_a_file: bool = False) -> Non
     fouls = [result for result in results if result.failure not in (None, "mercy")]
     for result in fouls[:FOULS_SHOWN]:
         line = f"{result.player} lost {result.game} round {result.round}: {result.failure}: {result.reason}"
-        err.print(printable(line), markup=False, soft_wrap=True)
+        err.line(printable(line))
     if len(fouls) > FOULS_SHOWN:
         more = f"... and {len(fouls) - FOULS_SHOWN} more lost rounds"
-        err.print(more + (" (see --results)" if in_a_file else ""), markup=False)
+        err.line(more + (" (see --results)" if in_a_file else ""))
 
 
 def report_seed(seed: Seed) -> None:
     """Warn, once the run is over, when the seed was not secret (after the results: errors stay one line)."""
     warning = seed.warning()
     if warning is not None:
-        err.print(warning, markup=False, soft_wrap=True)
+        err.line(warning)
 
 
 def leaderboard_table(rows: list[Standing], title: str) -> Table:
@@ -285,7 +285,7 @@ def grade(
     for line in graded.log_lines():
         print(line)
     for line in graded.failures():
-        err.print(line, markup=False, soft_wrap=True)
+        err.line(line)
     if gradescope is not None:
         with one_line_errors():
             write_atomically(gradescope, json.dumps(graded.gradescope(key), indent=2) + "\n")
