@@ -58,34 +58,38 @@ def test_compiled_sizes_equal_numpy(spec: str, data: st.DataObject) -> None:
 
 
 @pytest.mark.parametrize("spec", GAMES)
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(data=st.data())
-def test_few_candidates_score_as_their_sizes_do(spec: str, data: st.DataObject) -> None:
-    """Worst case, expected size and parts scored from a few candidates' answers pairwise equal
-    the heuristics computed from the numpy path's sizes, over every guess or some; stopped at the
+def test_compiled_scores_are_those_of_the_sizes(spec: str, data: st.DataObject) -> None:
+    """Worst case, expected size and parts scored on the compiled engine (a few candidates'
+    answers pairwise, more counted block by block, serially or shared among threads) equal the
+    heuristics computed from the numpy path's sizes, over every guess or some; stopped at the
     first guess telling every candidate apart, they choose the same guess."""
     table = FeedbackTable(load_game(spec))
-    chosen = data.draw(
-        st.sets(st.integers(0, table.secret_count - 1), min_size=1, max_size=partitions.FEW_CANDIDATES)
-    )
+    most = data.draw(st.sampled_from([compiled.FEW_CANDIDATES, 4 * compiled.FEW_CANDIDATES]))
+    chosen = data.draw(st.sets(st.integers(0, table.secret_count - 1), min_size=1, max_size=most))
     candidates = np.array(sorted(chosen), dtype=np.int64)
     guesses = None
     if data.draw(st.booleans()):
         picked = data.draw(st.sets(st.integers(0, table.guess_count - 1), min_size=1, max_size=200))
         guesses = np.array(sorted(picked), dtype=np.int64)
+    shared = data.draw(st.booleans())
     with mock.patch.dict(os.environ, {ENGINE_VARIABLE: "numpy"}):
         sizes = partitions.partition_sizes(table, candidates, guesses)
-    with mock.patch.dict(os.environ, {ENGINE_VARIABLE: "compiled"}):
-        for score in partitions.FEW_KINDS:
-            scores = partitions.few_scores(table, candidates, guesses, score)
+    with (
+        mock.patch.dict(os.environ, {ENGINE_VARIABLE: "compiled"}),
+        mock.patch.object(compiled, "PARALLEL_CELLS", 0 if shared else compiled.PARALLEL_CELLS),
+    ):
+        for score in partitions.COMPILED_KINDS:
+            scores = partitions.compiled_scores(table, candidates, guesses, score)
             assert np.array_equal(scores, score(sizes))
-            stopped = partitions.few_scores(table, candidates, guesses, score, first_perfect=True)
+            stopped = partitions.compiled_scores(table, candidates, guesses, score, first_perfect=True)
             assert stopped is not None and stopped.argmin() == scores.argmin()
             scored = stopped != compiled.UNSCORED
             assert np.array_equal(stopped[scored], scores[scored])
             perfect = score(np.ones((len(candidates), 1), np.int32))[0]
             assert scored.all() or stopped.min() == perfect
-        assert partitions.few_scores(table, candidates, None, partitions.entropy_cost) is None
+        assert partitions.compiled_scores(table, candidates, None, partitions.entropy_cost) is None
 
 
 @pytest.mark.parametrize("spec", GAMES)

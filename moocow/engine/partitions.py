@@ -36,9 +36,6 @@ NARROW = 32
 """Tiles this narrow (a few opening guesses against a million secrets) are counted per guess with
 ``bincount``: chunks of 255 rows by a few columns spent their time in numpy calls, 10 to 30 times
 slower per cell."""
-FEW_CANDIDATES = 10
-"""Up to this many candidates the compiled engine scores the integer heuristics directly (pairwise
-answers, 1.4 to 2 times faster than sizes then scores, measured on Mastermind 5x8; slower above)."""
 REPORT_CELLS = 1 << 28
 """Scoring this many pairs or more (a second or more) is reported as a task."""
 
@@ -88,22 +85,24 @@ def _compiled_sizes(
     return np.concatenate(parts, axis=1)
 
 
-def few_scores(
+def compiled_scores(
     table: FeedbackTable,
     candidates: np.ndarray,
     guesses: np.ndarray | None,
     score: Callable[[np.ndarray], np.ndarray],
     first_perfect: bool = False,
 ) -> np.ndarray | None:
-    """``score(partition_sizes(table, candidates, guesses))`` without the sizes, for a few
-    candidates on the compiled engine (``compiled.few_scores``); ``None`` where that does not
-    apply: more candidates, the numpy path, or a score it does not know.
+    """``score(partition_sizes(table, candidates, guesses))`` without the sizes, on the compiled
+    engine (``compiled.scores``: Mastermind 5x8's minmax 1.3 times faster than sizes, then
+    scores); ``None`` where that does not apply: the numpy path, a score it does not know, or
+    work large enough to show its progress (``REPORT_CELLS``).
 
     ``first_perfect``: stop at the first guess (``guesses`` ascending) that tells every candidate
     apart, the best score there is; the guesses after it score ``compiled.UNSCORED``.
     """
-    kind = FEW_KINDS.get(score)
-    if kind is None or len(candidates) > FEW_CANDIDATES:
+    kind = COMPILED_KINDS.get(score)
+    width = table.guess_count if guesses is None else len(guesses)
+    if kind is None or len(candidates) * width >= REPORT_CELLS:
         return None
     prepared = table.compiled(0)  # only if the game's work has taken the engine: counted there
     if prepared is None:
@@ -113,7 +112,7 @@ def few_scores(
     perfect = (1, len(candidates), -len(candidates))[kind]
     ascending = guesses is None or bool((np.diff(guesses) > 0).all())
     enough = perfect if first_perfect and ascending else None
-    return compiled.few_scores(prepared, candidates, guesses, kind, enough)
+    return compiled.scores(prepared, candidates, guesses, kind, enough)
 
 
 def _count(rows: np.ndarray, counted: np.ndarray, sizes: np.ndarray) -> None:
@@ -197,5 +196,9 @@ def parts_cost(sizes: np.ndarray) -> np.ndarray:
     return -np.count_nonzero(sizes, axis=0)
 
 
-FEW_KINDS: dict[Callable[[np.ndarray], np.ndarray], int] = {worst_case: 0, expected_size: 1, parts_cost: 2}
-"""The scores ``compiled.few_scores`` computes, by its number for them."""
+COMPILED_KINDS: dict[Callable[[np.ndarray], np.ndarray], int] = {
+    worst_case: 0,
+    expected_size: 1,
+    parts_cost: 2,
+}
+"""The scores ``compiled.scores`` computes, by its number for them."""

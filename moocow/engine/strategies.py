@@ -28,10 +28,10 @@ from moocow.engine.game import Game
 from moocow.engine.opening import absent_symbol_guesses, later_guesses, opening_guesses
 from moocow.engine.params import Param, bind, format_spec
 from moocow.engine.partitions import (
+    compiled_scores,
     entropy_cost,
     entropy_ties,
     expected_size,
-    few_scores,
     partition_sizes,
     parts_cost,
     worst_case,
@@ -192,7 +192,9 @@ class HeuristicStrategy(Strategy):
             # unless the tie is broken otherwise (moves, or a subclass's own rule).
             own_tie_break = type(self)._tie_break is not HeuristicStrategy._tie_break
             first_perfect = not (self.values["fewest_moves"] or own_tie_break)
-            scores = few_scores(position.table, position.candidates, guesses, type(self).score, first_perfect)
+            scores = compiled_scores(
+                position.table, position.candidates, guesses, type(self).score, first_perfect
+            )
         if scores is None:
             sizes = partition_sizes(position.table, position.candidates, guesses)
             tied = self.least(sizes, type(self).score(sizes))
