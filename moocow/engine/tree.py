@@ -59,6 +59,7 @@ def _grow(
     """
     game = stack[0][0].game
     limit = stack[0][0].table.guess_count + 1
+    guess_of = game.secret_guess_index.tolist()  # read per part below: Python ints are faster
     settles = type(strategy).decide is Strategy.decide  # else it may guess anything anywhere
     settled = 0
     while stack:
@@ -78,7 +79,7 @@ def _grow(
             if (
                 settles
                 and depth + 2 < limit
-                and _settled_here(strategy, position, part, child, depth + 1, guesses_taken)
+                and _settled_here(strategy, position, part, child, depth + 1, guesses_taken, guess_of)
             ):
                 settled += len(part)
                 continue
@@ -94,35 +95,39 @@ def _settled_here(
     node: Node,
     depth: int,
     guesses_taken: np.ndarray,
+    guess_of: list[int],
 ) -> bool:
     """Settle a part of one or two candidates at ``node`` (its guess made at ``depth``), if the
     strategy says what it guesses there without a position (``Strategy.choose_from_pair``).
 
     Most positions of a large game are such: of Mastermind 5x8's 34,720 from 11223, 24,112 hold
     one candidate and 4,850 two. Two are settled only if each, guessed, tells the other apart.
+    ``guess_of`` is the game's ``secret_guess_index`` as a list: this runs once per part, and
+    Python ints cost less here than numpy's calls.
     """
-    game, table = position.game, position.table
     if len(part) > 2:
         return False
-    guesses = game.secret_guess_index[part]
-    if (guesses < 0).any():
+    secrets = part.tolist()
+    guesses = [guess_of[secret] for secret in secrets]
+    if min(guesses) < 0:
         return False
-    if len(part) == 1:  # ``Strategy.decide`` guesses a lone candidate
-        node.guess = int(guesses[0])
-        guesses_taken[part[0]] = depth
+    if len(secrets) == 1:  # ``Strategy.decide`` guesses a lone candidate
+        node.guess = guesses[0]
+        guesses_taken[secrets[0]] = depth
         return True
-    answers = np.stack([table.column(int(guess), part) for guess in guesses])  # [guess, secret]
-    if answers[0, 0] == answers[0, 1] or answers[1, 0] == answers[1, 1]:
+    table = position.table
+    answers = [table.column(guess, part).tolist() for guess in guesses]  # [guess][secret]
+    if answers[0][0] == answers[0][1] or answers[1][0] == answers[1][1]:
         return False
-    guess = strategy.choose_from_pair(guesses)
+    guess = strategy.choose_from_pair(np.array(guesses))
     if guess is None:
         return False
-    first = int(np.flatnonzero(guesses == guess)[0])
+    first = guesses.index(guess)
     other = 1 - first
     node.guess = guess
-    node.children[int(answers[first, other])] = Node(int(guesses[other]), 1)
-    guesses_taken[part[first]] = depth
-    guesses_taken[part[other]] = depth + 1
+    node.children[answers[first][other]] = Node(guesses[other], 1)
+    guesses_taken[secrets[first]] = depth
+    guesses_taken[secrets[other]] = depth + 1
     return True
 
 
