@@ -179,49 +179,38 @@ def _count_answers(
             counts[feedback[j], j] += 1
 
 
+SIZES = -1
+"""The ``kind`` of block work that writes each guess's sizes by value, where 0, 1 and 2 are
+scores (worst case, expected size, parts; ``_few_scores``)."""
+NO_VALUES, NO_SIZES, NO_SCORES = np.zeros(0, np.int64), np.zeros((0, 0), np.int32), np.zeros(0, np.int64)
+"""What block work takes for the arguments of the other kind, which it leaves alone."""
+
+
 @nb.njit(cache=True, inline="always")
-def _count_block(
-    guess_places: np.ndarray,
-    guess_masks: np.ndarray,
-    places: np.ndarray,
-    masks: np.ndarray,
-    form: tuple,
-    first: int,
-    values: np.ndarray,
-    answers: int,
-    sizes: np.ndarray,
+def _block(
+    job: tuple, form: tuple, first: int, sizes: np.ndarray, scores: np.ndarray
 ) -> None:  # pragma: no cover - compiled
-    """``sizes`` of the block of guesses from ``first`` on (``_count_answers``), by value."""
-    width = sizes.shape[1]
+    """The block of guesses from ``first`` on (``_count_answers``): their ``sizes`` by value
+    (``kind`` ``SIZES``), or their ``scores`` read off the counts while they are in cache, with
+    no sizes written out for numpy to read again (Mastermind 5x8's minmax 1.3 times faster).
+
+    ``job`` is the codes as ``_codes`` gives them but their ``form`` (apart: numba's threads
+    cannot take a tuple within a tuple), then the values, the answers' bound and the kind.
+    """
+    guess_places, guess_masks, places, masks, values, answers, kind = job
+    width = len(scores) if kind != SIZES else sizes.shape[1]
     counts = np.empty((answers, width), np.int32)
     _count_answers(guess_places, guess_masks, places, masks, form, first, counts)
-    last = len(values) - 1
-    for j in range(width):
-        sizes[last, j] = places.shape[1]
-    for v in range(last):
-        row = counts[values[v]]
+    if kind == SIZES:
+        last = len(values) - 1
         for j in range(width):
-            sizes[v, j] = row[j]
-            sizes[last, j] -= row[j]
-
-
-@nb.njit(cache=True, inline="always")
-def _score_block(
-    guess_places: np.ndarray,
-    guess_masks: np.ndarray,
-    places: np.ndarray,
-    masks: np.ndarray,
-    form: tuple,
-    first: int,
-    answers: int,
-    kind: int,
-    scores: np.ndarray,
-) -> None:  # pragma: no cover - compiled
-    """The scores (``kind`` as in ``_few_scores``) of the block of guesses from ``first`` on,
-    read off its counts while they are in cache: no sizes written out and read again."""
-    width = len(scores)
-    counts = np.empty((answers, width), np.int32)
-    _count_answers(guess_places, guess_masks, places, masks, form, first, counts)
+            sizes[last, j] = places.shape[1]
+        for v in range(last):
+            row = counts[values[v]]
+            for j in range(width):
+                sizes[v, j] = row[j]
+                sizes[last, j] -= row[j]
+        return
     scores[:] = 0
     for answer in range(answers):
         row = counts[answer]
@@ -237,84 +226,30 @@ def _score_block(
 
 
 @nb.njit(cache=True)
-def _scores_serial(
-    guess_places: np.ndarray,
-    guess_masks: np.ndarray,
-    places: np.ndarray,
-    masks: np.ndarray,
-    form: tuple,
-    answers: int,
-    kind: int,
-    enough: int,
-) -> np.ndarray:  # pragma: no cover - compiled
-    """Each guess's score, block by block, stopping after a block where one reaches ``enough``
-    (the guesses after it left at ``UNSCORED``)."""
-    count = guess_places.shape[1]
-    scores = np.empty(count, np.int64)
+def _blocks_serial(
+    job: tuple, form: tuple, sizes: np.ndarray, scores: np.ndarray, enough: int
+) -> None:  # pragma: no cover - compiled
+    """``_block`` over every guess in the calling thread (for small work, starting threads costs
+    more); scoring stops after a block where a score reaches ``enough``, the guesses after it
+    left at ``UNSCORED``."""
+    count, kind = job[0].shape[1], job[6]
     for lo in range(0, count, BLOCK):
         hi = min(count, lo + BLOCK)
-        _score_block(guess_places, guess_masks, places, masks, form, lo, answers, kind, scores[lo:hi])
-        if scores[lo:hi].min() <= enough:
+        _block(job, form, lo, sizes[:, lo:hi], scores[lo:hi])
+        if kind != SIZES and scores[lo:hi].min() <= enough:
             scores[hi:] = UNSCORED
-            break
-    return scores
+            return
 
 
 @nb.njit(cache=True, parallel=True)
-def _scores_parallel(
-    guess_places: np.ndarray,
-    guess_masks: np.ndarray,
-    places: np.ndarray,
-    masks: np.ndarray,
-    form: tuple,
-    answers: int,
-    kind: int,
-) -> np.ndarray:  # pragma: no cover - compiled
-    """``_scores_serial`` shared among numba's threads, every guess scored."""
-    count = guess_places.shape[1]
-    scores = np.empty(count, np.int64)
+def _blocks_parallel(
+    job: tuple, form: tuple, sizes: np.ndarray, scores: np.ndarray
+) -> None:  # pragma: no cover - compiled
+    """``_block`` over every guess, the blocks shared among numba's threads (no early stop)."""
+    count = job[0].shape[1]
     for block in nb.prange((count + BLOCK - 1) // BLOCK):
         lo, hi = block * BLOCK, min(count, (block + 1) * BLOCK)
-        _score_block(guess_places, guess_masks, places, masks, form, lo, answers, kind, scores[lo:hi])
-    return scores
-
-
-@nb.njit(cache=True, parallel=True)
-def _sizes_parallel(
-    guess_places: np.ndarray,
-    guess_masks: np.ndarray,
-    places: np.ndarray,
-    masks: np.ndarray,
-    form: tuple,
-    values: np.ndarray,
-    answers: int,
-) -> np.ndarray:  # pragma: no cover - compiled
-    """``sizes[v, g]``: the gathered candidates answering guess ``g`` with ``values[v]``."""
-    count = guess_places.shape[1]
-    sizes = np.empty((len(values), count), np.int32)
-    for block in nb.prange((count + BLOCK - 1) // BLOCK):
-        lo, hi = block * BLOCK, min(count, (block + 1) * BLOCK)
-        _count_block(guess_places, guess_masks, places, masks, form, lo, values, answers, sizes[:, lo:hi])
-    return sizes
-
-
-@nb.njit(cache=True)
-def _sizes_serial(
-    guess_places: np.ndarray,
-    guess_masks: np.ndarray,
-    places: np.ndarray,
-    masks: np.ndarray,
-    form: tuple,
-    values: np.ndarray,
-    answers: int,
-) -> np.ndarray:  # pragma: no cover - compiled
-    """``_sizes_parallel`` in the calling thread: for small work, starting workers costs more."""
-    count = guess_places.shape[1]
-    sizes = np.empty((len(values), count), np.int32)
-    for lo in range(0, count, BLOCK):
-        hi = min(count, lo + BLOCK)
-        _count_block(guess_places, guess_masks, places, masks, form, lo, values, answers, sizes[:, lo:hi])
-    return sizes
+        _block(job, form, lo, sizes[:, lo:hi], scores[lo:hi])
 
 
 @nb.njit(cache=True)
@@ -431,13 +366,38 @@ def scores(
     codes = _codes(prepared, candidates, guesses)
     if len(candidates) <= FEW_CANDIDATES:
         return _few_scores(*codes, kind, least)
-    cells = len(candidates) * codes[0].shape[1]
-    shared = (*codes, prepared.answers, kind)
+    scored = np.empty(codes[0].shape[1], np.int64)
+    _run_blocks(codes, NO_VALUES, prepared.answers, kind, NO_SIZES, scored, least)
+    return scored
+
+
+def _run_blocks(
+    codes: tuple,
+    values: np.ndarray,
+    answers: int,
+    kind: int,
+    sizes: np.ndarray,
+    scored: np.ndarray,
+    enough: int,
+) -> None:
+    """``_block`` over every guess, in this thread or shared among numba's threads: always from
+    ``PARALLEL_CELLS`` pairs, never below ``SHARED_CELLS``, as ``PACE`` has lately found faster
+    between. Shared work scores every guess (no early stop): the caller takes the first least."""
+    cells = codes[2].shape[1] * codes[0].shape[1]
+    *places_and_masks, form = codes
+    job = (*places_and_masks, values, answers, kind)
     if cells >= PARALLEL_CELLS:
-        return _scores_parallel(*shared)  # every guess scored: the caller takes the first least
-    if cells < SHARED_CELLS:
-        return _scores_serial(*shared, least)
-    return PACE.run((lambda: _scores_serial(*shared, least), lambda: _scores_parallel(*shared)), cells)
+        _blocks_parallel(job, form, sizes, scored)
+    elif cells < SHARED_CELLS:
+        _blocks_serial(job, form, sizes, scored, enough)
+    else:
+        PACE.run(
+            (
+                lambda: _blocks_serial(job, form, sizes, scored, enough),
+                lambda: _blocks_parallel(job, form, sizes, scored),
+            ),
+            cells,
+        )
 
 
 PARALLEL_CELLS = 1 << 22
@@ -475,17 +435,10 @@ def partition_sizes(
 ) -> np.ndarray:
     """``partitions.partition_sizes`` computed from the codes: the same ``(values, guesses)`` int32
     (every guess when ``guesses`` is ``None``)."""
-    arguments = (
-        *_codes(prepared, candidates, guesses),
-        np.ascontiguousarray(values, np.int64),
-        prepared.answers,
-    )
-    cells = len(candidates) * len(prepared.guess_masks if guesses is None else guesses)
-    if cells >= PARALLEL_CELLS:
-        return _sizes_parallel(*arguments)
-    if cells < SHARED_CELLS:
-        return _sizes_serial(*arguments)
-    return PACE.run((lambda: _sizes_serial(*arguments), lambda: _sizes_parallel(*arguments)), cells)
+    codes = _codes(prepared, candidates, guesses)
+    sizes = np.empty((len(values), codes[0].shape[1]), np.int32)
+    _run_blocks(codes, np.ascontiguousarray(values, np.int64), prepared.answers, SIZES, sizes, NO_SCORES, 0)
+    return sizes
 
 
 def column(prepared: Prepared, guess: int, candidates: np.ndarray) -> np.ndarray:
