@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 from moocow.engine.game import Game
 from moocow.engine.treefile import tree_stats
-from moocow.optimal import compiled
+from moocow.optimal import compiled, machine
 from moocow.optimal.kernel import branch, loading, store
 from moocow.optimal.prove import prove_optimal
 from moocow.optimal.search import Search
@@ -68,6 +71,19 @@ def test_a_store_keeps_within_its_budget() -> None:
         largest = max(largest, kept.nbytes)
     assert kept.cleared >= 1 and budget // 2 < largest <= budget
     assert store.LOOKUP(kept.parts(), candidates, 1) == (index, index)
+
+
+def test_a_cgroup_memory_limit_narrows_the_machines(tmp_path: Path) -> None:
+    """A batch job's cgroup limit (v2 or v1) bounds the memory budgeted; "max", a limit above the
+    machine's memory and a missing file leave the machine's."""
+    machine_memory = machine.usable_memory(())
+    limited, unlimited, huge = tmp_path / "limited", tmp_path / "unlimited", tmp_path / "huge"
+    limited.write_text("1073741824\n")
+    unlimited.write_text("max\n")
+    huge.write_text("9223372036854771712\n")
+    assert machine.usable_memory((unlimited, limited)) == min(machine_memory, 1 << 30)
+    assert machine.usable_memory((unlimited, huge, tmp_path / "absent")) == machine_memory
+    assert machine_memory > 0 and 1 <= machine.usable_cores() <= (os.cpu_count() or 1)
 
 
 def test_stored_sets_are_found_again_and_only_they() -> None:

@@ -7,20 +7,20 @@ turns ``MoocowError`` into one line on stderr and exit status 2 itself
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from moocow.optimal.machine import usable_cores
 from moocow.terminal import err, one_line_errors, plural
 from moocow.tree_output import DotOpt, SaveOpt, ShowOpt, check_outputs, emit, notes
 
 if TYPE_CHECKING:
     from moocow.optimal.prove import OptimalResult
 
-DEFAULT_WORKERS = os.cpu_count() or 1
-"""Processes ``moocow optimal`` searches with unless told: every core."""
+DEFAULT_WORKERS = usable_cores()
+"""Processes ``moocow optimal`` searches with unless told: every core it may use."""
 
 GameArg = Annotated[str, typer.Argument(help="A game spec, e.g. mastermind, bottles:n=5, digits.")]
 

@@ -21,13 +21,13 @@ the trees a search reads back after a call are kept outside (``search.Search.sub
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 
 import numba as nb
 import numpy as np
 
 from moocow.optimal.kernel.loading import Entry
+from moocow.optimal.machine import usable_cores, usable_memory
 
 START, LENGTH, DEPTH, VALUE, GUESS = range(5)
 """Columns of ``meta``: the set's place and length in the pool (0: empty slot), its depth, its
@@ -37,13 +37,9 @@ ENTRIES, POOLED, FULL = 0, 1, 2
 
 
 def memory_budget() -> int:
-    """A store's share of memory: half the machine's memory over its cores, as every core may
-    run a search with its own store (1 GiB where the machine's memory is not known)."""
-    try:
-        memory = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (AttributeError, ValueError, OSError):
-        return 1 << 30
-    return max(1 << 28, memory // (2 * (os.cpu_count() or 1)))
+    """A store's share of memory: half of what this process may use over its cores, as every
+    core may run a search with its own store (``machine``), and at least 256 MiB."""
+    return max(1 << 28, usable_memory() // (2 * usable_cores()))
 
 
 class SetStore:
