@@ -10,7 +10,7 @@ import pytest
 
 from moocow.engine.game import Game
 from moocow.engine.treefile import tree_stats
-from moocow.optimal import compiled, machine
+from moocow.optimal import compiled, machine, search
 from moocow.optimal.kernel import branch, loading, store
 from moocow.optimal.prove import prove_optimal
 from moocow.optimal.search import Search
@@ -58,6 +58,18 @@ def test_a_store_that_forgets_everything_changes_no_result(
     assert cramped.proven and cramped.total == roomy.total
     assert cramped.root is not None and tree_stats(cramped.root).total == roomy.total
     assert made[0].cleared > 10
+
+
+def test_workers_whose_stores_forget_everything_find_the_same_tree(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two forked workers, each store forgetting everything before every call: the trees they
+    send back are read right after their guess, or searched again, and the tree is the same."""
+    game = Bottles(n=6)
+    roomy = prove_optimal(game)
+    monkeypatch.setattr(compiled, "SetStore", lambda: store.SetStore(budget=0))
+    monkeypatch.setattr(search, "PARALLEL_SECONDS", 0.0)
+    shared = prove_optimal(game, workers=2)
+    assert shared.proven and shared.total == roomy.total
+    assert shared.root is not None and tree_stats(shared.root).total == roomy.total
 
 
 def test_a_store_keeps_within_its_budget() -> None:
