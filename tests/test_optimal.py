@@ -16,10 +16,11 @@ from moocow.engine.game import Game
 from moocow.engine.registry import load_strategy
 from moocow.engine.table import FeedbackTable
 from moocow.engine.treefile import tree_stats, tree_to_dict
-from moocow.optimal import compiled, search
+from moocow.optimal import compiled, parallel, search
 from moocow.optimal.bounds import INFEASIBLE, level_bounds
 from moocow.optimal.kernel import relabel, scores
 from moocow.optimal.parallel import ForkedGuessPool
+from moocow.optimal.partition import part_sizes
 from moocow.optimal.prove import prove_optimal
 from moocow.optimal.search import Search
 from moocow.optimal.symmetry import GuessClasses
@@ -102,6 +103,33 @@ def test_the_optimal_tree_is_the_same_for_any_number_of_workers(monkeypatch: pyt
     assert all(root is not None for root in trees)
     documents = [tree_to_dict(game, root, "optimal") for root in trees if root is not None]
     assert documents[0] == documents[1] == documents[2]
+
+
+def test_idle_workers_start_the_parts_still_to_come(monkeypatch: pytest.MonkeyPatch) -> None:
+    """While a part's last guesses run, a free worker starts the next part's guesses with a budget
+    at least theirs; the search takes those outcomes when it gets there, and the optimum and
+    tree are those of one process (6 bottles: parts of 15, 40, 135, 264 and 265 secrets)."""
+    monkeypatch.setattr(search, "PARALLEL_SECONDS", 0.0)
+    game = Bottles(n=6)
+    serial = prove_optimal(game)
+    taken: list[int] = []
+    hand_out = parallel.GuessPool._hand_out
+
+    def watched(pool: parallel.GuessPool, task: parallel.GuessTask, position: int) -> bool:
+        key = (task[0].tobytes(), task[1])
+        early = pool._early.get(key)
+        handed = hand_out(pool, task, position)
+        if early is not None and key not in pool._early:
+            assert early.task[3] >= task[3]  # started with a budget at least this one
+            taken.append(position)
+        return handed
+
+    monkeypatch.setattr(parallel.GuessPool, "_hand_out", watched)
+    shared = prove_optimal(game, workers=2)
+    assert taken, "no guess started early was taken"
+    assert shared.proven and shared.total == serial.total == 3924
+    assert serial.root is not None and shared.root is not None
+    assert tree_to_dict(game, shared.root, "optimal") == tree_to_dict(game, serial.root, "optimal")
 
 
 def test_bulls_and_cows_tanaka() -> None:
@@ -191,7 +219,7 @@ def test_the_best_guess_bound_counts_columns_or_rows_alike(game: Game) -> None:
     for _ in range(30):
         size = int(rng.integers(4, len(game.secrets) + 1))
         secrets = np.sort(rng.choice(len(game.secrets), size, replace=False)).astype(np.int32)
-        sizes = search._part_sizes(search.table[secrets])
+        sizes = part_sizes(search.table[secrets], search.answers, search.answer_limit)
         is_candidate = np.zeros(len(guesses), dtype=np.uint8)
         is_candidate[search.guess_of[secrets]] = 1
         plain = int((size + bounds[sizes].sum(axis=0)).min())

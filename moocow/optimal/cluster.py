@@ -70,7 +70,7 @@ class DaskGuessPool(GuessPool):
         self._asked = time.monotonic()
         return max(1, sum(self.client.nthreads().values()))
 
-    def submit(self, task: GuessTask, position: int, results: Results) -> None:
+    def submit(self, task: GuessTask, position: object, results: Results) -> None:
         future = self.client.submit(guess_on_worker, self.spec, self.plugins, task, pure=False)
         future.add_done_callback(lambda done: results.put((position, _outcome(done))))
 

@@ -6,7 +6,9 @@ leaves; the worker searches the parts that guess leaves to the end (below, the c
 and sends back their total and, when it is under the budget, their trees. As soon as a worker is
 free it gets the next guess, with the latest budget: most guesses are refuted, and a refutation
 needs the tightest budget there is. Sharing out the first guess's parts instead left one core
-idle for most of Bulls and Cows, whose largest part alone took longer than all the others.
+idle for most of Bulls and Cows, whose largest part alone took longer than all the others. A
+worker left with nothing to do while a set's last guesses run starts the guesses of the first
+guess's parts still to come, with budgets at least those they will have (``Early``).
 
 Workers are forked from the searching process (they inherit its table and keep their own caches
 from one guess to the next) and ignore Ctrl-C, which the searching process handles. With a proof
@@ -24,6 +26,8 @@ import os
 import queue
 import signal
 from abc import ABC, abstractmethod
+from collections.abc import Iterator
+from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from multiprocessing.context import ForkContext
 from typing import Protocol
@@ -52,6 +56,8 @@ class GuessSearch(Protocol):
     ) -> int: ...
 
     def parts(self, candidates: np.ndarray, guess: int) -> list[np.ndarray]: ...
+
+    def guesses_ahead(self) -> Iterator[GuessTask]: ...
 
     def subtree(self, candidates: np.ndarray, depth: int | None) -> Node: ...
 
@@ -124,8 +130,26 @@ Results = queue.SimpleQueue
 """Where outcomes arrive, each as ``(position of the guess, outcome or the exception raised)``."""
 
 
+@dataclass(eq=False)
+class Early:
+    """A guess of a set still to come (``GuessSearch.guesses_ahead``), given to a worker that had
+    nothing else to do: its outcome waits here until the search reaches that set."""
+
+    task: GuessTask
+    outcome: GuessOutcome | None = None
+    """Its outcome, once back (its work already counted and kept)."""
+    position: int | None = None
+    """Its place among its set's guesses, once the search took it for one still running."""
+
+
 class GuessPool(ABC):
-    """Workers that try the guesses of one set side by side; subclasses say where they run."""
+    """Workers that try the guesses of one set side by side; subclasses say where they run.
+
+    A worker with nothing to do, while the set's last guesses run, starts the guesses of the
+    first guess's parts still to come (``Early``), with budgets at least those they will have:
+    on 2 cores one sat idle for as long as a part's last guess took, and on many, a part has
+    only 15 classes of second guesses to share out (seven bottles).
+    """
 
     workers_keep_results: bool = False
     """Whether the workers write what they settle to the search's store themselves (else this
@@ -135,9 +159,14 @@ class GuessPool(ABC):
         self.search = search
         self.workers = workers
         """How many guesses are out at once."""
+        self._results: Results = queue.SimpleQueue()
+        self._out: dict[object, GuessTask] = {}
+        """What is on the workers, by where its outcome goes: a position or an ``Early``."""
+        self._early: dict[tuple[bytes, int], Early] = {}
+        """The guesses started early, by set and guess."""
 
     @abstractmethod
-    def submit(self, task: GuessTask, position: int, results: Results) -> None:
+    def submit(self, task: GuessTask, position: object, results: Results) -> None:
         """Start ``value_of_guess`` on a worker; ``next_result`` hands its outcome back under
         ``position`` (this pool's workers may put it on ``results``)."""
 
@@ -145,7 +174,7 @@ class GuessPool(ABC):
     def close(self) -> None:
         """Stop the workers (at once: an interrupted search does not wait for them)."""
 
-    def next_result(self, results: Results) -> tuple[int, object]:
+    def next_result(self, results: Results) -> tuple[object, object]:
         """The next ``(position, outcome)``, waiting in short steps so that Ctrl-C is seen at once
         and the time is kept (forked workers write what they settle, so the searching process
         may write nothing for hours)."""
@@ -169,37 +198,31 @@ class GuessPool(ABC):
 
         Results come back in any order, so a tie goes to the guess earlier in ``guesses``, as in
         the serial loop: its value is exact, since it was sent out before the later guess won
-        and so with a larger budget. The tree is then the same for any number of workers.
+        and so with a larger budget (one started early, with a larger one still). The tree is
+        then the same for any number of workers.
         """
         search, count = self.search, len(candidates)
-        results: Results = queue.SimpleQueue()
         best, best_guess, bound = floor, -1, beta
         running, position, best_position = 0, 0, len(guesses)
-        budgets: dict[int, int] = {}
         while True:
-            while running < self.workers and position < len(guesses):
+            while position < len(guesses):
                 if guess_bounds[position] >= bound:
                     best = min(best, guess_bounds[position])
                     position = len(guesses)
                     break
-                guess, budgets[position] = guesses[position], bound - count
-                known = search.known_guess(candidates, guess, depth, budgets[position], level)
-                if known is not None:  # settled by an earlier run (the store): no worker needed
-                    results.put((position, (*known, (0, 0, 0))))
-                else:
-                    task = (candidates, guess, depth, budgets[position], played, level)
-                    self.submit(task, position, results)
+                task = (candidates, guesses[position], depth, bound - count, played, level)
+                if not self._hand_out(task, position):
+                    break
                 running, position = running + 1, position + 1
             if running == 0:
                 return best, best_guess
-            at, outcome = self.next_result(results)
+            if len(self._out) < self.workers:
+                self._start_early()
+            at, outcome = self._next_outcome()
+            if at is None:
+                continue  # a guess started early, kept for its set
             running -= 1
-            if isinstance(outcome, BaseException):
-                raise outcome
-            total, trees, counted = outcome
-            search.stats.add(*counted)
-            if not self.workers_keep_results:
-                search.remember_guess(candidates, guesses[at], depth, budgets[at], total, trees, level)
+            total, trees, _ = outcome
             search.mark_guess(level, position - running, len(guesses))
             value = count + total
             if value < bound or (best_guess >= 0 and value == bound and at < best_position):
@@ -210,6 +233,63 @@ class GuessPool(ABC):
                     search.keep_subtree(part, depth, tree)
             else:
                 best = min(best, value)
+
+    def _hand_out(self, task: GuessTask, position: int) -> bool:
+        """Start a guess of the set searched: from the store, from its early start if that had at
+        least this budget, or on a free worker; ``False`` when no worker is free."""
+        candidates, guess, depth, budget, _, level = task
+        known = self.search.known_guess(candidates, guess, depth, budget, level)
+        early = self._early.get((candidates.tobytes(), guess))
+        if known is not None:  # settled by an earlier run (the store): no worker needed
+            self._results.put((position, (*known, (0, 0, 0))))
+        elif early is not None and early.task[3] >= budget:
+            del self._early[(candidates.tobytes(), guess)]
+            if early.outcome is None:
+                early.position = position  # its outcome, still to come, is this guess's
+            else:
+                self._results.put((position, early.outcome))
+        elif len(self._out) < self.workers:
+            self._out[position] = task
+            self.submit(task, position, self._results)
+        else:
+            return False
+        return True
+
+    def _start_early(self) -> None:
+        """Give each free worker a guess of a set still to come, in the order the search will
+        reach them (``GuessSearch.guesses_ahead``)."""
+        for task in self.search.guesses_ahead():
+            if len(self._out) >= self.workers:
+                return
+            candidates, guess, depth, budget, _, level = task
+            key = (candidates.tobytes(), guess)
+            if key in self._early or self.search.known_guess(candidates, guess, depth, budget, level):
+                continue
+            early = self._early[key] = Early(task)
+            self._out[early] = task
+            self.submit(task, early, self._results)
+
+    def _next_outcome(self) -> tuple[int | None, GuessOutcome]:
+        """The next outcome and the position of its guess (``None``: one started early, whose set
+        is still to come). A worker's is counted and kept (in the store) as it arrives."""
+        at, outcome = self.next_result(self._results)
+        if isinstance(outcome, BaseException):
+            raise outcome
+        assert isinstance(outcome, tuple)
+        task = self._out.pop(at, None)
+        if task is not None:  # from a worker, not the store
+            total, trees, counted = outcome
+            self.search.stats.add(*counted)
+            if not self.workers_keep_results:
+                candidates, guess, depth, budget, _, level = task
+                self.search.remember_guess(candidates, guess, depth, budget, total, trees, level)
+        if isinstance(at, Early):
+            if at.position is None:
+                at.outcome = outcome
+                return None, outcome
+            at = at.position
+        assert isinstance(at, int)
+        return at, outcome
 
 
 class ForkedGuessPool(GuessPool):
@@ -231,15 +311,15 @@ class ForkedGuessPool(GuessPool):
         self._idle: list[_ForkedWorker] = []
         for _ in range(workers):
             self._idle.append(_ForkedWorker(context, [worker.connection for worker in self._idle]))
-        self._busy: dict[_ForkedWorker, int] = {}
-        """The workers on a guess, each with the guess's position."""
+        self._busy: dict[_ForkedWorker, object] = {}
+        """The workers on a guess, each with where its outcome goes."""
 
-    def submit(self, task: GuessTask, position: int, results: Results) -> None:
+    def submit(self, task: GuessTask, position: object, results: Results) -> None:
         worker = self._idle.pop()
         worker.connection.send(task)
         self._busy[worker] = position
 
-    def next_result(self, results: Results) -> tuple[int, object]:
+    def next_result(self, results: Results) -> tuple[object, object]:
         while True:
             with contextlib.suppress(queue.Empty):
                 return results.get_nowait()

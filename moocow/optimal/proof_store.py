@@ -86,6 +86,11 @@ SetKey = tuple[bytes, int | None]
 """A set as the search keys it: its candidates' bytes (ascending int32) and the guesses left."""
 
 
+def set_key(candidates: np.ndarray, parts_depth: int | None) -> SetKey:
+    """The key of a set whose parts have ``parts_depth`` guesses left."""
+    return candidates.tobytes(), None if parts_depth is None else parts_depth + 1
+
+
 @dataclass(frozen=True)
 class SearchIdentity:
     """What a store's results are results of: a store of another search is refused."""

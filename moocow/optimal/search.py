@@ -25,6 +25,7 @@ guesses left, under a depth limit); the tree of the best strategy is read back f
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -36,9 +37,9 @@ from moocow.engine.tree import Node
 from moocow.engine.treefile import tree_stats
 from moocow.optimal.bounds import INFEASIBLE, level_bounds
 from moocow.optimal.compiled import KernelSearch
-from moocow.optimal.parallel import ForkedGuessPool, GuessPool
-from moocow.optimal.partition import distinct_columns, split_parts
-from moocow.optimal.proof_store import ProofStore, SetKey
+from moocow.optimal.parallel import ForkedGuessPool, GuessPool, GuessTask
+from moocow.optimal.partition import distinct_columns, part_sizes, split_parts
+from moocow.optimal.proof_store import ProofStore, set_key
 from moocow.optimal.stats import ProgressHook, SearchStats
 from moocow.optimal.stopping import stop_if_asked
 from moocow.optimal.symmetry import GuessClasses
@@ -52,6 +53,12 @@ PROBE_LEVEL = 1
 """From this level down, a guess's parts are bounded one level deeper before any is searched."""
 PARALLEL_LEVEL = 1
 """At this level the guesses of each set are tried side by side by the workers (``parallel``)."""
+
+History = tuple[int, ...] | None
+"""The guesses played to reach a set (``None`` once no relabelling fixes them)."""
+Plan = tuple[list[int], list[int], int, History]
+"""The guesses tried on a set, best first, their bounds, the least bound of those left out, and
+the history as the levels below take it (``Search._plan``)."""
 
 PARALLEL_SECONDS = 1.0
 """The workers start once the search has run this long: Mastermind's whole proof takes less than
@@ -124,6 +131,10 @@ class Search:
         self._shown = 0.0
         self._started = time.monotonic()
         self._kernel: KernelSearch | None = None
+        self._ahead: list[tuple[np.ndarray, int, int | None, History]] = []
+        """The first guess's parts after the one being searched: each with a budget at least the one
+        it will have, its depth and history (``guesses_ahead``)."""
+        self._plans: dict[tuple[bytes, int], Plan] = {}
         self.store: ProofStore | None = None
         """Where every set and guess settled at the Python levels is kept, if anywhere (``use_store``)."""
 
@@ -156,9 +167,7 @@ class Search:
         self.stats.cached = len(self.cache) + (len(self._kernel.store) if self._kernel else 0)
         return value
 
-    def solve(
-        self, candidates: np.ndarray, depth: int | None, beta: int, played: tuple[int, ...] | None, level: int
-    ) -> int:
+    def solve(self, candidates: np.ndarray, depth: int | None, beta: int, played: History, level: int) -> int:
         """The least total of ``candidates`` if below ``beta``; else a lower bound ``>= beta``."""
         count = len(candidates)
         static = int(self.bounds(depth)[count])
@@ -174,16 +183,8 @@ class Search:
                 self.stats.cache_hits += 1
                 return value
         self.stats.nodes += 1
-        guesses, rows = self._guesses_and_rows(candidates)
+        guess_order, bound_order, floor, played = self._plan(candidates, depth, beta, played)
         child_depth = None if depth is None else depth - 1
-        canonical = None if played is None else self.classes.canonical(played)
-        if canonical is None:
-            played = None  # the history is fixed by no relabelling: nor will any longer one be
-        order, guess_bounds, floor = self._ordered_guesses(
-            candidates, guesses, rows, child_depth, beta, canonical
-        )
-        guess_order = [int(guesses[column]) for column in order]
-        bound_order = [int(bound) for bound in guess_bounds]
         if level == PARALLEL_LEVEL and self._pool is None and self._parallel_now():
             self._pool = self._start_pool()
         if level == PARALLEL_LEVEL and self._pool is not None:
@@ -200,6 +201,36 @@ class Search:
             tree = self.subtree(candidates, depth) if best_guess >= 0 else None
             self.store.put_set(key, value, best_guess, tree)
         return value
+
+    def _plan(self, candidates: np.ndarray, depth: int | None, beta: int, played: History) -> Plan:
+        """How ``solve`` goes about a set (``Plan``)."""
+        guesses, rows = self._guesses_and_rows(candidates)
+        canonical = None if played is None else self.classes.canonical(played)
+        if canonical is None:
+            played = None  # the history is fixed by no relabelling: nor will any longer one be
+        child_depth = None if depth is None else depth - 1
+        order, bounds, floor = self._ordered_guesses(candidates, guesses, rows, child_depth, beta, canonical)
+        return [int(guesses[column]) for column in order], [int(bound) for bound in bounds], floor, played
+
+    def guesses_ahead(self) -> Iterator[GuessTask]:
+        """The guesses of the first guess's parts still to come, in the order they will be tried,
+        with budgets at least those they will have, for workers with nothing else to do.
+
+        A part's budget only shrinks as the parts before it settle, and a guess's outcome at a
+        larger budget holds at a smaller one (an exact total, or a bound above both).
+        """
+        for part, beta, depth, played in self._ahead:
+            key = (part.tobytes(), beta)
+            if len(part) <= 2 or self.bounds(depth)[len(part)] >= beta or (key[0], depth) in self.cache:
+                continue  # settled without a guess tried, or already
+            if key not in self._plans:
+                self._plans[key] = self._plan(part, depth, beta, played)
+            guesses, bounds, _, below = self._plans[key]
+            child_depth = None if depth is None else depth - 1
+            for guess, bound in zip(guesses, bounds, strict=True):
+                if bound >= beta:
+                    break
+                yield part, guess, child_depth, beta - len(part), below, PARALLEL_LEVEL
 
     def _parallel_now(self) -> bool:
         """Whether to start the workers: more are allowed and the search has taken ``PARALLEL_SECONDS``,
@@ -230,7 +261,7 @@ class Search:
         floor: int,
         beta: int,
         child_depth: int | None,
-        played: tuple[int, ...] | None,
+        played: History,
         level: int,
     ) -> tuple[int, int]:
         """Try the guesses in order: ``(value, guess)`` of the best below ``beta``, else ``(bound, -1)``."""
@@ -266,7 +297,7 @@ class Search:
         guess: int,
         depth: int | None,
         budget: int,
-        played: tuple[int, ...] | None,
+        played: History,
         level: int,
         smallest_first: bool = False,
     ) -> int:
@@ -315,7 +346,7 @@ class Search:
         their total with their trees (under the budget), or a bound at least the budget."""
         if self.store is None or level == 0:
             return None
-        settled = self.store.guesses.get((_set_key(candidates, depth), guess))
+        settled = self.store.guesses.get((set_key(candidates, depth), guess))
         if settled is None:
             return None
         if settled.value >= budget:  # a bound, or an exact value no better than the budget
@@ -344,7 +375,7 @@ class Search:
             tree = Node(guess, len(candidates))
             for part, child in zip(self.parts(candidates, guess), trees, strict=True):
                 tree.children[int(self.table[part[0], guess])] = child
-        self.store.put_guess(_set_key(candidates, depth), guess, total, tree)
+        self.store.put_guess(set_key(candidates, depth), guess, total, tree)
 
     def _a_part_searched_here(self, candidates: np.ndarray, guess: int, level: int) -> bool:
         """Whether a part ``guess`` leaves is searched by this class (``searched_here``)."""
@@ -397,7 +428,7 @@ class Search:
         least that or the value of a guess tried.
         """
         count = len(candidates)
-        sizes = self._part_sizes(rows)
+        sizes = part_sizes(rows, self.answers, self.answer_limit)
         guess_bounds = count + self.bounds(child_depth)[sizes].sum(axis=0)
         guess_bounds[sizes.max(axis=0) == count] = INFEASIBLE  # splits nothing: never useful
         keep = guess_bounds < beta
@@ -412,46 +443,41 @@ class Search:
         order = columns[np.lexsort((columns, spread, -winners, guess_bounds[columns]))]
         return order, guess_bounds[order], floor
 
-    def _part_sizes(self, rows: np.ndarray) -> np.ndarray:
-        """``sizes[a, g]``: candidates giving non-winning answer ``a`` to column ``g``.
-
-        One ``bincount`` over answer-and-column indices: measured 1.5-10x faster here than a
-        comparison per answer, for the small sets that make up most of a search.
-        """
-        width = rows.shape[1]
-        index = rows.astype(np.int32)
-        index *= width
-        index += np.arange(width, dtype=np.int32)
-        counts = np.bincount(index.ravel(), minlength=self.answer_limit * width)
-        return counts.reshape(self.answer_limit, width)[self.answers]
-
     def _parts_total(
         self,
         parts: list[np.ndarray],
         guess: int,
         depth: int | None,
         budget: int,
-        played: tuple[int, ...] | None,
+        played: History,
         level: int,
     ) -> int:
         """Total of a guess's parts if below ``budget``; else a lower bound ``>= budget``."""
         part_bounds = [self.part_bound(part, depth, level + 1) for part in parts]
         remaining = sum(part_bounds)
         total = 0
-        for index, (part, part_bound) in enumerate(zip(parts, part_bounds, strict=True)):
+        try:
+            for index, (part, part_bound) in enumerate(zip(parts, part_bounds, strict=True)):
+                if level == 0:
+                    self.mark_part(index, len(parts))
+                    pending = budget - total - remaining  # the parts from this one on, bounded
+                    later = zip(parts[index + 1 :], part_bounds[index + 1 :], strict=True)
+                    self._ahead = [(part, pending + bound, depth, played) for part, bound in later]
+                    self._plans = {}
+                remaining -= part_bound
+                part_budget = budget - total - remaining
+                value = self.solve(part, depth, part_budget, played, level + 1)
+                total += value
+                if level == 0:
+                    self.raise_lower(total + remaining)
+                    if value < part_budget:
+                        self._improve_best(guess, part, value, depth)
+                if total + remaining >= budget:
+                    return total + remaining
+            return total
+        finally:
             if level == 0:
-                self.mark_part(index, len(parts))
-            remaining -= part_bound
-            part_budget = budget - total - remaining
-            value = self.solve(part, depth, part_budget, played, level + 1)
-            total += value
-            if level == 0:
-                self.raise_lower(total + remaining)
-                if value < part_budget:
-                    self._improve_best(guess, part, value, depth)
-            if total + remaining >= budget:
-                return total + remaining
-        return total
+                self._ahead, self._plans = [], {}
 
     def part_bound(self, part: np.ndarray, depth: int | None, level: int) -> int:
         """A lower bound on a part's total: one level deeper than counting (the compiled
@@ -567,11 +593,6 @@ class Search:
         return node
 
 
-def _set_key(candidates: np.ndarray, parts_depth: int | None) -> SetKey:
-    """The key of a set whose parts have ``parts_depth`` guesses left."""
-    return candidates.tobytes(), None if parts_depth is None else parts_depth + 1
-
-
-def _extend(played: tuple[int, ...] | None, guess: int) -> tuple[int, ...] | None:
+def _extend(played: History, guess: int) -> tuple[int, ...] | None:
     """The played guesses one level down; ``None`` stays ``None`` (no symmetry left to use)."""
     return None if played is None else (*played, guess)
