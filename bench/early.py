@@ -38,8 +38,8 @@ def busy_workers(game: str, workers: int, early: bool) -> tuple[int, float, floa
         started = time.perf_counter()
         result = prove_optimal(load_game(game), workers=workers)
         seconds = time.perf_counter() - started
-    waited = sum(seconds for seconds, _ in waits)
-    return result.total, seconds, sum(seconds * out for seconds, out in waits) / max(waited, 1e-9)
+    waited = sum(wait for wait, _ in waits)
+    return result.total, seconds, sum(wait * out for wait, out in waits) / max(waited, 1e-9)
 
 
 def main() -> None:

@@ -238,12 +238,13 @@ class GuessPool(ABC):
         """Start a guess of the set searched: from the store, from its early start if that had at
         least this budget, or on a free worker; ``False`` when no worker is free."""
         candidates, guess, depth, budget, _, level = task
+        key = (candidates.tobytes(), guess)
         known = self.search.known_guess(candidates, guess, depth, budget, level)
-        early = self._early.get((candidates.tobytes(), guess))
+        early = self._early.get(key)
         if known is not None:  # settled by an earlier run (the store): no worker needed
             self._results.put((position, (*known, (0, 0, 0))))
         elif early is not None and early.task[3] >= budget:
-            del self._early[(candidates.tobytes(), guess)]
+            del self._early[key]
             if early.outcome is None:
                 early.position = position  # its outcome, still to come, is this guess's
             else:

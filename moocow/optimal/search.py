@@ -462,7 +462,7 @@ class Search:
                     self.mark_part(index, len(parts))
                     pending = budget - total - remaining  # the parts from this one on, bounded
                     later = zip(parts[index + 1 :], part_bounds[index + 1 :], strict=True)
-                    self._ahead = [(part, pending + bound, depth, played) for part, bound in later]
+                    self._ahead = [(ahead, pending + bound, depth, played) for ahead, bound in later]
                     self._plans = {}
                 remaining -= part_bound
                 part_budget = budget - total - remaining

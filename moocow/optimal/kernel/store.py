@@ -11,7 +11,7 @@ The compiled code cannot enlarge the arrays it is handed. When the table is thre
 or the pool has no room, a store raises the ``FULL`` flag instead and refuses every store after
 it; the search then unwinds at once and the call from Python is made again on arrays twice the
 size (``SetStore.call``), everything stored before the flag kept. Between calls,
-``SetStore.reserve`` doubles what is half full, so that a call seldom has to be made twice.
+``SetStore.call`` doubles what is half full, so that a call seldom has to be made twice.
 
 It is a cache, so it has a budget of memory: a store that would grow past it between calls
 forgets everything and starts small again. Without one, a worker of the seven-bottle proof grew
@@ -81,38 +81,32 @@ class SetStore:
             value = compiled(self.parts())
             if not self.used[FULL]:
                 return value
-            self.reserve(force=True)
+            self._grow(slots=True, pool=True)
 
     def _within_budget(self) -> None:
         """Double what is half full, or forget everything if that would pass the budget."""
-        grow_slots, grow_pool = self._doubling(force=False)
+        entries, pooled, _ = self.used.tolist()
+        grow_slots, grow_pool = 2 * entries > len(self.meta), 2 * pooled > len(self.pool)
         slot_bytes = self.hashes.nbytes + self.meta.nbytes
         if self.nbytes + grow_slots * slot_bytes + grow_pool * self.pool.nbytes > self.budget:
             self._allocate(*self._first_sizes)
             self.cleared += 1
         else:
-            self.reserve()
+            self._grow(grow_slots, grow_pool)
 
-    def _doubling(self, force: bool) -> tuple[bool, bool]:
-        """Whether the slots and the pool are to double: when half full, or all when ``force``."""
-        entries, pooled, _ = self.used.tolist()
-        return force or 2 * entries > len(self.meta), force or 2 * pooled > len(self.pool)
-
-    def reserve(self, force: bool = False) -> bool:
-        """Double what is half full (everything, if ``force``), lowering the flag; whether anything grew."""
+    def _grow(self, slots: bool, pool: bool) -> None:
+        """Double the slots and the pool as asked, everything stored kept; lower the flag."""
         pooled = int(self.used[POOLED])
-        grow_slots, grow_pool = self._doubling(force)
         self.used[FULL] = 0
-        if grow_pool:
-            pool = np.zeros(2 * len(self.pool), dtype=np.int32)
-            pool[:pooled] = self.pool[:pooled]
-            self.pool = pool
-        if grow_slots:
+        if pool:
+            grown = np.zeros(2 * len(self.pool), dtype=np.int32)
+            grown[:pooled] = self.pool[:pooled]
+            self.pool = grown
+        if slots:
             hashes = np.zeros((2 * len(self.meta), 2), dtype=np.uint64)
             meta = np.zeros((2 * len(self.meta), 5), dtype=np.int64)
             REHASH(self.hashes, self.meta, hashes, meta)
             self.hashes, self.meta = hashes, meta
-        return grow_slots or grow_pool
 
 
 @nb.njit(cache=True)
