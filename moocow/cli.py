@@ -15,19 +15,29 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, ClassVar, TypeVar
 
 import typer
 
 from moocow.commandline import MoocowCommand, MoocowGroup
-from moocow.optimal.cli import optimal
-from moocow.runner.cli import grade, tournament
 from moocow.runner.display import printable
 from moocow.terminal import err, one_line_errors, out, plural, progress_bars
-from moocow.tree_command import tree
+
+
+class Moocow(MoocowGroup):
+    """The app's group. The runner's and the exact search's commands are made only when used
+    (or listed by help): Knuth's evaluation does not load their modules."""
+
+    lazy_commands: ClassVar[dict[str, str]] = {
+        "tournament": "moocow.runner.cli:tournament",
+        "grade": "moocow.runner.cli:grade",
+        "optimal": "moocow.optimal.cli:optimal",
+        "tree": "moocow.tree_command:tree",
+    }
+
 
 app = typer.Typer(
-    cls=MoocowGroup,
+    cls=Moocow,
     name="moocow",
     help="Play, solve and referee code-breaking games: Mastermind, Bulls and Cows, the bottle game.",
     no_args_is_help=True,
@@ -215,12 +225,6 @@ def play(
 
     _tolerant_stdin()
     run_play(api.load_game(game), seed, _ask, _say)
-
-
-app.command(cls=MoocowCommand)(tournament)
-app.command(cls=MoocowCommand)(grade)
-app.command(cls=MoocowCommand)(optimal)
-app.command(cls=MoocowCommand)(tree)
 
 
 def _ask(prompt: str) -> str | None:

@@ -13,10 +13,11 @@ The app is made with ``cls=MoocowGroup`` and its commands with ``cls=MoocowComma
 
 from __future__ import annotations
 
+import importlib
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, get_args, get_origin
+from typing import Any, ClassVar, get_args, get_origin
 
 import typer
 from typer.core import TyperArgument, TyperCommand, TyperGroup
@@ -66,6 +67,32 @@ class MoocowCommand(WordsMixin, TyperCommand):
 class MoocowGroup(WordsMixin, TyperGroup):
     """The ``moocow`` group: usage errors, interrupts and a bare ``moocow`` handled once for all."""
 
+    lazy_commands: ClassVar[dict[str, str]] = {}
+    """Commands made only when named (or listed by help), each ``"module:function"``: a plain
+    function with typer annotations. Their modules stay unloaded for the other commands."""
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        eager = [name for name in super().list_commands(ctx) if name not in self.lazy_commands]
+        return [*eager, *self.lazy_commands]
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        target = self.lazy_commands.get(cmd_name)
+        if target is not None and cmd_name not in self.commands:
+            self.commands[cmd_name] = lazy_command(target)
+        return super().get_command(ctx, cmd_name)
+
+    def resolve_command(self, ctx: Any, args: list[str]) -> Any:
+        """As typer resolves it; a name it does not know is looked up again with every command
+        made, so that its "did you mean" suggestions cover the lazy ones too."""
+        try:
+            return super().resolve_command(ctx, args)
+        except click_errors.UsageError:
+            if all(name in self.commands for name in self.lazy_commands):
+                raise
+            for name in self.lazy_commands:
+                self.get_command(ctx, name)
+            return super().resolve_command(ctx, args)
+
     def main(  # type: ignore[override]
         self,
         args: Sequence[str] | None = None,
@@ -89,6 +116,14 @@ class MoocowGroup(WordsMixin, TyperGroup):
         if status == INTERRUPTED:
             err.line()
         sys.exit(status if isinstance(status, int) else 0)
+
+
+def lazy_command(target: str) -> Any:
+    """The command of ``"module:function"``, made as typer makes the group's own."""
+    module, _, name = target.partition(":")
+    alone = typer.Typer(add_completion=False)
+    alone.command(cls=MoocowCommand)(getattr(importlib.import_module(module), name))
+    return typer.main.get_command(alone)
 
 
 def usage_message(error: Any) -> str:

@@ -29,6 +29,24 @@ def test_games_lists_the_four_games_with_sizes(run) -> None:
         assert name in result.output and size in result.output
 
 
+def test_help_lists_every_command_in_order(run) -> None:
+    """The commands made only when used (runner, exact search, tree) are listed like the rest."""
+    result = run("--help")
+    assert result.exit_code == 0, result.output
+    names = ["games", "strategies", "solve", "evaluate", "assist", "play"]
+    names += ["tournament", "grade", "optimal", "tree"]
+    places = [result.output.find(f"│ {name} ") for name in names]
+    assert -1 not in places and places == sorted(places), result.output
+
+
+@pytest.mark.parametrize(("typo", "meant"), [("tournamen", "tournament"), ("evaluat", "evaluate")])
+def test_a_mistyped_command_is_suggested(run, typo: str, meant: str) -> None:
+    """Suggestions cover every command, those made only when used too: one line, status 2."""
+    result = run(typo)
+    assert result.exit_code == 2
+    assert f"no such command '{typo}'. Did you mean '{meant}'?" in result.output
+
+
 def test_evaluate_json_reports_knuth(run) -> None:
     """`moocow evaluate mastermind --strategy minmax --first 1122 --json` gives Knuth's numbers."""
     result = run("evaluate", "mastermind", "--strategy", "minmax", "--first", "1122", "--json")

@@ -26,6 +26,8 @@ sys.stderr.write("\\nMODULES " + json.dumps(sorted(sys.modules)) + "\\n")
 
 SEARCH = ("numba", "moocow.optimal.search", "moocow.optimal.kernel", "moocow.optimal.prove")
 RUNNER = ("moocow.runner.tournament", "moocow.runner.workers", "moocow.runner.process")
+COMMAND_MODULES = ("moocow.runner.cli", "moocow.optimal.cli", "moocow.tree_command", "moocow.runner.sandbox")
+"""What the runner's, the exact search's and the tree's commands load to declare their options."""
 
 
 def loaded(*arguments: str) -> set[str]:
@@ -60,10 +62,17 @@ def test_help_loads_neither_numpy_nor_the_games(arguments: tuple[str, ...]) -> N
     ],
 )
 def test_commands_that_do_not_search_do_not_load_numba(arguments: tuple[str, ...]) -> None:
-    """Knuth's evaluation and the listings play no exact search and referee no one."""
+    """Knuth's evaluation and the listings play no exact search and referee no one, and do not
+    load the modules of the commands that do."""
     modules = loaded(*arguments)
     assert "moocow.engine.game" in modules  # the probe ran the command
-    assert not modules & {*SEARCH, *RUNNER}
+    assert not modules & {*SEARCH, *RUNNER, *COMMAND_MODULES}
+
+
+def test_a_lazy_command_runs_with_its_own_options() -> None:
+    """``optimal`` is made when named: its module loads then, and its options work."""
+    modules = loaded("optimal", "mastermind:pegs=2,colors=2", "--workers", "1")
+    assert {"moocow.optimal.cli", "moocow.optimal.search"} <= modules
 
 
 def test_no_plugin_installed_no_metadata_imported() -> None:

@@ -14,7 +14,6 @@ full scoring would exceed it scores a smaller, deterministic set of guesses and 
 
 from __future__ import annotations
 
-import hashlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -55,6 +54,11 @@ class QuickChoice:
     def __str__(self) -> str:
         full = duration(self.full_seconds)
         return f"quick suggestion: {self.scored}, the full {self.strategy} would take ~{full}"
+
+
+EXACT_KEY_CANDIDATES = 4096
+"""Up to this many candidates a position keys the decision cache by its candidates themselves
+(at most 32 KB); larger ones, a few near the top of a big game, by a 16-byte digest."""
 
 
 class Strategy(ABC):
@@ -122,6 +126,22 @@ class Strategy(ABC):
         return self.choose(position), None
 
     def _position_key(self, position: Position) -> bytes:
+        """The decision cache's key: the position itself where it is small (most are; no hashing
+        to load or compute), else its digest (``_position_seed``'s bytes)."""
+        if len(position.candidates) > EXACT_KEY_CANDIDATES:
+            return b"#" + self._position_digest(position)
+        key = b"=" + position.candidates.astype("<i8").tobytes()
+        if self.depends_on_last_guess:
+            key += int(position.last_guess or -1).to_bytes(8, "little", signed=True)
+        return key
+
+    def _position_seed(self, position: Position) -> int:
+        """A seed that is a function of the position alone, the same on every machine."""
+        return int.from_bytes(self._position_digest(position)[:8], "little")
+
+    def _position_digest(self, position: Position) -> bytes:
+        import hashlib  # here, not at the top: a plain evaluation never hashes (3 to 7 ms to load)
+
         digest = hashlib.blake2b(position.candidates.astype("<i8").tobytes(), digest_size=16)
         if self.depends_on_last_guess:
             digest.update(int(position.last_guess or -1).to_bytes(8, "little", signed=True))
@@ -145,8 +165,7 @@ class RandomCandidate(Strategy):
     params = (OPENING, Param("seed", int, 0, "seed of the random choices", minimum=0))
 
     def choose(self, position: Position) -> int:
-        position_seed = int.from_bytes(self._position_key(position)[:8], "little")
-        generator = np.random.default_rng([self.values["seed"], position_seed])
+        generator = np.random.default_rng([self.values["seed"], self._position_seed(position)])
         return int(generator.choice(position.candidate_guesses))
 
 
@@ -243,7 +262,7 @@ class HeuristicStrategy(Strategy):
         pool = candidates if guesses is None else guesses
         pair = scoring_seconds(table, len(candidates), 1)
         fitting = int(max(1, min(len(pool) - 1, self.budget // pair)))
-        seed = int.from_bytes(self._position_key(position)[:8], "little")
+        seed = self._position_seed(position)
         sample = np.sort(np.random.default_rng(seed).choice(pool, size=fitting, replace=False))
         noun = "candidates" if guesses is None or self.values["candidates_only"] else "guesses"
         return sample, QuickChoice(
