@@ -212,7 +212,8 @@ def test_guesses_alike_by_renaming_absent_symbols_keep_the_least() -> None:
     table = FeedbackTable(game)
     assert table.compiled(1 << 30) is not None
     candidates = np.flatnonzero((game.secrets < 4).all(axis=1))  # colours 1 to 4 only
-    start = Position(game, table, candidates, ((0, 0),))
+    every_colour_played = ((game.guess_index("1234"), 0), (game.guess_index("5566"), 0))
+    start = Position(game, table, candidates, every_colour_played)
     kept = opening.absent_symbol_guesses(start, opening.RENAMING_CELLS)
     assert kept is not None
     swapped = game.guesses.copy()
@@ -220,4 +221,34 @@ def test_guesses_alike_by_renaming_absent_symbols_keep_the_least() -> None:
     partner = np.array([game.guess_index(game.format_code(code)) for code in swapped])
     assert np.array_equal(kept, np.arange(len(game.guesses)) <= partner)
     assert opening.absent_symbol_guesses(start, opening.RENAMING_CELLS - 1) is None
-    assert opening.absent_symbol_guesses(Position.start(game, table), opening.RENAMING_CELLS) is None
+
+
+def test_guesses_alike_by_renaming_unplayed_symbols_keep_the_least() -> None:
+    """After 1122 alone, colours 3 to 6 are in the candidates but in no guess played:
+    renaming them among themselves keeps the answers, so of the guesses alike that way only the
+    one using them in order of first appearance (3 before 4 before 5 before 6) is kept."""
+    game = load_game("mastermind")
+    table = FeedbackTable(game)
+    assert table.compiled(1 << 30) is not None
+    opening_guess = game.guess_index("1122")
+    everything = np.arange(len(game.secrets))
+    kept = opening.absent_symbol_guesses(
+        Position(game, table, everything, ((opening_guess, 0),)), opening.RENAMING_CELLS
+    )
+    assert kept is not None
+
+    def in_order(code: np.ndarray, symbols: list[int]) -> bool:
+        order = list(dict.fromkeys(symbol for symbol in code.tolist() if symbol in symbols))
+        return order == sorted(symbols)[: len(order)]
+
+    unplayed = np.array([in_order(code, [2, 3, 4, 5]) for code in game.guesses])
+    assert np.array_equal(kept, unplayed)
+    assert 0 < kept.sum() < len(kept)
+
+    # With colours 5 and 6 also in no candidate, both renamings apply: only guesses least under each.
+    four_colours = np.flatnonzero((game.secrets < 4).all(axis=1))
+    both = opening.absent_symbol_guesses(
+        Position(game, table, four_colours, ((opening_guess, 0),)), opening.RENAMING_CELLS
+    )
+    ruled_out = np.array([in_order(code, [4, 5]) for code in game.guesses])
+    assert both is not None and np.array_equal(both, unplayed & ruled_out)

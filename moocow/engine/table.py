@@ -190,8 +190,10 @@ class FeedbackTable:
         return self._prepared or None
 
     def column(self, guess: int, secrets: np.ndarray) -> np.ndarray:
-        """Feedback of one guess against each of ``secrets``."""
-        prepared = None if self.built else self.compiled(len(secrets))
+        """Feedback of one guess against each of ``secrets``: on the compiled engine once prepared
+        (evaluation asks this at every split, most of them of two secrets: the variable is not read
+        again; either path gives the same feedback)."""
+        prepared = None if self.built else self._prepared or self.compiled(len(secrets))
         if prepared is not None:
             from moocow.engine.compiled import column
 
