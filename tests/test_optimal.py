@@ -16,11 +16,11 @@ from moocow.engine.game import Game
 from moocow.engine.registry import load_strategy
 from moocow.engine.table import FeedbackTable
 from moocow.engine.treefile import tree_stats, tree_to_dict
-from moocow.optimal import compiled, parallel, search
+from moocow.optimal import compiled, parallel, partition, search
 from moocow.optimal.bounds import INFEASIBLE, level_bounds
 from moocow.optimal.kernel import relabel, scores
 from moocow.optimal.parallel import ForkedGuessPool
-from moocow.optimal.partition import part_sizes
+from moocow.optimal.partition import answers_present, part_sizes
 from moocow.optimal.prove import prove_optimal
 from moocow.optimal.search import Search
 from moocow.optimal.symmetry import GuessClasses
@@ -205,6 +205,18 @@ def test_the_deeper_bound_lies_between_counting_and_the_optimum(game: Game) -> N
         raised += bound > counting
     assert raised > 0
     assert search.stats.bounded > 0
+
+
+@pytest.mark.parametrize("shape", [(1, 1), (3, 700), (2000, 5), (1100, 1000)])
+def test_the_answers_present_are_counted_block_by_block_as_at_once(
+    shape: tuple[int, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``answers_present`` reads the table a block of rows at a time, the last block short, and
+    finds the answers one ``bincount`` of the whole table finds (a rare one in the last row too)."""
+    monkeypatch.setattr(partition, "PRESENCE_CELLS", 4096)
+    table = np.random.default_rng(shape[0]).integers(0, 9, shape, dtype=np.uint8)
+    table[-1, -1] = 200
+    assert np.array_equal(answers_present(table), np.bincount(table.ravel(), minlength=256) > 0)
 
 
 @pytest.mark.parametrize("game", [Mastermind(pegs=3, colors=3), Bottles(n=5)], ids=str)

@@ -42,3 +42,18 @@ def part_sizes(rows: np.ndarray, answers: np.ndarray, answer_limit: int) -> np.n
     index += np.arange(width, dtype=np.int32)
     counts = np.bincount(index.ravel(), minlength=answer_limit * width)
     return counts.reshape(answer_limit, width)[answers]
+
+
+PRESENCE_CELLS = 1 << 20
+"""Table cells counted at a time by ``answers_present``."""
+
+
+def answers_present(table: np.ndarray) -> np.ndarray:
+    """Which of the 256 answers occur anywhere in ``table`` (uint8), a block of rows at a time:
+    ``bincount`` copies its input to 8-byte integers, 0.2 GB for seven bottles' whole table
+    (0.05 to 0.6 s of the search's start, most of it the kernel clearing fresh pages)."""
+    present = np.zeros(256, dtype=bool)
+    step = max(1, PRESENCE_CELLS // max(1, table.shape[1]))
+    for start in range(0, len(table), step):
+        present |= np.bincount(table[start : start + step].ravel(), minlength=256) > 0
+    return present

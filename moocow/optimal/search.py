@@ -38,7 +38,7 @@ from moocow.engine.treefile import tree_stats
 from moocow.optimal.bounds import INFEASIBLE, level_bounds
 from moocow.optimal.compiled import KernelSearch
 from moocow.optimal.parallel import ForkedGuessPool, GuessPool, GuessTask
-from moocow.optimal.partition import distinct_columns, part_sizes, split_parts
+from moocow.optimal.partition import answers_present, distinct_columns, part_sizes, split_parts
 from moocow.optimal.proof_store import ProofStore, set_key
 from moocow.optimal.stats import ProgressHook, SearchStats
 from moocow.optimal.stopping import stop_if_asked
@@ -107,7 +107,7 @@ class Search:
         self.guess_of = game.secret_guess_index.astype(np.int32)
         self._all_guesses = np.arange(self.table.shape[1], dtype=np.int32)
         self.win = game.win
-        present = np.bincount(self.table.ravel(), minlength=256) > 0
+        present = answers_present(self.table)
         present[self.win] = False
         self.answers = np.flatnonzero(present).astype(np.uint8)
         """The non-winning answers any guess can get."""
