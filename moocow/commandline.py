@@ -7,8 +7,11 @@
 - Ctrl-C outside a prompt ends on a fresh line with status 130, never with a traceback.
 - Metavars read as words: ``--seed N``, ``--save FILE``, ``--strategy SPEC``, ``GAME``; a flag
   shows none. An option that sets ``metavar=`` keeps it; the rest get a word from their type.
+- Commands named in ``MoocowGroup.lazy_commands`` are made only when used or listed, so their
+  modules load only then; help, order and "did you mean" are those of the others.
 
-The app is made with ``cls=MoocowGroup`` and its commands with ``cls=MoocowCommand``.
+The app is made with a subclass of ``MoocowGroup`` (naming its lazy commands) and its commands
+with ``cls=MoocowCommand``.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from pathlib import Path
 from typing import Any, ClassVar, get_args, get_origin
 
 import typer
+import typer.main
 from typer.core import TyperArgument, TyperCommand, TyperGroup
 
 from moocow import cli_values
