@@ -408,6 +408,24 @@ def test_classes_from_a_few_relabellings_are_those_of_all(
     assert compared >= 15
 
 
+def test_joined_images_give_the_least_of_each_orbit_or_nothing_outside_the_codes() -> None:
+    """``relabel.join_images`` on the codes of two places and three symbols: swapping the places
+    joins ``ab`` with ``ba`` (each root the lesser); with ``21`` missing from the codes, the swap
+    maps ``12`` outside them and nothing is returned."""
+    codes = np.array([(first, second) for first in range(3) for second in range(3)], dtype=np.intp)
+    swap, same = np.array([[1, 0]], dtype=np.intp), np.array([[0, 1, 2]], dtype=np.intp)
+
+    def joined(kept: np.ndarray) -> np.ndarray:
+        keys = (kept[:, 0] * 3 + kept[:, 1]).astype(np.int64)
+        forest = np.arange(len(kept))
+        return relabel.join_images(kept, swap, same, 3, keys, relabel.bucket_starts(keys), forest)
+
+    roots = joined(codes)
+    expected = [3 * min(a, b) + max(a, b) for a, b in codes.tolist()]
+    assert roots.tolist() == expected
+    assert len(joined(np.delete(codes, 7, axis=0))) == 0  # 21 is gone; 12 maps to it
+
+
 @pytest.mark.parametrize(
     "game", [Mastermind(), Digits(), Bottles(n=5), PlainMastermind(pegs=3, colors=4)], ids=str
 )

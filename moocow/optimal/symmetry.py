@@ -24,12 +24,10 @@ import numpy as np
 
 from moocow.engine.game import Game
 from moocow.optimal.kernel.relabel import (
+    FIXING,
+    JOIN_IMAGES,
+    LOWERED,
     bucket_starts,
-    fixing,
-    image_indices,
-    join_orbits,
-    lowered,
-    orbit_roots,
 )
 
 SEED_RELABELLINGS = 8
@@ -52,7 +50,7 @@ class GuessClasses:
         self._keys = _sorted_keys(self.codes, self.symbol_count)
         """The guesses packed into integers, if ascending (their order is lexicographic)."""
         self._buckets = None if self._keys is None else bucket_starts(self._keys)
-        """Where to look each key up (``kernel.relabel.image_indices``)."""
+        """Where to look each key up (``kernel.relabel.join_images``)."""
         self._cache: dict[tuple[int, ...], np.ndarray | None] = {}
         self._stabilisers: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
 
@@ -105,18 +103,22 @@ class GuessClasses:
         )
         used = set(spread.tolist())
         relabellings = self._free_renamings(free) + [self._completed(perms[i], maps[i], free) for i in spread]
-        orbits = np.arange(count)  # a forest, each tree's root its least guess (``join_orbits``)
+        forest = np.arange(count)  # each tree's root its least guess (``kernel.relabel.join_images``)
+        roots = forest
         while relabellings:
-            for perm, mapping in relabellings:
-                image = self._image_indices(perm, mapping)
-                if image is None:
-                    return None
-                join_orbits(orbits, image)
-            least = np.flatnonzero(orbit_roots(orbits) == np.arange(count))
+            perm_rows = np.array([perm for perm, _ in relabellings], dtype=np.intp)
+            mapping_rows = np.array([mapping for _, mapping in relabellings], dtype=np.intp)
+            assert self._keys is not None and self._buckets is not None
+            roots = JOIN_IMAGES(
+                self.codes, perm_rows, mapping_rows, self.symbol_count, self._keys, self._buckets, forest
+            )
+            if len(roots) < count:
+                return None  # a relabelling maps some guess outside the guesses
+            least = np.flatnonzero(roots == np.arange(count))
             joining = set(self._lowering(least, perms, maps, free).tolist()) - used  # one in use lowers none
             used |= joining
             relabellings = [self._completed(perms[i], maps[i], free) for i in sorted(joining)]
-        return orbit_roots(orbits) == np.arange(count)
+        return roots == np.arange(count)
 
     def _lowering(
         self, least: np.ndarray, perms: np.ndarray, maps: np.ndarray, free: np.ndarray
@@ -151,7 +153,7 @@ class GuessClasses:
     ) -> np.ndarray:
         """Whether the least image of each guess under the relabelling of its row (one row: the
         same for every guess; free symbols renamed in order of first appearance) is below it."""
-        return lowered(self.codes, guesses, perms, maps, free)
+        return LOWERED(self.codes, guesses, perms, maps, free)
 
     def _completed(
         self, perm: np.ndarray, forced: np.ndarray, free: np.ndarray
@@ -171,12 +173,6 @@ class GuessClasses:
         cycled[free] = np.roll(free, 1)
         return [(identity, swapped), (identity, cycled)]
 
-    def _image_indices(self, perm: np.ndarray, mapping: np.ndarray) -> np.ndarray | None:
-        """Where the relabelling takes each guess, by index; ``None`` if somewhere not a guess."""
-        assert self._keys is not None and self._buckets is not None
-        image = image_indices(self.codes, perm, mapping, self.symbol_count, self._keys, *self._buckets)
-        return image if len(image) == len(self.codes) else None
-
     def _stabiliser(self, played: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
         """Position permutations compatible with the played guesses, each with its forced renaming.
 
@@ -190,7 +186,7 @@ class GuessClasses:
         if played:
             self._stabiliser(played[:-1])
             perms, forward, backward = self._stabilisers[played[:-1]]
-            found = fixing(self.codes, (perms, forward, backward), played[-1])
+            found = FIXING(self.codes, (perms, forward, backward), played[-1])
         else:
             found = self._identity_stabiliser()
         self._stabilisers[played] = found
