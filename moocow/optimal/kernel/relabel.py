@@ -5,6 +5,9 @@ with the symbol renaming the played guesses force) down its recursion, restricti
 guess it plays, and keeps one guess per class at every set while any relabelling is left (as
 ``symmetry.GuessClasses`` does for the Python levels). Measured on Bulls and Cows: symmetry
 below the third guess still cuts the sets searched 2 to 3 times.
+
+The loops over every guess that ``GuessClasses`` runs are here too (``fixing``, ``lowered``,
+``join_images``, called through ``loading.Entry``), so both levels share one test of a guess.
 """
 
 from __future__ import annotations
