@@ -17,7 +17,8 @@ from moocow.engine.errors import MoocowError
 from moocow.engine.treefile import tree_stats, tree_to_dict
 from moocow.optimal import parallel, proof_store, search
 from moocow.optimal.proof_store import ProofStore, row_digest
-from moocow.optimal.prove import OptimalResult, prove_optimal
+from moocow.optimal.prove import OptimalResult, open_store, prove_optimal
+from moocow.optimal.search import Search
 from moocow.plugins.bottles import Bottles
 from moocow.plugins.mastermind import Mastermind
 
@@ -116,6 +117,19 @@ def test_a_search_killed_outright_resumes_from_its_store(tmp_path: Path) -> None
     assert again.returncode == 0, again.stderr
     assert "5625 guesses in total, proven optimal" in again.stdout
     assert "with the earlier runs on its store" in again.stdout
+
+
+def test_the_best_and_its_digest_are_written_together(small_store: Path, tmp_path: Path) -> None:
+    """Meta values are written in one transaction: when the second of them fails to be written
+    (as a kill between them would stop it), the first is not kept either, so the best never
+    stands without its digest (a killed search once left a store refused as damaged)."""
+    copy = tmp_path / "copy.db"
+    copy.write_bytes(small_store.read_bytes())
+    store = open_store(Search(Mastermind(pegs=3, colors=4)), copy)
+    with pytest.raises(sqlite3.Error):
+        store._write_meta({"best": "[1, 1, []]", "best_digest": object()})  # type: ignore[dict-item]
+    store.close()
+    finished(prove_optimal(Mastermind(pegs=3, colors=4), store=copy), 206)
 
 
 def killed_worker(task: parallel.GuessTask) -> parallel.GuessOutcome:

@@ -341,7 +341,11 @@ class ProofStore:
         self._db.close()
 
     def _write_meta(self, values: dict[str, str]) -> None:
-        with self._db:
+        """All of ``values`` or none. The connection commits each statement by itself unless a
+        transaction is begun: a search killed between the best and its digest left a store
+        refused as damaged (seen once in CI)."""
+        with self._db:  # commits the transaction begun here, or rolls it back
+            self._db.execute("BEGIN IMMEDIATE")
             self._db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", values.items())
 
     def _set_id(self, key: SetKey) -> int:
