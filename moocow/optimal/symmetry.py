@@ -95,7 +95,7 @@ class GuessClasses:
         """The least guess of each orbit, from a few relabellings and the check of every one on
         each least guess: a relabelling mapping one lower joins the few (``None`` when the guesses
         are not in lexicographic order, or a relabelling maps one outside them)."""
-        if self._keys is None:
+        if self._keys is None or self._buckets is None:  # both or neither
             return None
         count = len(self.codes)
         spread = np.random.default_rng(0).choice(
@@ -108,7 +108,6 @@ class GuessClasses:
         while relabellings:
             perm_rows = np.array([perm for perm, _ in relabellings], dtype=np.intp)
             mapping_rows = np.array([mapping for _, mapping in relabellings], dtype=np.intp)
-            assert self._keys is not None and self._buckets is not None
             roots = JOIN_IMAGES(
                 self.codes, perm_rows, mapping_rows, self.symbol_count, self._keys, self._buckets, forest
             )
