@@ -37,10 +37,13 @@ def pool_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(search, "PARALLEL_SECONDS", 0.0)
 
 
-def test_the_cluster_proves_the_same_optimum_with_the_same_tree(scheduler: str) -> None:
-    """Mastermind's 5625 on the cluster, with the very tree one process finds."""
+@pytest.mark.parametrize("shared_level", [1, 2])
+def test_the_cluster_proves_the_same_optimum_with_the_same_tree(scheduler: str, shared_level: int) -> None:
+    """Mastermind's 5625 on the cluster, with the very tree one process finds, whether the
+    cluster gets the second guesses or the third."""
     game = Mastermind()
-    there, here = prove_optimal(game, scheduler=scheduler), prove_optimal(game)
+    there = prove_optimal(game, scheduler=scheduler, shared_level=shared_level)
+    here = prove_optimal(game, shared_level=shared_level)
     assert there.proven and there.total == 5625 and there.root is not None and here.root is not None
     assert tree_to_dict(game, there.root, "optimal") == tree_to_dict(game, here.root, "optimal")
 

@@ -51,6 +51,16 @@ def optimal(
             help="Search the second guesses on a Dask cluster: its scheduler's address, tcp://HOST:8786.",
         ),
     ] = None,
+    shared_guesses: Annotated[
+        int,
+        typer.Option(
+            "--shared-guesses",
+            help="Which guesses the workers share out: the 2nd (each a large task) or the 3rd "
+            "(thousands of small ones, for many workers).",
+            min=2,
+            max=3,
+        ),
+    ] = 2,
     save: SaveOpt = None,
     show: ShowOpt = None,
     dot: DotOpt = None,
@@ -65,7 +75,9 @@ def optimal(
         check_outputs(show, dot, save)
         loaded = load_game(game)
         with SearchProgress(err) as progress, stopped_by_signals():
-            result = prove_optimal(loaded, max_depth, candidates_only, progress, workers, store, scheduler)
+            result = prove_optimal(
+                loaded, max_depth, candidates_only, progress, workers, store, scheduler, shared_guesses - 1
+            )
         notes(dot).line(describe(result))
         if result.root is not None:
             label = optimal_label(result)

@@ -200,6 +200,10 @@ class GuessPool(ABC):
         the serial loop: its value is exact, since it was sent out before the later guess won
         and so with a larger budget (one started early, with a larger one still). The tree is
         then the same for any number of workers.
+
+        Every worker may be on a guess started early for another set: the set then waits for one
+        to come back. (It returned its floor at once, a refutation never searched: seen with the
+        third guesses shared, where a set's early starts are often for sets never reached.)
         """
         search, count = self.search, len(candidates)
         best, best_guess, bound = floor, -1, beta
@@ -214,7 +218,7 @@ class GuessPool(ABC):
                 if not self._hand_out(task, position):
                     break
                 running, position = running + 1, position + 1
-            if running == 0:
+            if running == 0 and position == len(guesses):
                 return best, best_guess
             if len(self._out) < self.workers:
                 self._start_early()

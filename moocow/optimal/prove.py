@@ -19,7 +19,7 @@ from moocow.engine.registry import load_strategy
 from moocow.engine.tree import Node
 from moocow.optimal.bounds import INFEASIBLE
 from moocow.optimal.proof_store import ProofStore, SearchIdentity, TreeChecker, table_digest
-from moocow.optimal.search import ProgressHook, Search, SearchStats
+from moocow.optimal.search import PARALLEL_LEVEL, ProgressHook, Search, SearchStats
 
 STARTING_STRATEGIES = ("expected", "entropy", "minmax", "parts")
 """The heuristics whose best tree is the first strategy to beat: Irving's first (the best of the
@@ -68,6 +68,7 @@ def prove_optimal(
     workers: int = 1,
     store: Path | None = None,
     scheduler: str | None = None,
+    shared_level: int = PARALLEL_LEVEL,
 ) -> OptimalResult:
     """The strategy with the fewest guesses in total over all secrets, each equally likely.
 
@@ -76,6 +77,7 @@ def prove_optimal(
     ``workers`` processes search the parts of each first guess side by side. With ``store``
     (a path), the search resumes from what earlier runs kept there and keeps what it settles.
     With ``scheduler`` (a Dask scheduler's address), its workers search the second guesses.
+    ``shared_level`` 2 shares out the third guesses instead (``Search.shared_level``).
     """
     if max_depth is not None and max_depth < 1:
         raise MoocowError(f"max depth must be at least 1, not {max_depth}")
@@ -85,7 +87,7 @@ def prove_optimal(
         # would otherwise be built for every depth up to it.
         max_depth = None
     started = time.perf_counter()
-    search = Search(game, max_depth, candidates_only, progress, workers, scheduler)
+    search = Search(game, max_depth, candidates_only, progress, workers, scheduler, shared_level)
     kept = None if store is None else open_store(search, store)
     start_total, start_tree = _starting_strategy(game, max_depth, candidates_only)
     if kept is not None and kept.best is not None and kept.best.total <= start_total:

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -40,7 +39,7 @@ from moocow.optimal.compiled import KernelSearch
 from moocow.optimal.parallel import ForkedGuessPool, GuessPool, GuessTask
 from moocow.optimal.partition import answers_present, distinct_columns, part_sizes, split_parts
 from moocow.optimal.proof_store import ProofStore, set_key
-from moocow.optimal.stats import ProgressHook, SearchStats
+from moocow.optimal.stats import ProgressHook, RootState, SearchStats
 from moocow.optimal.stopping import stop_if_asked
 from moocow.optimal.symmetry import GuessClasses
 
@@ -48,17 +47,18 @@ KERNEL_LEVEL = 2
 """From this level down (0: the first guess's set), sets go to the compiled kernel."""
 CHECKPOINT_SIZE = 200
 """With a store, a set this large stays in Python at any level, so that it and its guesses are
-kept: a part of seven bottles' second guesses takes minutes, the second guess itself hours."""
+kept: a part of seven bottles' second guesses takes hours, the second guess itself days."""
 PROBE_LEVEL = 1
 """From this level down, a guess's parts are bounded one level deeper before any is searched."""
 PARALLEL_LEVEL = 1
-"""At this level the guesses of each set are tried side by side by the workers (``parallel``)."""
+"""At this level the guesses of each set are tried side by side by the workers (``parallel``),
+unless told another (``Search.shared_level``)."""
 
 History = tuple[int, ...] | None
 """The guesses played to reach a set (``None`` once no relabelling fixes them)."""
 Plan = tuple[list[int], list[int], int, History]
 """The guesses tried on a set, best first, their bounds, the least bound of those left out, and
-the history as the levels below take it (``Search._plan``)."""
+the history as the levels below take it (``Search.plan``)."""
 
 PARALLEL_SECONDS = 1.0
 """The workers start once the search has run this long: Mastermind's whole proof takes less than
@@ -66,20 +66,6 @@ starting them (on 2 busy cores, 2 workers took it from 0.4 s to 1 to 2 s)."""
 
 PROGRESS_SECONDS = 0.2
 """Least time between two calls of the progress hook."""
-
-
-@dataclass
-class RootState:
-    """What the root has established so far: enough to answer when the search is interrupted."""
-
-    best: int = INFEASIBLE
-    """The least total of a complete strategy found so far."""
-    tree: Node | None = None
-    """That strategy's tree."""
-    lower: int = 0
-    """A proven lower bound on every strategy's total."""
-    done: float = 0.0
-    """Rough fraction of the search settled (by root guesses, their parts and the parts' guesses)."""
 
 
 class Search:
@@ -93,7 +79,10 @@ class Search:
         progress: ProgressHook | None = None,
         workers: int = 1,
         scheduler: str | None = None,
+        shared_level: int = PARALLEL_LEVEL,
     ) -> None:
+        if shared_level not in (1, 2):
+            raise MoocowError(f"the workers share out the guesses of level 1 or 2, not {shared_level}")
         table = FeedbackTable.for_game(game)
         if not table.in_memory:
             raise MoocowError(f"{game.spec} is too large for the exact search (its table does not fit)")
@@ -123,6 +112,11 @@ class Search:
         """Processes searching the parts of each first guess side by side (1: this one alone)."""
         self.scheduler = scheduler
         """A Dask scheduler's address: its workers search them instead (``cluster``)."""
+        self.shared_level = shared_level
+        """The level whose sets' guesses are shared out: 1, or 2 for far more, smaller tasks (seven
+        bottles: 28 second guesses of days each, but 32,662 third guesses of seconds to minutes)."""
+        self._kernel_level = KERNEL_LEVEL + shared_level - PARALLEL_LEVEL
+        """Sets go to the kernel from this level down: the sets whose guesses are shared stay here."""
         self._pool: GuessPool | None = None
         self._subtrees: dict[tuple[bytes, int | None], Node] = {}
         self._marks: list[tuple[int, int]] = []
@@ -132,8 +126,9 @@ class Search:
         self._started = time.monotonic()
         self._kernel: KernelSearch | None = None
         self._ahead: list[tuple[np.ndarray, int, int | None, History]] = []
-        """The first guess's parts after the one being searched: each with a budget at least the one
-        it will have, its depth and history (``guesses_ahead``)."""
+        """The parts after the one being searched of the guess above the shared level (the first
+        guess's, by default): each with a budget at least the one it will have, its depth and
+        history (``guesses_ahead``)."""
         self._plans: dict[tuple[bytes, int], Plan] = {}
         self.store: ProofStore | None = None
         """Where every set and guess settled at the Python levels is kept, if anywhere (``use_store``)."""
@@ -183,11 +178,11 @@ class Search:
                 self.stats.cache_hits += 1
                 return value
         self.stats.nodes += 1
-        guess_order, bound_order, floor, played = self._plan(candidates, depth, beta, played)
+        guess_order, bound_order, floor, played = self.plan(candidates, depth, beta, played)
         child_depth = None if depth is None else depth - 1
-        if level == PARALLEL_LEVEL and self._pool is None and self._parallel_now():
+        if level == self.shared_level and self._pool is None and self._parallel_now():
             self._pool = self._start_pool()
-        if level == PARALLEL_LEVEL and self._pool is not None:
+        if level == self.shared_level and self._pool is not None:
             best, best_guess = self._pool.best_guess(
                 candidates, guess_order, bound_order, floor, beta, child_depth, played, level
             )
@@ -202,8 +197,9 @@ class Search:
             self.store.put_set(key, value, best_guess, tree)
         return value
 
-    def _plan(self, candidates: np.ndarray, depth: int | None, beta: int, played: History) -> Plan:
-        """How ``solve`` goes about a set (``Plan``)."""
+    def plan(self, candidates: np.ndarray, depth: int | None, beta: int, played: History) -> Plan:
+        """How ``solve`` goes about a set (``Plan``): the guesses it tries, best first, when it must
+        stay below ``beta``. Public for measuring what a proof has left (``proofs/bottles-7``)."""
         guesses, rows = self._guesses_and_rows(candidates)
         canonical = None if played is None else self.classes.canonical(played)
         if canonical is None:
@@ -213,7 +209,7 @@ class Search:
         return [int(guesses[column]) for column in order], [int(bound) for bound in bounds], floor, played
 
     def guesses_ahead(self) -> Iterator[GuessTask]:
-        """The guesses of the first guess's parts still to come, in the order they will be tried,
+        """The guesses of the parts still to come (``_ahead``), in the order they will be tried,
         with budgets at least those they will have, for workers with nothing else to do.
 
         A part's budget only shrinks as the parts before it settle, and a guess's outcome at a
@@ -224,13 +220,13 @@ class Search:
             if len(part) <= 2 or self.bounds(depth)[len(part)] >= beta or (key[0], depth) in self.cache:
                 continue  # settled without a guess tried, or already
             if key not in self._plans:
-                self._plans[key] = self._plan(part, depth, beta, played)
+                self._plans[key] = self.plan(part, depth, beta, played)
             guesses, bounds, _, below = self._plans[key]
             child_depth = None if depth is None else depth - 1
             for guess, bound in zip(guesses, bounds, strict=True):
                 if bound >= beta:
                     break
-                yield part, guess, child_depth, beta - len(part), below, PARALLEL_LEVEL
+                yield part, guess, child_depth, beta - len(part), below, self.shared_level
 
     def _parallel_now(self) -> bool:
         """Whether to start the workers: more are allowed and the search has taken ``PARALLEL_SECONDS``,
@@ -306,9 +302,9 @@ class Search:
         Parts go largest first, so that a guess that cannot win fails early. A first guess with
         no rival (every opening of the bottle game is alike) has nothing to fail against early:
         its parts go ``smallest_first``, each one solved tightening the budgets of the large
-        ones, and an interrupted search keeps every part that was quick to settle (7 bottles:
-        the parts of 21, 70 and 315 in 15 s, while the part of 1,855 would take about a day).
-        With a store, a guess it settled is taken from it, and a guess searched is kept there.
+        ones, and an interrupted search keeps every part quick to settle (7 bottles: the parts of
+        21, 70 and 315 in 15 s; those of 1,854 and 1,855 take weeks of a core). With a store, a
+        guess it settled is taken from it, and a guess searched is kept there.
         """
         known = self.known_guess(candidates, guess, depth, budget, level)
         if known is not None:  # settled by an earlier run
@@ -380,14 +376,14 @@ class Search:
     def _a_part_searched_here(self, candidates: np.ndarray, guess: int, level: int) -> bool:
         """Whether a part ``guess`` leaves is searched by this class (``searched_here``)."""
         if self.store is None:
-            return level < KERNEL_LEVEL
+            return level < self._kernel_level
         sizes = np.bincount(self.table[candidates, guess], minlength=self.answer_limit)
         sizes[self.win] = 0
         return self.searched_here(level, int(sizes.max()))
 
     def searched_here(self, level: int, size: int) -> bool:
         """Whether a set is searched by this class (and kept in the store) rather than by the kernel."""
-        return level < KERNEL_LEVEL or (self.store is not None and size >= CHECKPOINT_SIZE)
+        return level < self._kernel_level or (self.store is not None and size >= CHECKPOINT_SIZE)
 
     @property
     def kernel(self) -> KernelSearch:
@@ -460,6 +456,7 @@ class Search:
             for index, (part, part_bound) in enumerate(zip(parts, part_bounds, strict=True)):
                 if level == 0:
                     self.mark_part(index, len(parts))
+                if level == self.shared_level - 1:  # the parts whose guesses are shared out
                     pending = budget - total - remaining  # the parts from this one on, bounded
                     later = zip(parts[index + 1 :], part_bounds[index + 1 :], strict=True)
                     self._ahead = [(ahead, pending + bound, depth, played) for ahead, bound in later]
@@ -476,7 +473,7 @@ class Search:
                     return total + remaining
             return total
         finally:
-            if level == 0:
+            if level == self.shared_level - 1:
                 self._ahead, self._plans = [], {}
 
     def part_bound(self, part: np.ndarray, depth: int | None, level: int) -> int:

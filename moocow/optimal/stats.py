@@ -1,4 +1,5 @@
-"""What an exact search reports as it goes: its counters and its progress hook.
+"""What an exact search reports as it goes: its counters, its progress hook, what its root has
+established.
 
 Apart from ``search`` so that the worker pool (``parallel``), which ``search`` imports, can use
 them without importing ``search`` back.
@@ -8,6 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from moocow.optimal.bounds import INFEASIBLE
+
+if TYPE_CHECKING:
+    from moocow.engine.tree import Node
 
 ProgressHook = Callable[[float, int | None, int], None]
 """Called during the search with (fraction of the root done, best total so far, lower bound)."""
@@ -35,3 +42,17 @@ class SearchStats:
     def counters(self) -> tuple[int, int, int]:
         """The counters ``add`` takes, for passing between processes."""
         return self.nodes, self.cache_hits, self.bounded
+
+
+@dataclass
+class RootState:
+    """What the root has established so far: enough to answer when the search is interrupted."""
+
+    best: int = INFEASIBLE
+    """The least total of a complete strategy found so far."""
+    tree: Node | None = None
+    """That strategy's tree."""
+    lower: int = 0
+    """A proven lower bound on every strategy's total."""
+    done: float = 0.0
+    """Rough fraction of the search settled (by root guesses, their parts and the parts' guesses)."""
