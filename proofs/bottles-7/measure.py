@@ -18,12 +18,12 @@ Run from the repository's root, with moocow installed:
 """
 
 import argparse
-import sqlite3
 import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
+from pack import consistent_copy  # beside this script
 
 from moocow.optimal.proof_store import set_key
 from moocow.optimal.prove import open_store
@@ -94,6 +94,7 @@ def time_guesses(search: Search, size: int, second: int, index: int, cpu_limit: 
         f" at most {bound}, {len(guesses)} guesses"
     )
     started = time.process_time()
+    tried = 0
     for position, (guess, guess_bound) in enumerate(zip(guesses, bounds, strict=True)):
         if guess_bound >= bound:
             break
@@ -106,19 +107,20 @@ def time_guesses(search: Search, size: int, second: int, index: int, cpu_limit: 
         print(
             f"{position} guess {guess}: {value} {outcome}, {time.process_time() - before:.1f} s", flush=True
         )
+        tried += 1
         if time.process_time() - started >= cpu_limit:
             break
-    print(f"{position + 1} guesses in {time.process_time() - started:.0f} s of CPU")
+    print(f"{tried} guesses in {time.process_time() - started:.0f} s of CPU")
 
 
 def read_store(search: Search, path: Path) -> None:
     """Hand ``search`` what the store at ``path`` settled, read from a copy: opening the store
     itself would add the census's seconds to the time searched, and a search may be writing it."""
+    if not path.is_file():
+        raise SystemExit(f"no proof store at {path}")
     with tempfile.TemporaryDirectory() as scratch:
         copy = Path(scratch) / "store.db"
-        source = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-        source.execute(f"VACUUM INTO '{copy}'")
-        source.close()
+        consistent_copy(path, copy)
         open_store(search, copy).close()
 
 

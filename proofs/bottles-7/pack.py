@@ -7,12 +7,26 @@ import sqlite3
 import tempfile
 from pathlib import Path
 
-here = Path(__file__).parent
-with tempfile.TemporaryDirectory() as scratch:
-    copy = Path(scratch) / "store.db"
-    source = sqlite3.connect(here / "store.db")
-    source.execute(f"VACUUM INTO '{copy}'")  # one transaction: what a running search committed so far
-    source.close()
-    with copy.open("rb") as plain, gzip.open(here / "store.db.gz", "wb", compresslevel=9) as packed:
-        shutil.copyfileobj(plain, packed)
-print(f"packed {here / 'store.db.gz'} ({(here / 'store.db.gz').stat().st_size:,} bytes)")
+
+def consistent_copy(store: Path, copy: Path) -> None:
+    """Copy ``store`` as one transaction sees it: what a running search had committed so far."""
+    source = sqlite3.connect(f"file:{store}?mode=ro", uri=True)
+    try:
+        source.execute(f"VACUUM INTO '{copy}'")
+    finally:
+        source.close()
+
+
+def main() -> None:
+    here = Path(__file__).parent
+    packed = here / "store.db.gz"
+    with tempfile.TemporaryDirectory() as scratch:
+        copy = Path(scratch) / "store.db"
+        consistent_copy(here / "store.db", copy)
+        with copy.open("rb") as plain, gzip.open(packed, "wb", compresslevel=9) as zipped:
+            shutil.copyfileobj(plain, zipped)
+    print(f"packed {packed} ({packed.stat().st_size:,} bytes)")
+
+
+if __name__ == "__main__":
+    main()
