@@ -11,7 +11,7 @@ import pytest
 from moocow.engine.game import Game
 from moocow.engine.treefile import tree_stats
 from moocow.optimal import compiled, machine, search
-from moocow.optimal.kernel import branch, loading, store
+from moocow.optimal.kernel import branch, entries, loading, set_store, stamp, store
 from moocow.optimal.prove import prove_optimal
 from moocow.optimal.search import Search
 from moocow.plugins.bottles import Bottles
@@ -23,10 +23,10 @@ def test_a_store_that_fills_up_changes_no_result(game: Game, monkeypatch: pytest
     """A store of 4 slots fills at once, over and over: every call is made again on larger arrays,
     and the optimum, its tree and its proof are those of a roomy store."""
     roomy = prove_optimal(game)
-    made: list[store.SetStore] = []
+    made: list[set_store.SetStore] = []
 
-    def tiny() -> store.SetStore:
-        made.append(store.SetStore(slots=4, pool=8))
+    def tiny() -> set_store.SetStore:
+        made.append(set_store.SetStore(slots=4, pool=8))
         return made[-1]
 
     monkeypatch.setattr(compiled, "SetStore", tiny)
@@ -47,10 +47,10 @@ def test_a_store_that_forgets_everything_changes_no_result(
     roomy = prove_optimal(game)
     if not kept:
         monkeypatch.setattr(Search, "_keep_part_trees", lambda *_: None)
-    made: list[store.SetStore] = []
+    made: list[set_store.SetStore] = []
 
-    def forgetful() -> store.SetStore:
-        made.append(store.SetStore(budget=0))
+    def forgetful() -> set_store.SetStore:
+        made.append(set_store.SetStore(budget=0))
         return made[-1]
 
     monkeypatch.setattr(compiled, "SetStore", forgetful)
@@ -65,7 +65,7 @@ def test_workers_whose_stores_forget_everything_find_the_same_tree(monkeypatch: 
     send back are read right after their guess, or searched again, and the tree is the same."""
     game = Bottles(n=6)
     roomy = prove_optimal(game)
-    monkeypatch.setattr(compiled, "SetStore", lambda: store.SetStore(budget=0))
+    monkeypatch.setattr(compiled, "SetStore", lambda: set_store.SetStore(budget=0))
     monkeypatch.setattr(search, "PARALLEL_SECONDS", 0.0)
     shared = prove_optimal(game, workers=2)
     assert shared.proven and shared.total == roomy.total
@@ -75,14 +75,14 @@ def test_workers_whose_stores_forget_everything_find_the_same_tree(monkeypatch: 
 def test_a_store_keeps_within_its_budget() -> None:
     """Sets are saved until growing would pass the budget; then the store starts small again."""
     budget = 1 << 20
-    kept = store.SetStore(slots=4, pool=4, budget=budget)
+    kept = set_store.SetStore(slots=4, pool=4, budget=budget)
     largest = 0
     for index in range(20_000):
         candidates = np.array([index, index + 1, index + 2], dtype=np.int32)
         kept.call(lambda parts, c=candidates, i=index: store.save(parts, c, 1, i, i) or 0)
         largest = max(largest, kept.nbytes)
     assert kept.cleared >= 1 and budget // 2 < largest <= budget
-    assert store.LOOKUP(kept.parts(), candidates, 1) == (index, index)
+    assert entries.LOOKUP(kept.parts(), candidates, 1) == (index, index)
 
 
 def test_a_cgroup_memory_limit_narrows_the_machines(tmp_path: Path) -> None:
@@ -100,7 +100,7 @@ def test_a_cgroup_memory_limit_narrows_the_machines(tmp_path: Path) -> None:
 
 def test_stored_sets_are_found_again_and_only_they() -> None:
     """``lookup`` finds what was saved, at its depth only, and nothing else, through regrowth."""
-    kept = store.SetStore(slots=4, pool=4)
+    kept = set_store.SetStore(slots=4, pool=4)
     rng = np.random.default_rng(0)
     sets = [
         np.sort(rng.choice(50, int(rng.integers(3, 9)), replace=False)).astype(np.int32) for _ in range(40)
@@ -108,24 +108,32 @@ def test_stored_sets_are_found_again_and_only_they() -> None:
     for index, candidates in enumerate(sets):
         kept.call(lambda parts, c=candidates, i=index: store.save(parts, c, 1, 100 + i, i) or 0)
     for index, candidates in enumerate(sets):
-        assert store.LOOKUP(kept.parts(), candidates, 1) == (100 + index, index)
-        assert store.LOOKUP(kept.parts(), candidates, 2) == (-1, -1)
+        assert entries.LOOKUP(kept.parts(), candidates, 1) == (100 + index, index)
+        assert entries.LOOKUP(kept.parts(), candidates, 2) == (-1, -1)
     absent = np.array([50, 51, 52], dtype=np.int32)
-    assert store.LOOKUP(kept.parts(), absent, 1) == (-1, -1)
+    assert entries.LOOKUP(kept.parts(), absent, 1) == (-1, -1)
     assert len(kept) == len(sets)
 
 
 def test_every_module_of_the_kernel_stamps_its_cache() -> None:
-    """A kernel function's cache is checked against all the package's sources, not its own file alone."""
+    """A kernel function's cache is checked against all the compiled sources, not its own file alone."""
     locator = branch.search._cache._impl.locator
     assert isinstance(locator, loading.LOCATORS)
-    assert locator.get_source_stamp() == loading.package_stamp()
-    assert len(list(loading.PACKAGE.glob("*.py"))) > 1
+    assert locator.get_source_stamp() == stamp.package_stamp()
+    names = {path.name for path in stamp.compiled_sources()}
+    assert {"branch.py", "scores.py", "relabel.py", "store.py", "layout.py"} <= names
+    assert not names & {"entries.py", "ahead.py"}
 
 
-def test_the_search_compiles_once_for_every_job() -> None:
+@pytest.mark.parametrize("ahead_of_time", [True, False], ids=["ahead of time", "numba"])
+def test_the_search_compiles_once_for_every_job(ahead_of_time: bool, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every job of ``search`` (a set, a guess's parts, a bound) and its recursion share one
-    signature: numba's cache cannot load a recursion across signatures."""
+    kind of arguments, built ahead of time once; and one signature for numba, whose cache cannot
+    load a recursion across signatures."""
+    monkeypatch.setattr(entries, "AHEAD_OF_TIME", ahead_of_time)
+    monkeypatch.setattr(entries.SEARCH, "_served", {})
     prove_optimal(Mastermind(pegs=3, colors=3), max_depth=4)
     prove_optimal(Mastermind(pegs=3, colors=3))
-    assert len(branch.search.signatures) == 1
+    assert len(entries.SEARCH.kinds) == 1
+    if not ahead_of_time:
+        assert len(branch.search.signatures) == 1

@@ -23,7 +23,7 @@ from moocow.optimal.parallel import ForkedGuessPool
 from moocow.optimal.partition import answers_present, part_sizes
 from moocow.optimal.prove import prove_optimal
 from moocow.optimal.search import Search
-from moocow.optimal.symmetry import GuessClasses
+from moocow.optimal.symmetry import GuessClasses, bucket_starts
 from moocow.plugins.bottles import Bottles
 from moocow.plugins.digits import Digits
 from moocow.plugins.mastermind import Mastermind
@@ -262,7 +262,7 @@ class CountingPool(ForkedGuessPool):
 
 def test_two_workers_find_the_same_optimum(monkeypatch: pytest.MonkeyPatch) -> None:
     """Searching the parts of the first guesses in two processes changes nothing but the time."""
-    monkeypatch.setattr(search, "ForkedGuessPool", CountingPool)
+    monkeypatch.setattr(parallel, "ForkedGuessPool", CountingPool)
     monkeypatch.setattr(search, "PARALLEL_SECONDS", 0.0)
     game = Mastermind(pegs=3, colors=4)
     alone, together = prove_optimal(game), prove_optimal(game, workers=2)
@@ -273,7 +273,7 @@ def test_two_workers_find_the_same_optimum(monkeypatch: pytest.MonkeyPatch) -> N
 
 def test_workers_start_only_once_the_search_takes_long(monkeypatch: pytest.MonkeyPatch) -> None:
     """A search over before ``PARALLEL_SECONDS`` never starts a pool: starting it costs more."""
-    monkeypatch.setattr(search, "ForkedGuessPool", CountingPool)
+    monkeypatch.setattr(parallel, "ForkedGuessPool", CountingPool)
     monkeypatch.setattr(search, "PARALLEL_SECONDS", 3600.0)
     CountingPool.shared = 0
     assert prove_optimal(Mastermind(pegs=3, colors=4), workers=2).proven
@@ -418,7 +418,7 @@ def test_joined_images_give_the_least_of_each_orbit_or_nothing_outside_the_codes
     def joined(kept: np.ndarray) -> np.ndarray:
         keys = (kept[:, 0] * 3 + kept[:, 1]).astype(np.int64)
         forest = np.arange(len(kept))
-        return relabel.join_images(kept, swap, same, 3, keys, relabel.bucket_starts(keys), forest)
+        return relabel.join_images(kept, swap, same, 3, keys, bucket_starts(keys), forest)
 
     roots = joined(codes)
     expected = [3 * min(a, b) + max(a, b) for a, b in codes.tolist()]
@@ -471,7 +471,7 @@ def test_a_resumed_long_proof_starts_its_workers_at_once(
     """A proof resumed from a store that has searched for hours reaches its long sets within a
     second: its workers start there, not only once this run has taken ``PARALLEL_SECONDS``
     (seven bottles' resumed proof searched on one core of two)."""
-    monkeypatch.setattr(search, "ForkedGuessPool", CountingPool)
+    monkeypatch.setattr(parallel, "ForkedGuessPool", CountingPool)
     monkeypatch.setattr(search, "PARALLEL_SECONDS", 3600.0)
     store = tmp_path / "proof.db"
 

@@ -89,9 +89,11 @@ def test_results_printed_as_lines_do_not_load_rich() -> None:
     assert "rich.console" in loaded("games")  # a table: the probe sees rich when it loads
 
 
-def test_the_exact_search_loads_numba_when_it_runs() -> None:
-    """The probe can see numba: ``optimal`` loads it (else the tests above could not fail)."""
-    assert "numba" in loaded("optimal", "bottles:n=3")
+def test_the_compiled_engine_loads_numba_when_it_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The probe can see numba: the compiled greedy engine loads it (else the tests above could
+    not fail). The exact search no longer does, once built (``test_kernel_ahead``)."""
+    monkeypatch.setenv("MOOCOW_ENGINE", "compiled")
+    assert "numba" in loaded("evaluate", "bottles:n=3", "-s", "minmax")
 
 
 def test_a_tournament_here_does_not_load_dask() -> None:

@@ -11,8 +11,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from moocow.optimal.kernel.branch import BOUND, HITS, NODES, PROBES, SEARCH
-from moocow.optimal.kernel.store import LOOKUP, SetStore
+from moocow.optimal.kernel.entries import LOOKUP, SEARCH
+from moocow.optimal.kernel.layout import BOUND, HITS, NODES, PROBES
+from moocow.optimal.kernel.set_store import SetStore
 from moocow.optimal.stats import SearchStats
 
 if TYPE_CHECKING:
@@ -22,6 +23,13 @@ PARTS_BOUNDED_DEEPER = True
 """Whether the parts of a guess are bounded one level deeper than counting (by their best guess's
 parts, ``kernel.branch.set_bound``) before any is searched. Off only in ``bench.bounds``, to
 measure what that pays."""
+
+
+def as_kernel_set(candidates: np.ndarray) -> np.ndarray:
+    """Candidates as the kernel takes them: int32, contiguous, aligned and writable, copied if
+    need be. Sets sent to a Dask worker arrive unaligned: each such kind of array would need
+    compiled code of its own (and ``pycc`` cannot build the search for unaligned arrays)."""
+    return np.require(candidates, dtype=np.int32, requirements="CAW")
 
 
 class KernelSearch:
@@ -59,7 +67,8 @@ class KernelSearch:
         return store, self.counters, self.counts, self.is_candidate
 
     def warm_up(self) -> None:
-        """Compile the kernel, or load it from numba's cache: the first call of each entry does."""
+        """Load the kernel (built ahead of time, or numba's): the first call of each entry does, and
+        builds or compiles what is not there yet."""
         few = np.arange(min(3, len(self.search.table)), dtype=np.int32)
         self.solve(few, None, self.search.max_depth, 0, SearchStats())
         self.set_bound(few, self.search.max_depth, SearchStats())
@@ -89,7 +98,7 @@ class KernelSearch:
     ) -> int:
         """``Search.guess_value`` of one guess (-1: ``solve`` the set), its parts searched by the kernel."""
         before = self.counters.tolist()
-        candidates = np.ascontiguousarray(candidates, dtype=np.int32)
+        candidates = as_kernel_set(candidates)
         symmetry = self.search.classes.stabiliser(played)
         row = self._row(depth)
         value = self.store.call(
@@ -101,7 +110,7 @@ class KernelSearch:
     def set_bound(self, candidates: np.ndarray, depth: int | None, stats: SearchStats) -> int:
         """``kernel.branch.set_bound``: a set's counting bound raised one level deeper (stored)."""
         before = self.counters.tolist()
-        candidates = np.ascontiguousarray(candidates, np.int32)
+        candidates = as_kernel_set(candidates)
         row = self._row(depth)
         symmetry = self.search.classes.stabiliser(None)
         value = self.store.call(
@@ -117,5 +126,5 @@ class KernelSearch:
 
     def guess(self, candidates: np.ndarray, depth: int | None) -> int:
         """The best guess of a set the kernel solved exactly (-1 if it did not)."""
-        _, guess = LOOKUP(self.store.parts(), np.ascontiguousarray(candidates, np.int32), self._row(depth))
+        _, guess = LOOKUP(self.store.parts(), as_kernel_set(candidates), self._row(depth))
         return int(guess)

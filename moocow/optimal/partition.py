@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from moocow.optimal.bounds import INFEASIBLE
+
 
 def split_parts(candidates: np.ndarray, answers: np.ndarray, win: int) -> list[np.ndarray]:
     """The non-winning parts of a split, each ascending, largest first.
@@ -20,6 +22,40 @@ def split_parts(candidates: np.ndarray, answers: np.ndarray, win: int) -> list[n
         start += count
     parts.sort(key=len, reverse=True)
     return parts
+
+
+def ordered_guesses(
+    rows: np.ndarray,
+    answers: np.ndarray,
+    answer_limit: int,
+    child_bounds: np.ndarray,
+    beta: int,
+    considered: np.ndarray | None,
+) -> tuple[np.ndarray, np.ndarray, int]:
+    """The columns of ``rows`` worth trying to stay below ``beta``, best first, with the bound of
+    each (its parts' ``child_bounds``); and the least bound of the columns left out, as the set's
+    value is at least that or the value of a guess tried.
+
+    ``considered``: the columns of one guess per class of the guesses alike by symmetry, if any.
+    Guesses of one class split the set alike, so those give every bound there is, the least left
+    out included, and only they are scored (5 of Mastermind's 1,296 first guesses).
+    """
+    count = len(rows)
+    if considered is not None:
+        rows = rows[:, considered]
+    sizes = part_sizes(rows, answers, answer_limit)
+    guess_bounds = count + child_bounds[sizes].sum(axis=0)
+    guess_bounds[sizes.max(axis=0) == count] = INFEASIBLE  # splits nothing: never useful
+    keep = guess_bounds < beta
+    floor = int(guess_bounds[~keep].min()) if not keep.all() else INFEASIBLE
+    columns = np.flatnonzero(keep)
+    if len(columns) > 1:
+        columns = distinct_columns(rows, columns)
+    winners = count - sizes[:, columns].sum(axis=0)
+    spread = (sizes[:, columns].astype(np.int64) ** 2).sum(axis=0)
+    order = columns[np.lexsort((columns, spread, -winners, guess_bounds[columns]))]
+    bounds = guess_bounds[order]
+    return (order if considered is None else considered[order]), bounds, floor
 
 
 def distinct_columns(rows: np.ndarray, columns: np.ndarray) -> np.ndarray:

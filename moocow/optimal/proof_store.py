@@ -294,8 +294,15 @@ class ProofStore:
         self.count_seconds()
 
     @_written
-    def put_guess(self, key: SetKey, guess: int, value: int, tree: Node | None) -> None:
+    def guess_settled(self, candidates: np.ndarray, parts_depth: int | None, guess: int) -> Settled | None:
+        """What is kept for the parts ``guess`` leaves of a set (``set_key``), if anything."""
+        return self.guesses.get((set_key(candidates, parts_depth), guess))
+
+    def put_guess(
+        self, candidates: np.ndarray, parts_depth: int | None, guess: int, value: int, tree: Node | None
+    ) -> None:
         """Keep the total of the parts ``guess`` leaves of a set: exact (with its tree) or a bound."""
+        key = set_key(candidates, parts_depth)
         known = self.guesses.get((key, guess))
         if known is not None and (known.exact or (tree is None and known.value >= value)):
             return

@@ -11,6 +11,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from moocow.engine.errors import MoocowError
 from moocow.engine.evaluation import evaluate_with_tree
@@ -18,8 +19,10 @@ from moocow.engine.game import Game
 from moocow.engine.registry import load_strategy
 from moocow.engine.tree import Node
 from moocow.optimal.bounds import INFEASIBLE
-from moocow.optimal.proof_store import ProofStore, SearchIdentity, TreeChecker, table_digest
 from moocow.optimal.search import PARALLEL_LEVEL, ProgressHook, Search, SearchStats
+
+if TYPE_CHECKING:  # loaded only for a proof kept in a store
+    from moocow.optimal.proof_store import ProofStore
 
 STARTING_STRATEGIES = ("expected", "entropy", "minmax", "parts")
 """The heuristics whose best tree is the first strategy to beat: Irving's first (the best of the
@@ -122,6 +125,8 @@ def prove_optimal(
 
 def open_store(search: Search, path: Path) -> ProofStore:
     """The store at ``path`` (made if new), its results checked and handed to ``search``."""
+    from moocow.optimal.proof_store import ProofStore, SearchIdentity, TreeChecker, table_digest
+
     table = search.table
     identity = SearchIdentity(
         game=search.game.spec,

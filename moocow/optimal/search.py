@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -36,12 +37,14 @@ from moocow.engine.tree import Node
 from moocow.engine.treefile import tree_stats
 from moocow.optimal.bounds import INFEASIBLE, level_bounds
 from moocow.optimal.compiled import KernelSearch
-from moocow.optimal.parallel import ForkedGuessPool, GuessPool, GuessTask
-from moocow.optimal.partition import answers_present, distinct_columns, part_sizes, split_parts
-from moocow.optimal.proof_store import ProofStore, set_key
+from moocow.optimal.partition import answers_present, ordered_guesses, split_parts
 from moocow.optimal.stats import ProgressHook, RootState, SearchStats
 from moocow.optimal.stopping import stop_if_asked
 from moocow.optimal.symmetry import GuessClasses
+
+if TYPE_CHECKING:  # the workers and the store load only when a search uses them
+    from moocow.optimal.parallel import GuessPool, GuessTask
+    from moocow.optimal.proof_store import ProofStore
 
 KERNEL_LEVEL = 2
 """From this level down (0: the first guess's set), sets go to the compiled kernel."""
@@ -205,7 +208,11 @@ class Search:
         if canonical is None:
             played = None  # the history is fixed by no relabelling: nor will any longer one be
         child_depth = None if depth is None else depth - 1
-        order, bounds, floor = self._ordered_guesses(candidates, guesses, rows, child_depth, beta, canonical)
+        considered = None if canonical is None else np.flatnonzero(canonical[guesses])
+        child_bounds = self.bounds(child_depth)
+        order, bounds, floor = ordered_guesses(
+            rows, self.answers, self.answer_limit, child_bounds, beta, considered
+        )
         return [int(guesses[column]) for column in order], [int(bound) for bound in bounds], floor, played
 
     def guesses_ahead(self) -> Iterator[GuessTask]:
@@ -246,6 +253,8 @@ class Search:
 
             spec = (self.game.spec, self.max_depth, self.candidates_only)
             return DaskGuessPool(self, spec, self.scheduler)
+        from moocow.optimal.parallel import ForkedGuessPool
+
         self.kernel.warm_up()  # compile (or load) it once, not in every worker
         return ForkedGuessPool(self, self.workers)
 
@@ -342,7 +351,7 @@ class Search:
         their total with their trees (under the budget), or a bound at least the budget."""
         if self.store is None or level == 0:
             return None
-        settled = self.store.guesses.get((set_key(candidates, depth), guess))
+        settled = self.store.guess_settled(candidates, depth, guess)
         if settled is None:
             return None
         if settled.value >= budget:  # a bound, or an exact value no better than the budget
@@ -371,7 +380,7 @@ class Search:
             tree = Node(guess, len(candidates))
             for part, child in zip(self.parts(candidates, guess), trees, strict=True):
                 tree.children[int(self.table[part[0], guess])] = child
-        self.store.put_guess(set_key(candidates, depth), guess, total, tree)
+        self.store.put_guess(candidates, depth, guess, total, tree)
 
     def _a_part_searched_here(self, candidates: np.ndarray, guess: int, level: int) -> bool:
         """Whether a part ``guess`` leaves is searched by this class (``searched_here``)."""
@@ -408,36 +417,6 @@ class Search:
         if self.candidates_only:
             return guesses, self.table[np.ix_(candidates, guesses)]
         return guesses, self.table[candidates]
-
-    def _ordered_guesses(
-        self,
-        candidates: np.ndarray,
-        guesses: np.ndarray,
-        rows: np.ndarray,
-        child_depth: int | None,
-        beta: int,
-        canonical: np.ndarray | None,
-    ) -> tuple[np.ndarray, np.ndarray, int]:
-        """Columns worth trying, best first, with the bound of each (one level deeper).
-
-        Also the least bound of the guesses left out for reaching ``beta``: the set's value is at
-        least that or the value of a guess tried.
-        """
-        count = len(candidates)
-        sizes = part_sizes(rows, self.answers, self.answer_limit)
-        guess_bounds = count + self.bounds(child_depth)[sizes].sum(axis=0)
-        guess_bounds[sizes.max(axis=0) == count] = INFEASIBLE  # splits nothing: never useful
-        keep = guess_bounds < beta
-        floor = int(guess_bounds[~keep].min()) if not keep.all() else INFEASIBLE
-        if canonical is not None:
-            keep &= canonical[guesses]
-        columns = np.flatnonzero(keep)
-        if len(columns) > 1:
-            columns = distinct_columns(rows, columns)
-        winners = count - sizes[:, columns].sum(axis=0)
-        spread = (sizes[:, columns].astype(np.int64) ** 2).sum(axis=0)
-        order = columns[np.lexsort((columns, spread, -winners, guess_bounds[columns]))]
-        return order, guess_bounds[order], floor
 
     def _parts_total(
         self,
@@ -570,23 +549,33 @@ class Search:
 
     def subtree(self, candidates: np.ndarray, depth: int | None) -> Node:
         """The best tree of a set solved exactly (by this search or a worker's)."""
-        kept = self._subtrees.get((candidates.tobytes(), depth))
+        if len(candidates) <= 2:
+            return self._small_tree(candidates)
+        key = (candidates.tobytes(), depth)
+        kept = self._subtrees.get(key)
         if kept is not None:
             return kept
-        if len(candidates) <= 2:
-            guess = int(self.guess_of[candidates[0]])
-        else:
-            _, guess = self.cache.get((candidates.tobytes(), depth), (-1, -1))
-            if guess < 0:
-                guess = self.kernel.guess(candidates, depth)
-            if guess < 0:  # forgotten by the kernel's store, a cache with a budget: search it again
-                self.kernel.solve(candidates, None, depth, INFEASIBLE, self.stats)
-                guess = self.kernel.guess(candidates, depth)
-            assert guess >= 0, "the tree is read only along exactly solved sets"
+        _, guess = self.cache.get(key, (-1, -1))
+        if guess < 0:
+            guess = self.kernel.guess(candidates, depth)
+        if guess < 0:  # forgotten by the kernel's store, a cache with a budget: search it again
+            self.kernel.solve(candidates, None, depth, INFEASIBLE, self.stats)
+            guess = self.kernel.guess(candidates, depth)
+        assert guess >= 0, "the tree is read only along exactly solved sets"
         node = Node(guess, len(candidates))
         child_depth = None if depth is None else depth - 1
         for part in self.parts(candidates, guess):
             node.children[int(self.table[part[0], guess])] = self.subtree(part, child_depth)
+        return node
+
+    def _small_tree(self, candidates: np.ndarray) -> Node:
+        """The tree of one or two candidates: guess the first, then the other. Built directly:
+        these make up most nodes, and the same ones recur under every guess."""
+        first = int(candidates[0])
+        node = Node(int(self.guess_of[first]), len(candidates))
+        if len(candidates) == 2:
+            second = int(candidates[1])
+            node.children[int(self.table[second, node.guess])] = Node(int(self.guess_of[second]), 1)
         return node
 
 

@@ -23,12 +23,7 @@ import itertools
 import numpy as np
 
 from moocow.engine.game import Game
-from moocow.optimal.kernel.relabel import (
-    FIXING,
-    JOIN_IMAGES,
-    LOWERED,
-    bucket_starts,
-)
+from moocow.optimal.kernel.entries import FIXING, JOIN_IMAGES, LOWERED
 
 SEED_RELABELLINGS = 8
 """Relabellings the orbits are first found from, spread over the stabiliser; a few random
@@ -215,3 +210,11 @@ def _sorted_keys(codes: np.ndarray, base: int) -> np.ndarray | None:
         return None
     keys = _packed(codes, base)
     return keys if (np.diff(keys) > 0).all() else None
+
+
+def bucket_starts(keys: np.ndarray) -> tuple[np.ndarray, int]:
+    """``buckets`` for ``join_images`` (ascending keys): the first key of each bucket, about one
+    key a bucket, and the shift that takes a key to its bucket."""
+    buckets = 1 << max(0, int(len(keys) - 1).bit_length())
+    shift = max(0, int(keys[-1]).bit_length() - buckets.bit_length() + 1)
+    return np.searchsorted(keys >> shift, np.arange(buckets + 1)).astype(np.intp), shift

@@ -25,7 +25,6 @@ from pathlib import Path
 import numpy as np
 from pack import consistent_copy  # beside this script
 
-from moocow.optimal.proof_store import set_key
 from moocow.optimal.prove import open_store
 from moocow.optimal.search import Search
 from moocow.plugins import load_game
@@ -79,7 +78,7 @@ def census(search: Search) -> None:
 
 
 def _settled(search: Search, candidates: np.ndarray, guess: int) -> bool:
-    return search.store is not None and (set_key(candidates, None), guess) in search.store.guesses
+    return search.store is not None and search.store.guess_settled(candidates, None, guess) is not None
 
 
 def time_guesses(search: Search, size: int, second: int, index: int, cpu_limit: float) -> None:

@@ -19,11 +19,11 @@ in C: a call from Python costs about a microsecond.
 
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 
 from moocow.optimal.bounds import INFEASIBLE
-from moocow.optimal.kernel.loading import Entry
+from moocow.optimal.kernel.layout import BOUND, FULL, GUESS, HITS, NODES, PROBES, VALUE
+from moocow.optimal.kernel.loading import njit
 from moocow.optimal.kernel.relabel import _is_canonical, _restrict
 from moocow.optimal.kernel.scores import (
     _exact_scan,
@@ -32,15 +32,10 @@ from moocow.optimal.kernel.scores import (
     _least_total,
     _spread,
 )
-from moocow.optimal.kernel.store import FULL, GUESS, VALUE, find, save
-
-NODES, HITS, PROBES = 0, 1, 2
-"""Indices of the counters in the ``stats`` array."""
-BOUND = -2
-"""``search``'s job for a set's bound one level deeper: one entry point loads faster than two."""
+from moocow.optimal.kernel.store import find, save
 
 
-@nb.njit(cache=True)
+@njit
 def _split(table: np.ndarray, candidates: np.ndarray, guess: int, win: int, answer_limit: int) -> tuple:
     """The non-winning parts of a guess's split, concatenated largest first, and their sizes.
 
@@ -70,7 +65,7 @@ def _split(table: np.ndarray, candidates: np.ndarray, guess: int, win: int, answ
     return grouped, counts[order]
 
 
-@nb.njit(cache=True)
+@njit
 def _rank(
     guesses: np.ndarray, totals: np.ndarray, is_candidate: np.ndarray, count: int, beta: int, target: int
 ) -> tuple:
@@ -101,7 +96,7 @@ PROBE = 256
 """Guesses read one at a time for a split into singletons before every guess is scored."""
 
 
-@nb.njit(cache=True)
+@njit
 def _best_first(
     table: np.ndarray,
     candidates: np.ndarray,
@@ -125,7 +120,7 @@ def _best_first(
     return kept[tier[np.argsort(keys, kind="mergesort")]]
 
 
-@nb.njit(cache=True)
+@njit
 def set_bound(game: tuple, work: tuple, candidates: np.ndarray, depth: int) -> int:
     """A lower bound on a set's total one level deeper than counting: its best guess's bound.
 
@@ -167,7 +162,7 @@ def set_bound(game: tuple, work: tuple, candidates: np.ndarray, depth: int) -> i
     return least
 
 
-@nb.njit(cache=True)
+@njit
 def _parts_lower_bounds(
     game: tuple, work: tuple, grouped: np.ndarray, sizes: np.ndarray, depth: int, budget: int
 ) -> np.ndarray:
@@ -195,7 +190,7 @@ def _parts_lower_bounds(
     return part_bounds
 
 
-@nb.njit(cache=True)
+@njit
 def search(
     game: tuple, work: tuple, candidates: np.ndarray, symmetry: tuple, depth: int, beta: int, guess: int
 ) -> int:
@@ -313,7 +308,3 @@ def search(
     best = max(best, beta)
     save(store, candidates, depth, best, -1)
     return best
-
-
-SEARCH = Entry(search)
-"""``search`` as Python calls it (``loading.Entry``)."""

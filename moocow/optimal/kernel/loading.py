@@ -1,11 +1,16 @@
 """numba's cache for the compiled search: never stale, and loaded without numba's set-up.
 
+Every function of the kernel is defined with ``njit`` from here: importing this module puts
+numba's cache locators stamped by the package first, before any of them is defined.
+
 Stamped by the package: numba checks a cached function against its own source file only, but
 a compiled entry point carries the code of every function it calls, spread over this package's
 modules; an edit to one would leave the others' cached entry points running the old code.
-Functions defined here are therefore stamped with a hash of all the package's sources.
+Functions defined here are therefore stamped with a hash of all the package's sources
+(``stamp``).
 
-Loaded directly (``Entry``): before loading anything from its cache, numba refreshes its
+Loaded directly (``CachedCall``), where no ahead-of-time module serves an entry point
+(``entries``): before loading anything from its cache, numba refreshes its
 compiler's registries, importing every implementation it has (0.2 s of CPU, as much as
 ``import numba``; Mastermind's whole search takes less). Running code already compiled needs
 only numba's runtime, so an entry point loads its cached code after starting the runtime alone,
@@ -15,32 +20,17 @@ and falls back to numba's own call (which refreshes, then compiles or loads) on 
 from __future__ import annotations
 
 import functools
-import hashlib
 from pathlib import Path
 from typing import Any
 
+import numba as nb
 from numba import typeof
 from numba.core import caching
 from numba.core.compiler_lock import global_compiler_lock
 from numba.core.runtime.nrt import rtsys
 from numba.core.typing.typeof import Purpose
 
-PACKAGE = Path(__file__).resolve().parent
-
-
-def package_stamp() -> str:
-    """A hash of every source of this package, recomputed when any of them changes."""
-    sources = sorted(PACKAGE.glob("*.py"))
-    return _hash_sources(tuple((str(path), path.stat().st_mtime_ns, path.stat().st_size) for path in sources))
-
-
-@functools.cache
-def _hash_sources(files: tuple[tuple[str, int, int], ...]) -> str:
-    digest = hashlib.sha256()
-    for path, _, _ in files:
-        digest.update(Path(path).name.encode())
-        digest.update(Path(path).read_bytes())
-    return digest.hexdigest()
+from moocow.optimal.kernel.stamp import PACKAGE, package_stamp
 
 
 def _stamped(base: type) -> type:
@@ -75,7 +65,13 @@ def install() -> None:
         impl._locator_classes = [*LOCATORS, *present]
 
 
-class Entry:
+install()
+
+njit = functools.partial(nb.njit, cache=True)
+"""numba's ``njit``, cached under the package's stamp: how every function of the kernel is defined."""
+
+
+class CachedCall:
     """A compiled function called from Python, its cached code loaded without numba's set-up."""
 
     def __init__(self, dispatcher: Any) -> None:

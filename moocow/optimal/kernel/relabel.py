@@ -7,18 +7,17 @@ guess it plays, and keeps one guess per class at every set while any relabelling
 below the third guess still cuts the sets searched 2 to 3 times.
 
 The loops over every guess that ``GuessClasses`` runs are here too (``fixing``, ``lowered``,
-``join_images``, called through ``loading.Entry``), so both levels share one test of a guess.
+``join_images``, called through ``entries``), so both levels share one test of a guess.
 """
 
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 
-from moocow.optimal.kernel.loading import Entry
+from moocow.optimal.kernel.loading import njit
 
 
-@nb.njit(cache=True)
+@njit
 def _restrict(codes: np.ndarray, symmetry: tuple, guess: int) -> tuple:
     """``fixing``, and empty once only the identity is left with at most one symbol free: no
     relabelling prunes anything then."""
@@ -28,7 +27,7 @@ def _restrict(codes: np.ndarray, symmetry: tuple, guess: int) -> tuple:
     return perms, forward, backward
 
 
-@nb.njit(cache=True, inline="always")
+@njit(inline="always")
 def fixing(codes: np.ndarray, symmetry: tuple, guess: int) -> tuple:
     """The stabiliser's elements that map ``guess`` to itself, with its symbols' images forced.
 
@@ -54,7 +53,7 @@ def fixing(codes: np.ndarray, symmetry: tuple, guess: int) -> tuple:
     return perms[keep], forward[keep], backward[keep]
 
 
-@nb.njit(cache=True)
+@njit
 def _is_canonical(codes: np.ndarray, perms: np.ndarray, forward: np.ndarray, guess: int) -> bool:
     """Whether no element of the stabiliser maps ``guess`` below itself (true if it is empty).
 
@@ -73,7 +72,7 @@ def _is_canonical(codes: np.ndarray, perms: np.ndarray, forward: np.ndarray, gue
     return True
 
 
-@nb.njit(cache=True)
+@njit
 def lowered(
     codes: np.ndarray, guesses: np.ndarray, perms: np.ndarray, forward: np.ndarray, free: np.ndarray
 ) -> np.ndarray:
@@ -88,7 +87,7 @@ def lowered(
     return out
 
 
-@nb.njit(cache=True, inline="always")
+@njit(inline="always")
 def _maps_below(
     codes: np.ndarray,
     guess: int,
@@ -116,7 +115,7 @@ def _maps_below(
     return False
 
 
-@nb.njit(cache=True)
+@njit
 def join_images(
     codes: np.ndarray,
     perms: np.ndarray,
@@ -152,7 +151,7 @@ def join_images(
     return roots
 
 
-@nb.njit(cache=True)
+@njit
 def _images(
     codes: np.ndarray,
     perm: np.ndarray,
@@ -185,23 +184,10 @@ def _images(
     return out
 
 
-@nb.njit(cache=True, inline="always")
+@njit(inline="always")
 def _root(forest: np.ndarray, code: int) -> int:
     """The root of ``code``'s tree, halving the path to it on the way."""
     while forest[code] != code:
         forest[code] = forest[forest[code]]
         code = forest[code]
     return code
-
-
-def bucket_starts(keys: np.ndarray) -> tuple[np.ndarray, int]:
-    """``buckets`` for ``join_images`` (ascending keys): the first key of each bucket, about one
-    key a bucket, and the shift that takes a key to its bucket."""
-    buckets = 1 << max(0, int(len(keys) - 1).bit_length())
-    shift = max(0, int(keys[-1]).bit_length() - buckets.bit_length() + 1)
-    return np.searchsorted(keys >> shift, np.arange(buckets + 1)).astype(np.intp), shift
-
-
-FIXING, JOIN_IMAGES, LOWERED = Entry(fixing), Entry(join_images), Entry(lowered)
-"""The functions ``symmetry.GuessClasses`` calls from Python (``loading.Entry``: a plain first call
-refreshed numba's compiler, 0.13 s of ``moocow optimal mastermind``)."""

@@ -8,17 +8,17 @@ number of distinct answers matters, a bit per answer OR-ed over the rows.
 
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 
 from moocow.optimal.bounds import INFEASIBLE
+from moocow.optimal.kernel.loading import njit
 
 SMALL_SET = 20
 """Up to this size a set's guesses are scored by increments as parts grow (measured faster);
 above it by counting first and reading each guess's answers after."""
 
 
-@nb.njit(cache=True)
+@njit
 def _parts_bounds(
     table: np.ndarray, candidates: np.ndarray, child_bounds: np.ndarray, counts: np.ndarray
 ) -> np.ndarray:
@@ -54,7 +54,7 @@ def _parts_bounds(
     return totals
 
 
-@nb.njit(cache=True)
+@njit
 def _popcount(bits: np.uint64) -> np.uint64:
     """Set bits of a 64-bit word (the SWAR sum: no loop per bit)."""
     bits = bits - ((bits >> np.uint64(1)) & np.uint64(0x5555555555555555))
@@ -63,7 +63,7 @@ def _popcount(bits: np.uint64) -> np.uint64:
     return (bits * np.uint64(0x0101010101010101)) >> np.uint64(56)
 
 
-@nb.njit(cache=True)
+@njit
 def _answers_seen(table: np.ndarray, candidates: np.ndarray) -> np.ndarray:
     """A bit per answer each guess gets from the set, OR-ed over its rows four at a time.
 
@@ -92,7 +92,7 @@ def _answers_seen(table: np.ndarray, candidates: np.ndarray) -> np.ndarray:
     return seen
 
 
-@nb.njit(cache=True)
+@njit
 def _small_parts_bounds(table: np.ndarray, candidates: np.ndarray) -> np.ndarray:
     """``_parts_bounds`` for a set whose parts all cost ``2s - 1`` (``n <= k + 1``): ``2n - parts``.
 
@@ -106,7 +106,7 @@ def _small_parts_bounds(table: np.ndarray, candidates: np.ndarray) -> np.ndarray
     return totals
 
 
-@nb.njit(cache=True)
+@njit
 def _column_bounds(
     table: np.ndarray,
     candidates: np.ndarray,
@@ -128,7 +128,7 @@ def _column_bounds(
     return totals
 
 
-@nb.njit(cache=True)
+@njit
 def _guess_totals(
     table: np.ndarray,
     candidates: np.ndarray,
@@ -168,7 +168,7 @@ def _guess_totals(
     return totals
 
 
-@nb.njit(cache=True)
+@njit
 def _spread(table: np.ndarray, candidates: np.ndarray, guess: int, answer_limit: int) -> int:
     """The sum of squared part sizes of a guess: smaller splits more evenly (Irving's measure)."""
     counts = np.zeros(answer_limit, dtype=np.int64)
@@ -177,7 +177,7 @@ def _spread(table: np.ndarray, candidates: np.ndarray, guess: int, answer_limit:
     return int((counts * counts).sum())
 
 
-@nb.njit(cache=True)
+@njit
 def _exact_scan(
     table: np.ndarray,
     candidates: np.ndarray,
@@ -217,7 +217,7 @@ def _exact_scan(
     return -1, least
 
 
-@nb.njit(cache=True)
+@njit
 def _least_guess_bound(
     table: np.ndarray,
     candidates: np.ndarray,
@@ -266,7 +266,7 @@ every guess is counted in one pass over the set's rows (column reads miss the ca
 where the quick bound refutes almost nothing, they were most of the search's time)."""
 
 
-@nb.njit(cache=True)
+@njit
 def _least_counted(
     table: np.ndarray,
     candidates: np.ndarray,
@@ -280,7 +280,7 @@ def _least_counted(
     return _least_total(totals, guesses, len(candidates), is_candidate)
 
 
-@nb.njit(cache=True)
+@njit
 def _least_total(totals: np.ndarray, guesses: np.ndarray, count: int, is_candidate: np.ndarray) -> int:
     """The least bound ``n`` plus ``totals`` over ``guesses``, a winner's part (counted 1) taken off."""
     least = INFEASIBLE

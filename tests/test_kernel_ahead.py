@@ -1,0 +1,143 @@
+"""The kernel's entry points built ahead of time: loaded without numba, told apart by the kinds of
+their arguments, and replaced by numba wherever a build fails or a module is damaged."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from moocow.engine.treefile import tree_to_dict
+from moocow.optimal.compiled import as_kernel_set
+from moocow.optimal.kernel import ahead, entries, stamp, store
+from moocow.optimal.kernel.entries import Entry, describe
+from moocow.optimal.kernel.set_store import SetStore
+from moocow.optimal.prove import prove_optimal
+from moocow.plugins.mastermind import Mastermind
+
+CHECK_NUMBA = "import atexit, sys; atexit.register(lambda: print('numba loaded:', 'numba' in sys.modules))"
+
+
+NO_PYCC = importlib.util.find_spec("numba.pycc") is None
+
+
+@pytest.mark.skipif(NO_PYCC, reason="this numba cannot build ahead of time: numba's cache serves")
+def test_a_proof_in_a_fresh_process_loads_no_numba() -> None:
+    """Once built, the whole ``moocow optimal`` command runs without importing numba at all."""
+    expected = prove_optimal(Mastermind(pegs=3, colors=4))  # builds what is not built yet
+    program = f"{CHECK_NUMBA}; from moocow.cli import main; main()"
+    command = [sys.executable, "-c", program, "optimal", "mastermind:pegs=3,colors=4"]
+    done = subprocess.run(command, capture_output=True, text=True, check=True)
+    assert f"{expected.total} guesses in total, proven optimal" in done.stdout
+    assert done.stdout.strip().endswith("numba loaded: False")
+
+
+def _stored_lookup() -> tuple[SetStore, np.ndarray]:
+    kept = SetStore(slots=4, pool=8)
+    candidates = np.array([3, 5, 8], dtype=np.int32)
+    kept.call(lambda parts: store.save(parts, candidates, 1, 17, 4) or 0)
+    return kept, candidates
+
+
+def test_a_failed_build_leaves_its_reason_and_numba_serves(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A build that fails (here: no compiler) is tried once; its reason is kept, and numba's
+    code gives the same answers, in this process and the next."""
+    monkeypatch.setattr(ahead, "cache_directory", lambda: tmp_path)
+    builds: list[str] = []
+
+    def failing(request: str) -> list[str]:
+        builds.append(request)
+        return [sys.executable, "-c", "raise SystemExit('error: no C compiler here')"]
+
+    monkeypatch.setattr(ahead, "build_command", failing)
+    kept, candidates = _stored_lookup()
+    for _ in range(2):  # a fresh entry each time, as in a new process
+        lookup = Entry("store", "lookup", returns=entries.LOOKUP.returns)
+        assert lookup(kept.parts(), candidates, 1) == (17, 4)
+    assert len(builds) == 1
+    (failure,) = tmp_path.glob("lookup_*.failed")
+    assert "no C compiler here" in failure.read_text()
+
+
+def test_a_damaged_module_is_set_aside_for_numba(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A module that does not load (a truncated file) is removed and its reason kept; numba serves."""
+    monkeypatch.setattr(ahead, "cache_directory", lambda: tmp_path)
+    kept, candidates = _stored_lookup()
+    lookup = Entry("store", "lookup", returns=entries.LOOKUP.returns)
+    name = ahead.module_name(lookup, describe((kept.parts(), candidates, 1)))
+    damaged = tmp_path / f"{name}{ahead.SUFFIX}"
+    damaged.write_bytes(b"\x7fELF truncated")
+    assert lookup(kept.parts(), candidates, 1) == (17, 4)
+    assert not damaged.exists()
+    assert "does not load" in (tmp_path / f"{name}.failed").read_text()
+
+
+def test_the_same_proof_with_every_entry_served_by_numba(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The two ways of serving the kernel find the same optimum and the same tree."""
+    game = Mastermind(pegs=3, colors=4)
+    built = prove_optimal(game)
+    monkeypatch.setattr(entries, "AHEAD_OF_TIME", False)
+    for entry in entries.ALL_ENTRIES:
+        monkeypatch.setattr(entry, "_served", {})
+    jitted = prove_optimal(game)
+    assert jitted.total == built.total and built.root is not None and jitted.root is not None
+    assert tree_to_dict(game, jitted.root, "optimal") == tree_to_dict(game, built.root, "optimal")
+
+
+def test_kinds_tell_apart_whatever_compiled_code_would_misread() -> None:
+    """dtype, dimensions, layout, read-only arrays and number types are all part of a kind."""
+    square = np.zeros((3, 3), dtype=np.int64)
+    read_only = square.copy()
+    read_only.flags.writeable = False
+    variants = [square, square.astype(np.int32), square.ravel(), square.T[:, :2], square[:, ::2], read_only]
+    kinds = [describe(value) for value in variants]
+    assert len(set(kinds)) == len(kinds)
+    assert describe(square.T)[3] == "F" and describe(square[:, ::2])[3] == "A"
+    assert len({describe(7), describe(True), describe(np.int32(7)), describe(None)}) == 4
+    assert describe((square, 1)) == ("tuple", (describe(square), describe(1)))
+    with pytest.raises(TypeError):
+        describe([1, 2])
+    with pytest.raises(TypeError):
+        describe(2.5)
+
+
+def test_a_module_is_named_by_its_sources_and_cpu(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another CPU or other sources build another module; stale modules leave the package's cache."""
+    kind = describe((np.zeros(2, dtype=np.int64),))
+    here = ahead.module_name(entries.LOOKUP, kind)
+    monkeypatch.setattr(ahead, "host_cpu", lambda: "another CPU")
+    elsewhere = ahead.module_name(entries.LOOKUP, kind)
+    monkeypatch.setattr(ahead, "package_stamp", lambda: "0" * 64)
+    edited = ahead.module_name(entries.LOOKUP, kind)
+    assert len({here, elsewhere, edited}) == 3
+    monkeypatch.setattr(ahead, "IN_TREE", tmp_path)
+    for name in (here, edited):
+        (tmp_path / f"{name}{ahead.SUFFIX}").write_bytes(b"")
+    (tmp_path / f"{here}.failed").write_text("reason\n")
+    monkeypatch.setattr(ahead, "package_stamp", stamp.package_stamp)
+    ahead.prune(tmp_path)
+    left = sorted(path.name for path in tmp_path.iterdir())
+    assert left == sorted([f"{here}{ahead.SUFFIX}", f"{here}.failed"])
+
+
+def test_sets_reach_the_kernel_as_one_kind_however_they_arrive() -> None:
+    """Unaligned or read-only candidates (as Dask delivers them) are copied into the one kind the
+    kernel is built for, values unchanged."""
+    raw = np.zeros(4 * 5 + 1, dtype=np.uint8)
+    unaligned = raw[1:].view(np.int32)
+    unaligned[:] = [3, 5, 8, 13, 21]
+    read_only = np.arange(5, dtype=np.int64)
+    read_only.flags.writeable = False
+    plain = np.arange(5, dtype=np.int32)
+    assert not unaligned.flags.aligned
+    for arriving in (unaligned, read_only, plain):
+        kernel_set = as_kernel_set(arriving)
+        assert describe(kernel_set) == describe(plain)
+        assert kernel_set.tolist() == arriving.tolist()
+    assert as_kernel_set(plain) is plain
