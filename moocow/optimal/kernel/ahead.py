@@ -8,8 +8,8 @@ CPU, into a cache beside numba's; a later process loads it in half a millisecond
 
 A build runs in a child process (``python -m moocow.optimal.kernel.ahead``): a numba that has
 already loaded a function just in time cannot lower calls to it ahead of time. A module is named
-by a hash of the package's sources (``stamp``), the entry point, the kind and the CPU, so an
-edit, or another machine sharing the cache, builds afresh. Where a build fails (no C compiler or
+by a hash of the package's compiled sources (``stamp``), the entry point, the kind and the CPU,
+so an edit, or another machine sharing the cache, builds afresh. Where a build fails (no C compiler or
 Python headers, a numba without ``pycc``), its reason is kept in place of the module, and numba
 serves that entry point from then on: slower to start, the same results.
 """

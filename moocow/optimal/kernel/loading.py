@@ -6,15 +6,15 @@ numba's cache locators stamped by the package first, before any of them is defin
 Stamped by the package: numba checks a cached function against its own source file only, but
 a compiled entry point carries the code of every function it calls, spread over this package's
 modules; an edit to one would leave the others' cached entry points running the old code.
-Functions defined here are therefore stamped with a hash of all the package's sources
-(``stamp``).
+Functions defined here are therefore stamped with a hash of all the package's compiled
+sources (``stamp``).
 
-Loaded directly (``CachedCall``), where no ahead-of-time module serves an entry point
-(``entries``): before loading anything from its cache, numba refreshes its
-compiler's registries, importing every implementation it has (0.2 s of CPU, as much as
-``import numba``; Mastermind's whole search takes less). Running code already compiled needs
-only numba's runtime, so an entry point loads its cached code after starting the runtime alone,
-and falls back to numba's own call (which refreshes, then compiles or loads) on any miss.
+Loaded directly (``CachedCall``), where no module built ahead of time serves an entry point
+(``entries``): before loading anything from its cache, numba refreshes its compiler's
+registries, importing every implementation it has (0.2 s of CPU, as much as ``import numba``;
+Mastermind's whole search takes less). Running code already compiled needs only numba's
+runtime, so an entry point loads its cached code after starting the runtime alone, and falls
+back to numba's own call (which refreshes, then compiles or loads) on any miss.
 """
 
 from __future__ import annotations
