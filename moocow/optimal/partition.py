@@ -30,19 +30,11 @@ def ordered_guesses(
     answer_limit: int,
     child_bounds: np.ndarray,
     beta: int,
-    considered: np.ndarray | None,
 ) -> tuple[np.ndarray, np.ndarray, int]:
     """The columns of ``rows`` worth trying to stay below ``beta``, best first, with the bound of
     each (its parts' ``child_bounds``); and the least bound of the columns left out, as the set's
-    value is at least that or the value of a guess tried.
-
-    ``considered``: the columns of one guess per class of the guesses alike by symmetry, if any.
-    Guesses of one class split the set alike, so those give every bound there is, the least left
-    out included, and only they are scored (5 of Mastermind's 1,296 first guesses).
-    """
+    value is at least that or the value of a guess tried."""
     count = len(rows)
-    if considered is not None:
-        rows = rows[:, considered]
     sizes = part_sizes(rows, answers, answer_limit)
     guess_bounds = count + child_bounds[sizes].sum(axis=0)
     guess_bounds[sizes.max(axis=0) == count] = INFEASIBLE  # splits nothing: never useful
@@ -54,8 +46,7 @@ def ordered_guesses(
     winners = count - sizes[:, columns].sum(axis=0)
     spread = (sizes[:, columns].astype(np.int64) ** 2).sum(axis=0)
     order = columns[np.lexsort((columns, spread, -winners, guess_bounds[columns]))]
-    bounds = guess_bounds[order]
-    return (order if considered is None else considered[order]), bounds, floor
+    return order, guess_bounds[order], floor
 
 
 def distinct_columns(rows: np.ndarray, columns: np.ndarray) -> np.ndarray:

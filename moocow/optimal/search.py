@@ -203,16 +203,20 @@ class Search:
     def plan(self, candidates: np.ndarray, depth: int | None, beta: int, played: History) -> Plan:
         """How ``solve`` goes about a set (``Plan``): the guesses it tries, best first, when it must
         stay below ``beta``. Public for measuring what a proof has left (``proofs/bottles-7``)."""
-        guesses, rows = self._guesses_and_rows(candidates)
+        guesses = self._allowed(candidates)
         canonical = None if played is None else self.classes.canonical(played)
         if canonical is None:
             played = None  # the history is fixed by no relabelling: nor will any longer one be
-        child_depth = None if depth is None else depth - 1
-        considered = None if canonical is None else np.flatnonzero(canonical[guesses])
-        child_bounds = self.bounds(child_depth)
-        order, bounds, floor = ordered_guesses(
-            rows, self.answers, self.answer_limit, child_bounds, beta, considered
-        )
+        else:
+            # Guesses of one class split the set alike, so one of each class gives every bound
+            # there is, the least left out included: only those are scored (5 of Mastermind's
+            # 1,296 first guesses), and only their columns of the table are kept.
+            guesses = guesses[canonical[guesses]]
+        rows = self.table[candidates]  # whole rows, then columns: 2 to 3 times faster than np.ix_
+        if guesses is not self._all_guesses:
+            rows = rows[:, guesses]
+        child_bounds = self.bounds(None if depth is None else depth - 1)
+        order, bounds, floor = ordered_guesses(rows, self.answers, self.answer_limit, child_bounds, beta)
         return [int(guesses[column]) for column in order], [int(bound) for bound in bounds], floor, played
 
     def guesses_ahead(self) -> Iterator[GuessTask]:
@@ -410,13 +414,6 @@ class Search:
         if self.candidates_only:
             return self.guess_of[candidates]
         return self._all_guesses
-
-    def _guesses_and_rows(self, candidates: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The guesses allowed here and the feedback ``[candidate, guess]`` of each."""
-        guesses = self._allowed(candidates)
-        if self.candidates_only:
-            return guesses, self.table[np.ix_(candidates, guesses)]
-        return guesses, self.table[candidates]
 
     def _parts_total(
         self,
