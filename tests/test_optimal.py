@@ -92,6 +92,16 @@ def test_mastermind_koyama_and_lai(monkeypatch: pytest.MonkeyPatch) -> None:
     assert (stats.total, stats.secrets) == (5625, 1296)
 
 
+def test_mastermind_four_pegs_seven_colours_ville() -> None:
+    """Mastermind 4x7: 11228 over 2401 secrets, Ville's 4.676 a game (2013), proven in seconds;
+    the tree plays to that total."""
+    result = prove_optimal(Mastermind(colors=7), workers=2)
+    assert result.proven and result.total == 11228
+    assert result.root is not None
+    stats = tree_stats(result.root)
+    assert (stats.total, stats.secrets) == (11228, 2401)
+
+
 def test_the_optimal_tree_is_the_same_for_any_number_of_workers(monkeypatch: pytest.MonkeyPatch) -> None:
     """Workers finish in any order; a tie still goes to the guess the serial search tries first.
 

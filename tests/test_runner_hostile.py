@@ -13,6 +13,7 @@ attacks worked until the runner counted memfd files and gave each player fresh k
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -99,8 +100,15 @@ MARKS = ("vandal-was-here", "daemon-was-here", "moocow-hostile-drop", "fill-*", 
 
 
 def players_files_in(folder: Path) -> set[str]:
-    """Entries of ``folder`` owned by a player's user id: a sandboxed player wrote there."""
-    return {entry.name for entry in folder.iterdir() if entry.lstat().st_uid >= PLAYER_UID_BASE}
+    """Entries of ``folder`` owned by a player's user id: a sandboxed player wrote there. Entries
+    that go between the listing and their ``lstat`` (another run's scratch folders in the shared
+    ``/tmp``) are not a player's."""
+    owned = set()
+    for entry in folder.iterdir():
+        with contextlib.suppress(FileNotFoundError):
+            if entry.lstat().st_uid >= PLAYER_UID_BASE:
+                owned.add(entry.name)
+    return owned
 
 
 def tree(folder: Path) -> dict[str, tuple[int, bytes | None]]:
