@@ -22,11 +22,9 @@ CONNECT_SECONDS = 10.0
 @contextlib.contextmanager
 def connected(scheduler: str) -> Iterator[Any]:
     """A client of the scheduler with a worker to play on, or one line saying why there is none."""
-    try:
-        from distributed import Client
-    except ImportError:
-        raise MoocowError("--scheduler needs Dask: pip install distributed") from None
     check_scheduler(scheduler)
+    from distributed import Client
+
     try:
         client = Client(scheduler, timeout=CONNECT_SECONDS, set_as_default=False)
     except (OSError, TimeoutError, ValueError, TypeError) as error:
@@ -48,9 +46,12 @@ def check_scheduler(scheduler: str) -> None:
     """
     import asyncio
 
-    from distributed.comm import connect
-    from distributed.core import send_recv
-    from distributed.security import Security
+    try:
+        from distributed.comm import connect
+        from distributed.core import send_recv
+        from distributed.security import Security
+    except ImportError:
+        raise MoocowError("--scheduler needs Dask: pip install distributed") from None
 
     async def identity() -> Any:
         comm = await connect(scheduler, CONNECT_SECONDS, **Security().get_connection_args("client"))

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from moocow.engine.errors import MoocowError
+from moocow.runner.files import check_output
 from moocow.terminal import Output, err, out
 
 if TYPE_CHECKING:
@@ -39,14 +40,10 @@ def check_outputs(show: int | None, dot: Path | None, save: Path | None) -> None
     """Refuse outputs that cannot be written before any work, so a long search is not lost to a typo."""
     if show is not None and _dot_to_stdout(dot):
         raise MoocowError("give --show or --dot -, not both: both would print on stdout")
-    files = [path for path in (save, None if _dot_to_stdout(dot) else dot) if path is not None]
-    if len(files) == 2 and files[0].absolute() == files[1].absolute():
+    files = {"--save": save, "--dot": None if _dot_to_stdout(dot) else dot}
+    targets = [check_output(path, option) for option, path in files.items() if path is not None]
+    if len(targets) == 2 and targets[0].absolute() == targets[1].absolute():
         raise MoocowError(f"--save and --dot both name {save}: the DOT text would replace the tree")
-    for path in files:
-        if path.is_dir():
-            raise MoocowError(f"cannot write {path}: it is a folder")
-        if not path.absolute().parent.is_dir():
-            raise MoocowError(f"cannot write {path}: there is no folder {path.absolute().parent}")
 
 
 def emit(game: Game, root: Node, label: str, save: Path | None, show: int | None, dot: Path | None) -> None:

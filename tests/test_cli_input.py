@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -78,6 +82,9 @@ def test_a_tree_file_that_is_not_utf8_is_one_line(tmp_path: Path) -> None:
         (lambda d: d.update(root=None), "a node must be a JSON object"),
         (lambda d: d["root"]["children"].update({"9": {}}), "root ABC: feedback '9' is impossible"),
         (lambda d: d.update(game=7), '"game" must be a game spec'),
+        (lambda d: d.update(version=True), "tree format version true is not 1"),
+        (lambda d: d.update(version=1.0), "tree format version 1.0 is not 1"),
+        (lambda d: d.update(secrets=6.0), "the file says secrets/total/worst (6.0, 15, 4)"),
     ],
 )
 def test_a_mistyped_tree_file_is_one_line(b3: Path, change, message: str) -> None:
@@ -480,6 +487,13 @@ def test_a_plugin_folder_is_named_a_folder(tmp_path: Path) -> None:
     one_line_error(run("--plugin", str(tmp_path), "games"), "is a folder")
 
 
+def test_a_player_folder_is_named_a_folder(tmp_path: Path) -> None:
+    """`-p DIR.py` says the path is a folder, not that it is missing."""
+    folder = tmp_path / "bot.py"
+    folder.mkdir()
+    one_line_error(run("tournament", "-p", str(folder), "-g", "bottles:n=3"), "is a folder")
+
+
 # ---------------------------------------------------------------- found by tests/test_cli_fuzz.py
 
 
@@ -500,6 +514,72 @@ def test_a_broken_plugin_warns_once_and_the_error_still_is_one_line(tmp_path: Pa
     assert warning.startswith("warning: plugin ") and error.startswith("error: unknown game 'chess'")
 
 
+@pytest.fixture
+def pipe(tmp_path: Path) -> Iterator[Path]:
+    """A named pipe that no one writes to. Should moocow wait on it, a rescuer opens and closes
+    its other end after 30 s, so the test fails rather than hangs."""
+    path = tmp_path / "pipe"
+    os.mkfifo(path)
+    done = threading.Event()
+
+    def rescue() -> None:
+        if not done.wait(30):
+            with contextlib.suppress(OSError):
+                os.close(os.open(path, os.O_WRONLY | os.O_NONBLOCK))
+
+    threading.Thread(target=rescue, daemon=True).start()
+    yield path
+    done.set()
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+@pytest.mark.parametrize(
+    ("arguments", "named"),
+    [
+        (("evaluate", "words:length=3,file={pipe}", "-s", "first"), "word file"),
+        (("evaluate", "bottles:n=3", "--strategy", "tree:{pipe}"), "tree file"),
+        (("tournament", "--config", "{pipe}"), "tournament file"),
+        (("tournament", "-p", "first", "-g", "bottles:n=3", "--seed-file", "{pipe}"), "seed file"),
+        (("tournament", "-p", "first", "-g", "bottles:n=3", "--key-file", "{pipe}"), "key file"),
+        (("grade", "first", "--words", "{pipe}", "--rounds", "2"), "word file"),
+        (
+            ("tournament", "-p", "first", "-g", "bottles:n=3", "--results", "{pipe}", "--resume"),
+            "results file",
+        ),
+    ],
+    ids=["word file", "tree", "tournament file", "seed file", "key file", "course words", "results resumed"],
+)
+def test_a_pipe_named_as_an_input_file_is_refused_at_once(
+    pipe: Path, arguments: tuple[str, ...], named: str
+) -> None:
+    """Each waited forever, printing nothing, for a writer that never came."""
+    result = run(*(argument.format(pipe=pipe) for argument in arguments))
+    message = one_line_error(result, "is not a regular file (a device, pipe or socket)")
+    assert message.startswith(f"error: {named} ")
+
+
+EXITING_PLUGINS = {
+    "on import": "import sys\nsys.exit(0)\n",
+    "on registering": (
+        "from moocow.plugins import hookimpl\n\n@hookimpl\ndef register_games(register):\n"
+        "    raise SystemExit(3)\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("when", list(EXITING_PLUGINS))
+def test_a_plugin_that_exits_is_a_broken_plugin(tmp_path: Path, when: str) -> None:
+    """A plugin's ``sys.exit()`` once ended moocow with nothing printed: it is a warning, and the
+    command runs."""
+    plugin = tmp_path / "leaver.py"
+    plugin.write_text(EXITING_PLUGINS[when])
+    result = run("--plugin", str(plugin), "evaluate", "bottles:n=3", "-s", "first")
+    assert result.exit_code == 0, result.stderr
+    assert "total 15 guesses" in result.stdout
+    (warning,) = result.stderr.splitlines()
+    assert warning.startswith("warning: plugin ") and "SystemExit" in warning
+
+
 @pytest.mark.parametrize("command", [("tree", "bottles:n=2"), ("optimal", "bottles:n=2", "--workers", "1")])
 def test_outputs_that_cannot_be_written_are_refused_before_any_work(
     command: tuple[str, ...], tmp_path: Path
@@ -507,8 +587,8 @@ def test_outputs_that_cannot_be_written_are_refused_before_any_work(
     """A folder or a missing folder as --save or --dot, or both naming one file: one line, nothing printed."""
     same = str(tmp_path / "same")
     for outputs, message in [
-        (["--dot", "-", "--save", str(tmp_path)], "it is a folder"),
-        (["--dot", str(tmp_path / "no" / "t.dot")], "there is no folder"),
+        (["--dot", "-", "--save", str(tmp_path)], "is a folder: name a file in it"),
+        (["--dot", str(tmp_path / "no" / "t.dot")], "does not exist"),
         (["--save", same, "--dot", same], "--save and --dot both name"),
     ]:
         result = run(*command, *outputs)

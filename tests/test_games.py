@@ -242,6 +242,13 @@ def test_word_file_problems_are_one_line_errors(word_file: Path, tmp_path: Path)
         Words(file=str(word_file), zipf=3.5)
 
 
+@pytest.mark.parametrize("zipf", ["nan", "inf", "-nan", "1e999"])
+def test_a_frequency_floor_that_is_not_finite_is_refused(zipf: str) -> None:
+    """NaN and infinity once reached wordfreq's integer cut as a traceback."""
+    with pytest.raises(MoocowError, match=rf"^words: parameter zipf must be a finite number, not '{zipf}'$"):
+        load_game(f"words:zipf={zipf}")
+
+
 def test_default_words_are_the_playable_five_letter_wordfreq_words() -> None:
     """The default list has some 1,700 English 5-letter words of distinct letters, sorted."""
     game = Words()

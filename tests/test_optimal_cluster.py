@@ -81,7 +81,13 @@ def test_the_cluster_keeps_the_proof_in_the_store(scheduler: str, tmp_path: Path
     assert first.total == again.total == 5625 and again.proven and again.stats.nodes == 0
 
 
-def test_a_scheduler_that_is_not_there_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("game", [Mastermind(), Bottles(n=3)], ids=["mastermind", "three bottles"])
+def test_a_scheduler_that_is_not_there_is_one_line(
+    game: Mastermind | Bottles, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Asked before the search: a proof over before it would use the cluster once took any address."""
     monkeypatch.setattr(dask_cluster, "CONNECT_SECONDS", 1.0)
     with pytest.raises(MoocowError, match=r"cannot reach the Dask scheduler at 'tcp://127\.0\.0\.1:9'"):
-        prove_optimal(Mastermind(), scheduler="tcp://127.0.0.1:9")
+        prove_optimal(game, scheduler="tcp://127.0.0.1:9")
+    with pytest.raises(MoocowError, match=r"cannot reach the Dask scheduler at 'garbage'"):
+        prove_optimal(game, scheduler="garbage")

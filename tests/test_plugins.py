@@ -251,6 +251,9 @@ def test_unknown_game_lists_the_known_ones():
     [
         ("pick:size=3", "pick: unknown parameter size (accepted: n)"),
         ("pick:n=x", "pick: parameter n must be a whole number, not 'x'"),
+        ("pick:n=1_0", "pick: parameter n must be a whole number, not '1_0'"),
+        ("pick:n=\u0663", "pick: parameter n must be a whole number, not '\u0663'"),
+        ("pick:n=\uff12", "pick: parameter n must be a whole number, not '\uff12'"),
         ("pick:n=12", "pick: parameter n must be at most 9, not 12"),
         ("pick:n", "malformed parameter 'n' in 'pick:n': expected key=value"),
     ],

@@ -270,10 +270,25 @@ def test_a_store_made_with_another_table_is_refused(small_store: Path, tmp_path:
         ("UPDATE sets SET candidates = x'00' WHERE id = 1", "does not match its digest"),
         ("UPDATE meta SET value = replace(value, '206', '205') WHERE key = 'best'", "best does not match"),
         ("DELETE FROM sets WHERE id = 1", "which it does not hold"),
+        ("DELETE FROM meta WHERE key = 'best'", "the best's digest is kept without the best"),
+        ("UPDATE meta SET value = 'nan' WHERE key = 'seconds'", r"damaged \(its seconds are 'nan'\)"),
+        ("UPDATE meta SET value = '-5' WHERE key = 'seconds'", r"damaged \(its seconds are '-5'\)"),
+        ("UPDATE meta SET value = '1e308' WHERE key = 'seconds'", r"damaged \(its seconds are '1e308'\)"),
     ],
 )
 def test_a_damaged_store_is_refused(small_store: Path, tmp_path: Path, statement: str, match: str) -> None:
     refused(damaged(small_store, tmp_path, statement), match)
+
+
+def test_a_store_solved_to_the_root_without_its_best_still_proves_the_optimum(
+    small_store: Path, tmp_path: Path
+) -> None:
+    """Every result kept but no best (both rows gone): the whole game is read back solved, and
+    its tree is the best. Before, every later run ended at the heuristic's total, unproven, and
+    said it was interrupted."""
+    store = damaged(small_store, tmp_path, "DELETE FROM meta WHERE key LIKE 'best%'")
+    finished(prove_optimal(Mastermind(pegs=3, colors=4), store=store), 206)
+    finished(prove_optimal(Mastermind(pegs=3, colors=4), store=store), 206)
 
 
 def test_a_result_rewritten_with_a_fresh_digest_is_still_checked(small_store: Path, tmp_path: Path) -> None:

@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 from moocow.cli import app
 from moocow.engine.errors import MoocowError
+from moocow.runner import results as results_module
 from moocow.runner import signing
 from moocow.runner.display import printable
 from moocow.runner.results import KINDS, RoundResult
@@ -345,6 +346,51 @@ def test_an_output_path_that_cannot_be_written_is_refused_first(
     assert outcome.stdout == ""
 
 
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+@pytest.mark.parametrize("command", ["grade", "tournament"])
+def test_an_output_that_is_not_a_regular_file_is_refused_first(tmp_path: Path, command: str) -> None:
+    """A pipe (or a device) as --gradescope or --results: refused in one line and left as it is.
+    A FIFO hung the run, and ``--results /dev/null`` once made ``/dev/null`` private to root."""
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    pipe.chmod(0o666)  # past the umask: a mode the runner must not change
+    if command == "grade":
+        outcome = run("grade", "first", "--game", GAME, "--seed", "1", "--gradescope", str(pipe))
+    else:
+        outcome = run("tournament", "-p", "first", "-g", GAME, "--seed", "1", "--results", str(pipe))
+    assert_one_line_error(outcome, repr(str(pipe)), "is not a regular file")
+    assert pipe.is_fifo() and pipe.stat().st_mode & 0o777 == 0o666
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="Linux: /proc takes no new file")
+def test_an_output_folder_that_takes_no_file_is_refused_first() -> None:
+    """The folder exists but cannot hold a new file: refused before round one, not after the last."""
+    outcome = run("grade", "first", "--game", GAME, "--seed", "1", "--gradescope", "/proc/results.json")
+    assert_one_line_error(outcome, "'/proc/results.json'", "cannot write in '/proc'")
+    assert outcome.stdout == ""
+
+
+def test_a_linked_output_is_written_through_its_link(tmp_path: Path) -> None:
+    """--gradescope naming a link: the file it points to gets the results, and the link stays."""
+    target, link = tmp_path / "results.json", tmp_path / "latest.json"
+    target.write_text("{}\n")
+    link.symlink_to(target)
+    outcome = run("grade", "first", "--game", GAME, "--rounds", "2", "--seed", "1", "--gradescope", str(link))
+    assert outcome.exit_code == 0, outcome.output
+    assert link.is_symlink() and len(json.loads(target.read_text())["tests"]) == 2
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="Linux: /dev/full is a full disk")
+def test_a_full_disk_under_the_results_file_stops_the_run_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every write fails with ENOSPC: one line naming the file and how to go on, no traceback."""
+    monkeypatch.setattr(results_module, "create_private", lambda path: os.open("/dev/full", os.O_WRONLY))
+    results = tmp_path / "results.jsonl"
+    outcome = run("tournament", "-p", "first", "-g", GAME, "--seed", "1", "--results", str(results))
+    assert_one_line_error(outcome, repr(str(results)), "No space left on device", "--resume")
+
+
 def header_seed(results: Path) -> int:
     return json.loads(results.read_text().splitlines()[0])["tournament"]["seed"]
 
@@ -527,6 +573,28 @@ def test_a_bad_tournament_file_is_one_line(tmp_path: Path, content: bytes, messa
     config.write_bytes(content)
     outcome = run("tournament", "--config", str(config), "--seed", "1")
     assert_one_line_error(outcome, f"tournament file {str(config)!r}", message)
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ('players = [{name = 5, player = "first"}]', "a player's name must be non-empty text, not 5"),
+        ('players = [{name = "", player = "first"}]', "a player's name must be non-empty text, not ''"),
+        ("players = [{player = 5}]", "a player's player must be non-empty text, not 5"),
+        ('players = ["first"]\nkey_file = 5', "key_file must be the path of a key file, not 5"),
+    ],
+    ids=["name a number", "name empty", "player a number", "key_file a number"],
+)
+def test_a_value_of_the_wrong_type_in_a_tournament_file_is_one_line(
+    tmp_path: Path, line: str, message: str
+) -> None:
+    """Once a traceback after every round was played (a name that was a number), a misreading (an
+    empty name), or a traceback before (a key file that was a number)."""
+    config = tmp_path / "t.toml"
+    config.write_text(f'{line}\ngames = ["{GAME}"]\nrounds = 2\n')
+    outcome = run("tournament", "--config", str(config), "--seed", "1")
+    assert_one_line_error(outcome, message)
+    assert outcome.stdout == ""
 
 
 def test_runner_cli_findings_of_the_fuzz_are_one_line(tmp_path: Path) -> None:

@@ -115,13 +115,38 @@ def test_limits_from_options_over_a_table() -> None:
     ("options", "message"),
     [
         (["speed=3"], "expected KEY=VALUE"),
-        (["memory_mb=lots"], "not a number"),
+        (["memory_mb=lots"], "not a whole number"),
+        (["memory_mb=1.5"], "not a whole number"),
+        (["guess_seconds=lots"], "'lots' is not a number"),
         (["guess_seconds=0"], "positive"),
+        (["round_seconds=nan"], "round_seconds must be between 0 and 10,000,000, not nan"),
+        (["guess_seconds=inf"], "guess_seconds must be between 0 and 10,000,000, not inf"),
+        (["round_cpu=-nan"], "between 0 and"),
+        (["processes=99999999999999999999999"], "processes must be between 0 and 4,194,304"),
+        (["memory_mb=99999999999999999999"], "memory_mb must be between 0 and 2,147,483,647"),
     ],
 )
 def test_bad_limits_are_one_line_errors(options: list[str], message: str) -> None:
+    """A NaN once switched every timeout off; numbers past the kernel's rlimits were charged to
+    the player as a crash at setup."""
     with pytest.raises(MoocowError, match=message):
         Limits.from_options(options)
+
+
+@pytest.mark.parametrize(
+    ("table", "message"),
+    [
+        ({"memory_mb": float("inf")}, "memory_mb must be a whole number, not inf"),
+        ({"processes": 1e300}, "processes must be a whole number"),
+        ({"line_bytes": 0.5}, "line_bytes must be a whole number"),
+        ({"output_mb": True}, "output_mb must be a whole number, not True"),
+        ({"guess_seconds": "3"}, "guess_seconds must be a number, not '3'"),
+        ({"round_seconds": float("nan")}, "round_seconds must be between"),
+    ],
+)
+def test_bad_limits_in_a_table_are_one_line_errors(table: dict[str, Any], message: str) -> None:
+    with pytest.raises(MoocowError, match=message):
+        Limits.from_mapping(table)
 
 
 def course_module(log: list[Any]) -> SimpleNamespace:

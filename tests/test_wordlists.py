@@ -45,8 +45,11 @@ def test_file_words_are_cached_until_the_file_changes(tmp_path: Path) -> None:
 
 def test_unreadable_word_files_are_one_line_errors(tmp_path: Path) -> None:
     """A missing file or a directory raises MoocowError naming the path."""
-    for path in (tmp_path / "missing.txt", tmp_path):
-        with pytest.raises(MoocowError, match=r"^cannot read word file '.+': .+$"):
+    for path, message in [
+        (tmp_path / "missing.txt", r"^cannot read word file '.+': .+$"),
+        (tmp_path, r"^word file '.+' is a folder$"),
+    ]:
+        with pytest.raises(MoocowError, match=message):
             file_words(path)
 
 

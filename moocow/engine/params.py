@@ -8,6 +8,7 @@ from Python, so a result can always be reproduced from its spec.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -76,15 +77,20 @@ def _to_bool(value: Any, where: str) -> bool:
 
 
 def _to_number(value: Any, kind: type, where: str) -> int | float:
-    if isinstance(value, bool):
-        raise MoocowError(f"{where} must be a number, not {value!r}")
+    """A finite number, from text written in ASCII digits only (Python's ``int`` would also read
+    ``1_0`` as 10 and Arabic-Indic digits, a silent misreading of a typo)."""
+    noun = "a whole number" if kind is int else "a finite number"
+    if isinstance(value, bool) or (isinstance(value, str) and (not value.isascii() or "_" in value)):
+        raise MoocowError(f"{where} must be {noun}, not {value!r}")
     try:
         if kind is int and isinstance(value, float) and not value.is_integer():
             raise ValueError
-        return kind(value)
-    except (TypeError, ValueError):
-        noun = "a whole number" if kind is int else "a number"
+        converted = kind(value)
+    except (TypeError, ValueError, OverflowError):
         raise MoocowError(f"{where} must be {noun}, not {value!r}") from None
+    if not math.isfinite(converted):
+        raise MoocowError(f"{where} must be {noun}, not {value!r}")
+    return converted
 
 
 def parse_spec(spec: str, bare: Mapping[str, str] | None = None) -> tuple[str, dict[str, str]]:

@@ -37,6 +37,7 @@ from typing import Any
 
 from moocow.engine.errors import MoocowError
 from moocow.engine.game import Game
+from moocow.engine.inputs import open_regular
 from moocow.engine.tree import Node
 
 FORMAT = "moocow-tree"
@@ -130,7 +131,10 @@ class SavedTree:
 def read_tree_document(path: str | os.PathLike[str]) -> dict[str, Any]:
     """The JSON document of a tree file, its format and version checked."""
     try:
-        document = json.loads(Path(path).read_text(encoding="utf-8"))
+        with open_regular(path, "tree file") as file:
+            document = json.loads(file.read().decode("utf-8"))
+    except MoocowError:  # a ValueError too: not a number too long, below
+        raise
     except OSError as error:
         raise MoocowError(f"cannot read tree {path}: {error.strerror or error}") from None
     except UnicodeDecodeError as error:
@@ -143,7 +147,7 @@ def read_tree_document(path: str | os.PathLike[str]) -> dict[str, Any]:
         raise MoocowError(f"{path} is not a tree file: it holds a number too long to read") from None
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise MoocowError(f'{path} is not a moocow tree file (no "format": "{FORMAT}")')
-    if document.get("version") != VERSION:
+    if type(document.get("version")) is not int or document.get("version") != VERSION:  # not true, not 1.0
         raise MoocowError(f"{path}: tree format version {_shown(document.get('version'))} is not {VERSION}")
     return document
 
@@ -168,7 +172,9 @@ def load_tree(path: str | os.PathLike[str], game: Game) -> SavedTree:
         raise MoocowError(f"{path}: the tree is nested too deeply to be a strategy tree") from None
     stats = tree_stats(root)
     claimed = (document.get("secrets"), document.get("total"), document.get("worst"))
-    if claimed != (stats.secrets, stats.total, stats.worst):
+    if claimed != (stats.secrets, stats.total, stats.worst) or any(
+        type(count) is not int for count in claimed
+    ):
         raise MoocowError(
             f"{path}: the file says secrets/total/worst {claimed}, its nodes give "
             f"{(stats.secrets, stats.total, stats.worst)}"

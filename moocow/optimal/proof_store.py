@@ -27,6 +27,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import math
 import os
 import sqlite3
 import time
@@ -46,6 +47,8 @@ VERSION = 1
 SECONDS_EVERY = 1.0
 """Least time between two writes of the seconds spent: not one more write per result (a proof
 keeps tens of thousands)."""
+MOST_SECONDS = 1e10
+"""More seconds than any proof has run (three centuries): a larger count is damage."""
 NO_LIMIT = -1
 """How a search with no depth limit is written in the ``depth`` column."""
 
@@ -232,7 +235,9 @@ class ProofStore:
         try:
             self._seconds_before = float(stored.get("seconds", "0"))
         except ValueError:
-            raise MoocowError(f"{self.path} is damaged (its seconds are not a number)") from None
+            self._seconds_before = math.nan
+        if not 0 <= self._seconds_before < MOST_SECONDS:  # False for NaN
+            raise MoocowError(f"{self.path} is damaged (its seconds are {stored.get('seconds')!r})")
 
     def _load(self, checker: TreeChecker) -> None:
         """Read every result, checking each (``checker`` replays trees and knows the counting bounds)."""
@@ -262,6 +267,8 @@ class ProofStore:
 
     def _load_best(self, checker: TreeChecker) -> None:
         stored = dict(self._db.execute("SELECT key, value FROM meta WHERE key LIKE 'best%'"))
+        if "best" not in stored and "best_digest" in stored:  # written together, or neither is
+            raise MoocowError(f"{self.path} is damaged: the best's digest is kept without the best")
         if "best" not in stored:
             return
         _check_digest(

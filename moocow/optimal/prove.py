@@ -90,6 +90,10 @@ def prove_optimal(
         # would otherwise be built for every depth up to it.
         max_depth = None
     started = time.perf_counter()
+    if scheduler is not None:  # a wrong address is one line now, not once the search has run long
+        from moocow.dask_cluster import check_scheduler
+
+        check_scheduler(scheduler)
     search = Search(game, max_depth, candidates_only, progress, workers, scheduler, shared_level)
     kept = None if store is None else open_store(search, store)
     start_total, start_tree = _starting_strategy(game, max_depth, candidates_only)

@@ -161,6 +161,8 @@ class Search:
             if self._pool is not None:
                 self._pool.close()
                 self._pool = None
+        if value < self.root.best:  # the whole game read back solved from a store kept no best
+            self._record_best(value, self.subtree(everything, self.max_depth))
         self.root.lower = max(self.root.lower, min(value, self.root.best))
         self.stats.cached = len(self.cache) + (len(self._kernel.store) if self._kernel else 0)
         return value

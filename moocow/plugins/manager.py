@@ -110,7 +110,7 @@ class PluginManager(pluggy.PluginManager):
         try:
             plugin = load()
             self.register(plugin, name)
-        except Exception as error:
+        except (Exception, SystemExit) as error:  # a plugin's sys.exit() once ended moocow silently
             self.errors.append(f"plugin {label} failed to load: {one_line(error)}")
             return
         if not self.get_hookcallers(plugin):

@@ -43,7 +43,7 @@ def collect_games(manager: pluggy.PluginManager) -> GameRegistry:
         arguments = {"register": offered.append}
         try:
             impl.function(*(arguments[name] for name in impl.argnames))
-        except Exception as error:
+        except (Exception, SystemExit) as error:  # nor may its sys.exit() end moocow
             errors.append(f"plugin {plugin} failed to register games: {one_line(error)}")
             continue
         for candidate in offered:

@@ -20,6 +20,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from moocow.engine.errors import MoocowError
+from moocow.engine.inputs import open_regular
 from moocow.engine.params import Param, bind, format_spec, parse_spec
 from moocow.runner.display import printable
 
@@ -100,7 +101,7 @@ SNIFF_BYTES = 1 << 16
 def _read(path: Path, shown: str, minlen: int, maxlen: int, mtime_ns: int, size: int) -> tuple[str, ...]:
     """Once per version of the file (``mtime_ns`` and ``size`` only key the cache); ``shown`` names it."""
     try:
-        with open(path, "rb") as head:
+        with open_regular(path, "word file", shown) as head:
             nul = head.read(SNIFF_BYTES).find(b"\0")
         if nul >= 0:
             raise MoocowError(

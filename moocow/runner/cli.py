@@ -274,20 +274,20 @@ def grade(
         if key_file is not None and gradescope is None:
             raise MoocowError("--key-file signs Gradescope's results.json: give --gradescope PATH too")
         key = choose_key(key_file) if gradescope is not None else None
-        if gradescope is not None:
-            check_output(gradescope, "Gradescope results")
+        written = None if gradescope is None else check_output(gradescope, "Gradescope results")
         chosen = choose_seed(seed, seed_file, fallback=Seed(bacrunner.SEED, Source.COURSE))
-        sandbox = SandboxPolicy(unconfined=no_sandbox).hiding(gradescope, key_file, seed_file)
+        sandbox = SandboxPolicy(unconfined=no_sandbox).hiding(gradescope, written, key_file, seed_file)
+        shortest, longest = 5 if min_length is None else min_length, 15 if max_length is None else max_length
         graded = grade_player(
-            player, game, words, min_length or 5, max_length or 15, chosen.value, rounds, mercy,
+            player, game, words, shortest, longest, chosen.value, rounds, mercy,
             Limits.from_options(limit or ()), sandbox, scheduler,
         )  # fmt: skip
     for line in graded.log_lines():
         print(line)
     for line in graded.failures():
         err.line(line)
-    if gradescope is not None:
+    if written is not None:
         with one_line_errors():
-            write_atomically(gradescope, json.dumps(graded.gradescope(key), indent=2) + "\n")
+            write_atomically(written, json.dumps(graded.gradescope(key), indent=2) + "\n")
     report_seed(chosen)
     report_referee(graded.referee)

@@ -21,14 +21,26 @@ PRIVATE = 0o600
 
 
 def check_output(path: str | os.PathLike[str], what: str) -> Path:
-    """The path of a file to write, once its folder exists and it is not itself a folder."""
-    target = Path(path)
+    """The file to write for ``path``, refused in one line unless it can be: its folder exists and
+    takes a new file, and it is a regular file or nothing yet. A device, pipe or socket is refused
+    (``/dev/null`` was once made private, and a FIFO hung the run); a link is written through, so
+    it stays a link."""
     shown = str(path)
+    target = Path(os.path.realpath(path)) if Path(path).is_symlink() else Path(path)
     if target.is_dir():
         raise MoocowError(f"{what} {shown!r} is a folder: name a file in it")
     folder = target.parent
     if not folder.is_dir():
         raise MoocowError(f"{what} {shown!r}: the folder {str(folder)!r} does not exist")
+    if target.exists() and not target.is_file():
+        raise MoocowError(f"{what} {shown!r} is not a regular file (a device, pipe or socket): name a file")
+    try:  # a folder that exists may still take no file (/proc, a read-only mount)
+        descriptor, probe = tempfile.mkstemp(dir=folder, prefix=".moocow-probe-")
+    except OSError as error:
+        reason = error.strerror or error
+        raise MoocowError(f"{what} {shown!r}: cannot write in {str(folder)!r}: {reason}") from None
+    os.close(descriptor)
+    os.unlink(probe)
     return target
 
 

@@ -9,6 +9,12 @@ from typing import Any
 from moocow.engine.errors import MoocowError
 
 MB = 1 << 20
+LONGEST_SECONDS = 10_000_000.0
+"""The largest time limit (about 116 days): larger ones overflow the kernel's timers and rlimits."""
+LARGEST_WHOLE = (1 << 31) - 1
+"""The largest whole-number limit (sizes in MB or bytes stay within the kernel's rlimits)."""
+MOST_PROCESSES = 1 << 22
+"""The kernel's most processes (``PID_MAX_LIMIT``): ``pids.max`` refuses more."""
 
 
 @dataclass(frozen=True)
@@ -44,9 +50,7 @@ class Limits:
 
     def __post_init__(self) -> None:
         for field in fields(self):
-            value = getattr(self, field.name)
-            if not isinstance(value, int | float) or isinstance(value, bool) or value < 0:
-                raise MoocowError(f"limit {field.name} must be a non-negative number, not {value!r}")
+            _check(field.name, getattr(self, field.name), whole=isinstance(field.default, int))
         times = (self.guess_seconds, self.guess_cpu, self.round_seconds, self.round_cpu, self.setup_seconds)
         if min(*times, self.line_bytes, self.processes, self.disk_mb) <= 0:
             raise MoocowError("time limits, line_bytes, processes and disk_mb must be positive")
@@ -73,12 +77,24 @@ class Limits:
             try:
                 values[key] = kinds[key](text.strip())
             except ValueError:
-                raise MoocowError(f"--limit {option!r}: {text.strip()!r} is not a number") from None
+                number = "a whole number" if kinds[key] is int else "a number"
+                raise MoocowError(f"--limit {option!r}: {text.strip()!r} is not {number}") from None
         return cls.from_mapping(values)
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict (for the results file's header)."""
         return asdict(self)
+
+
+def _check(name: str, value: Any, whole: bool) -> None:
+    """A limit is a finite number in range (a NaN once switched the timeouts off), whole where it
+    counts bytes or processes."""
+    kinds = int if whole else int | float
+    if isinstance(value, bool) or not isinstance(value, kinds):
+        raise MoocowError(f"limit {name} must be a {'whole ' if whole else ''}number, not {value!r}")
+    largest = (MOST_PROCESSES if name == "processes" else LARGEST_WHOLE) if whole else LONGEST_SECONDS
+    if not 0 <= value <= largest:  # False for NaN
+        raise MoocowError(f"limit {name} must be between 0 and {largest:,.0f}, not {value!r}")
 
 
 @dataclass(frozen=True)

@@ -60,6 +60,8 @@ def parse_player(source: str, name: str | None = None) -> PlayerSpec:
     label = name or text
     if text.endswith(".py") and not any(c.isspace() for c in text):
         path = Path(text).expanduser()
+        if path.is_dir():
+            raise MoocowError(f"player file {text!r} is a folder: name the player's .py file")
         if not path.is_file():
             raise MoocowError(f"player file {text!r} not found")
         command = (sys.executable, "-m", "moocow.runner.adapter", str(path.absolute()))

@@ -9,14 +9,17 @@ line is signed (``signing.py``) and a resumed file must verify line by line.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 from moocow.engine.errors import MoocowError
+from moocow.engine.inputs import open_regular
 from moocow.runner import signing
 from moocow.runner.decks import load_deck
 from moocow.runner.files import check_output, create_private
@@ -109,13 +112,15 @@ class ResultsFile:
         first = header(description, signed=key is not None, referee=referee)
         if resume and self.path.exists() and self.path.stat().st_size:
             self.finished = read_results(self.path, first, key)
-            self._file = self.path.open("a", encoding="utf-8")
+            with self._writing():
+                self._file = self.path.open("a", encoding="utf-8")
         elif self.path.exists() and self.path.stat().st_size:
             raise MoocowError(
                 f"results file {str(path)!r} exists: --resume finishes it, or choose another file"
             )
         else:
-            self._file = os.fdopen(create_private(self.path), "w", encoding="utf-8")
+            with self._writing():
+                self._file = os.fdopen(create_private(self.path), "w", encoding="utf-8")
             self._write(first)
 
     def append(self, result: RoundResult) -> None:
@@ -124,12 +129,26 @@ class ResultsFile:
 
     def _write(self, data: dict[str, Any]) -> None:
         row = data if self._key is None else signing.signed(data, self._key)
-        self._file.write(json.dumps(row, ensure_ascii=False) + "\n")
-        self._file.flush()
+        with self._writing():
+            self._file.write(json.dumps(row, ensure_ascii=False) + "\n")
+            self._file.flush()
+
+    @contextlib.contextmanager
+    def _writing(self) -> Iterator[None]:
+        """A file that cannot be written (a full disk) stops the run in one line: the rounds
+        written so far stay, and ``--resume`` cuts a torn last line and plays the rest."""
+        try:
+            yield
+        except OSError as error:
+            raise MoocowError(
+                f"cannot write the results file {str(self.path)!r}: {error.strerror or error} "
+                "(the rounds written so far are kept: free space, then --resume)"
+            ) from None
 
     def close(self) -> None:
         """Close the file."""
-        self._file.close()
+        with self._writing():
+            self._file.close()
 
     def __enter__(self) -> ResultsFile:
         return self
@@ -141,9 +160,9 @@ class ResultsFile:
 def recorded_seed(path: str | os.PathLike[str]) -> int | None:
     """The seed in a results file's header, if it has a readable one (its signature is checked on resume)."""
     try:
-        with open(path, "rb") as file:
+        with open_regular(path, "results file") as file:
             first = json.loads(file.readline(1 << 20).decode("utf-8"))
-    except (OSError, ValueError, RecursionError):
+    except (OSError, ValueError, RecursionError):  # MoocowError too: the file is refused later
         return None
     tournament = first.get("tournament") if isinstance(first, dict) else None
     seed = tournament.get("seed") if isinstance(tournament, dict) else None
@@ -159,7 +178,8 @@ def read_results(path: Path, expected_header: dict[str, Any], key: bytes | None 
     killed mid-write) is cut off, once everything else has passed.
     """
     try:
-        data = path.read_bytes()
+        with open_regular(path, "results file") as file:
+            data = file.read()
     except OSError as error:
         raise MoocowError(f"cannot read results file {str(path)!r}: {error.strerror}") from None
     complete = data.rfind(b"\n") + 1

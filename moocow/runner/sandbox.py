@@ -153,8 +153,12 @@ class SandboxPolicy:
         return wanted
 
     def hiding(self, *paths: str | os.PathLike[str] | None) -> SandboxPolicy:
-        """The same policy, with more of the runner's files to mask."""
-        more = tuple(str(Path(path).absolute()) for path in paths if path is not None)
+        """The same policy, with more of the runner's files to mask: a link's target too, which a
+        bind may show under its own name."""
+        named = [path for path in paths if path is not None]
+        more = tuple(
+            str(where) for path in named for where in (Path(path).absolute(), Path(os.path.realpath(path)))
+        )
         return replace(self, hidden=tuple(dict.fromkeys(self.hidden + more)))
 
     def describe(self) -> dict[str, Any]:

@@ -16,6 +16,7 @@ from enum import StrEnum
 from typing import Any
 
 from moocow.engine.errors import MoocowError
+from moocow.engine.inputs import open_regular
 
 SEED_VARIABLE = "MOOCOW_SEED"
 """The environment variable that may hold the seed."""
@@ -92,7 +93,7 @@ def read_seed_file(path: str | os.PathLike[str]) -> int:
     """The whole number on the first line of a seed file; missing, empty or anything else is one line."""
     shown = f"seed file {str(path)!r}"
     try:
-        with open(path, "rb") as file:
+        with open_regular(path, "seed file") as file:
             first = file.read(FIRST_LINE_BYTES).split(b"\n", 1)[0]
     except IsADirectoryError:
         raise MoocowError(f"{shown} is a folder") from None

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from moocow.engine.errors import MoocowError
+from moocow.engine.inputs import open_regular
 
 FIELD = "hmac"
 """The field that carries a row's signature."""
@@ -56,7 +57,7 @@ def read_key(path: str | os.PathLike[str]) -> bytes:
     """The key in a file, surrounding whitespace (a final newline) removed; missing or empty is one line."""
     shown = str(path)
     try:
-        with open(path, "rb") as file:
+        with open_regular(path, "key file") as file:
             key = file.read(KEY_BYTES + 1).strip()
     except IsADirectoryError:
         raise MoocowError(f"key file {shown!r} is a folder") from None

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from moocow.engine.errors import MoocowError
+from moocow.engine.inputs import open_regular
 from moocow.engine.registry import load_strategy
 from moocow.engine.strategies import check_opening
 from moocow.runner.decks import load_deck
@@ -195,7 +196,10 @@ def tournament_from(
         None if recorded is None else Seed(recorded, Source.RESUMED),
     )
     settings.update({key: value for key, value in options.items() if value not in (None, [], ())})
-    hidden = (config, key_file, settings.get("key_file"), seed_file)
+    file_key = settings.get("key_file")
+    if file_key is not None and (not isinstance(file_key, str) or not file_key.strip()):
+        raise MoocowError(f"key_file must be the path of a key file, not {file_key!r}")
+    hidden = (config, key_file, file_key, seed_file)
     settings["sandbox"] = sandbox_policy(settings.get("sandbox")).hiding(*hidden)
     settings["seed"] = seed.value
     settings["limits"] = Limits.from_options(limits, settings.get("limits"))
@@ -222,7 +226,7 @@ def read_settings(path: str | os.PathLike[str]) -> dict[str, Any]:
     """The settings in a TOML tournament file; unreadable, not UTF-8 or not TOML is one line."""
     shown = str(path)
     try:
-        with open(path, "rb") as file:
+        with open_regular(path, "tournament file") as file:
             settings = tomllib.load(file)
     except OSError as error:
         raise MoocowError(f"cannot read tournament file {shown!r}: {error.strerror}") from None
@@ -317,7 +321,11 @@ def _player(entry: Any) -> PlayerSpec:
     if isinstance(entry, str):
         return parse_player(entry)
     if isinstance(entry, Mapping) and set(entry) <= {"name", "player"} and "player" in entry:
-        return parse_player(str(entry["player"]), entry.get("name"))
+        player, name = entry["player"], entry.get("name")
+        for key, value in (("player", player), ("name", name)):
+            if (value is not None or key == "player") and not (isinstance(value, str) and value.strip()):
+                raise MoocowError(f"a player's {key} must be non-empty text, not {value!r}")
+        return parse_player(player, name)
     raise MoocowError(f"a player is a string or {{name = ..., player = ...}}, not {entry!r}")
 
 

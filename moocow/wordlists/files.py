@@ -7,6 +7,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from moocow.engine.errors import MoocowError
+from moocow.engine.inputs import open_regular
 
 
 def file_words(path: str | os.PathLike[str]) -> tuple[str, ...]:
@@ -27,7 +28,8 @@ def file_words(path: str | os.PathLike[str]) -> tuple[str, ...]:
 def _read(path: Path, mtime_ns: int, size: int) -> tuple[str, ...]:
     """Read once per version of the file; ``mtime_ns`` and ``size`` only key the cache."""
     try:
-        text = path.read_bytes().decode("utf-8-sig", errors="replace")
+        with open_regular(path, "word file") as file:
+            text = file.read().decode("utf-8-sig", errors="replace")
     except OSError as error:
         raise MoocowError(f"cannot read word file {str(path)!r}: {error.strerror or error}") from None
     return tuple(word for word in map(str.strip, text.splitlines()) if word)
