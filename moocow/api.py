@@ -11,7 +11,7 @@ from typing import Any
 
 from moocow.assistant import Assistant
 from moocow.engine.cost import EvaluationCost
-from moocow.engine.errors import MoocowError
+from moocow.engine.errors import MoocowError, one_line
 from moocow.engine.evaluation import Evaluation
 from moocow.engine.evaluation import estimate as estimate_evaluation
 from moocow.engine.evaluation import evaluate as evaluate_strategy
@@ -151,16 +151,25 @@ class GameInfo:
     name: str
     summary: str
     defaults: dict[str, Any]
-    secrets: int
-    guesses: int
+    secrets: int | None
+    guesses: int | None
+    problem: str | None = None
+    """Why the game cannot be built at its defaults (a plugin's bug), instead of its sizes."""
 
 
 def describe_games() -> list[GameInfo]:
-    """Every registered game at its default parameters, with the sizes of its spaces."""
+    """Every registered game at its default parameters, with the sizes of its spaces. A game a
+    plugin cannot build is listed with the reason: it costs its own row, never the listing."""
     infos = []
     for name, cls in game_classes().items():
-        game = cls()
-        infos.append(GameInfo(name, cls.summary, dict(game.values), len(game.secrets), len(game.guesses)))
+        try:
+            game = cls()
+            sizes = len(game.secrets), len(game.guesses)
+        except Exception as error:  # a plugin's own code, whatever it raises
+            problem = str(error) if isinstance(error, MoocowError) else one_line(error)
+            infos.append(GameInfo(name, str(cls.summary), {}, None, None, problem))
+            continue
+        infos.append(GameInfo(name, cls.summary, dict(game.values), *sizes))
     return infos
 
 

@@ -21,7 +21,7 @@ import typer
 
 from moocow.commandline import MoocowCommand, MoocowGroup
 from moocow.runner.display import printable
-from moocow.terminal import err, one_line_errors, out, plural, progress_bars
+from moocow.terminal import err, note_long_evaluation, one_line_errors, out, plural, progress_bars
 
 
 class Moocow(MoocowGroup):
@@ -47,9 +47,6 @@ app = typer.Typer(
 )
 
 F = TypeVar("F", bound=Callable[..., Any])
-
-LONG_EVALUATION = 600.0
-"""Modelled seconds from which ``evaluate`` says up front how long it will take, and why."""
 
 GameArg = Annotated[
     str, typer.Argument(metavar="GAME", help="A game spec, e.g. mastermind, bottles:n=7, words:length=5.")
@@ -124,10 +121,15 @@ def games() -> None:
     from moocow import api
 
     table = Table("game", "parameters (default)", "secrets", "guesses", "about")
-    for info in api.describe_games():
+    infos = api.describe_games()
+    for info in infos:
         parameters = ", ".join(f"{name}={value}" for name, value in info.defaults.items())
-        table.add_row(info.name, parameters, f"{info.secrets:,}", f"{info.guesses:,}", info.summary)
+        sizes = ("-", "-") if info.secrets is None else (f"{info.secrets:,}", f"{info.guesses:,}")
+        table.add_row(printable(info.name), printable(parameters), *sizes, printable(info.summary))
     out.print(table)
+    for info in infos:
+        if info.problem is not None:
+            err.line(f"warning: game {printable(info.name)!r} cannot be built: {printable(info.problem)}")
 
 
 @command
@@ -181,12 +183,8 @@ def evaluate(
 ) -> None:
     """Play a strategy against every secret: total, average, worst case and histogram."""
     from moocow import api
-    from moocow.engine.cost import duration
 
-    cost = api.evaluation_cost(game, strategy, first=first)
-    if cost.seconds >= LONG_EVALUATION:
-        took = duration(cost.seconds)
-        err.line(f"note: this evaluation will take about {took} on a 2-core machine: {cost.reason()}")
+    note_long_evaluation(api.evaluation_cost(game, strategy, first=first))
     result = api.evaluate(game, strategy, first=first)
     if as_json:
         print(json.dumps(result.to_dict(), indent=2))

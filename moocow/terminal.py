@@ -19,6 +19,8 @@ if TYPE_CHECKING:
     from rich.console import Console
     from rich.progress import TaskID
 
+    from moocow.engine.cost import EvaluationCost
+
 TERMINAL_VARIABLES = frozenset({"FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE"})
 """Variables by which rich may take a stream that is not a terminal for one."""
 
@@ -80,6 +82,20 @@ def one_line_errors() -> Iterator[None]:
     except MoocowError as error:
         err.line(f"error: {printable(str(error))}")
         raise typer.Exit(2) from None
+
+
+LONG_EVALUATION = 600.0
+"""Modelled seconds from which ``evaluate`` and ``tree`` say up front how long they will take."""
+
+
+def note_long_evaluation(cost: EvaluationCost) -> None:
+    """Say on stderr, before it starts, that a strategy's play over every secret will run long,
+    and why (``tree bottles:n=10`` once ran for minutes with nothing printed)."""
+    if cost.seconds >= LONG_EVALUATION:
+        from moocow.engine.cost import duration
+
+        took = duration(cost.seconds)
+        err.line(f"note: this evaluation will take about {took} on a 2-core machine: {cost.reason()}")
 
 
 def plural(count: int, word: str) -> str:

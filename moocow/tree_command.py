@@ -13,7 +13,7 @@ import typer
 from moocow.engine.errors import MoocowError
 from moocow.runner.cli import NoSandboxOpt
 from moocow.runner.sandbox import SandboxPolicy
-from moocow.terminal import err, one_line_errors, plural, progress_bars
+from moocow.terminal import err, note_long_evaluation, one_line_errors, plural, progress_bars
 from moocow.tree_output import DotOpt, SaveOpt, ShowOpt, check_outputs, emit, notes
 
 if TYPE_CHECKING:
@@ -52,7 +52,7 @@ def tree(
     no_sandbox: NoSandboxOpt = False,
 ) -> None:
     """Build the tree of a strategy or a player over every secret: save it, print it, or export it."""
-    from moocow.engine.evaluation import evaluate_with_tree
+    from moocow.engine.evaluation import estimate, evaluate_with_tree
     from moocow.engine.registry import load_strategy
     from moocow.engine.treefile import tree_stats
     from moocow.plugins import load_game
@@ -68,6 +68,7 @@ def tree(
             label, root = seated.name, _player_root(loaded, seated, SandboxPolicy(unconfined=no_sandbox))
         else:
             chosen = load_strategy(player or strategy or DEFAULT_STRATEGY)
+            note_long_evaluation(estimate(loaded, chosen))
             with progress_bars():
                 label, root = chosen.spec, evaluate_with_tree(loaded, chosen)[1]
         stats = tree_stats(root)

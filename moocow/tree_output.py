@@ -6,6 +6,7 @@ long search is not lost to a typo in a file name.
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -42,7 +43,7 @@ def check_outputs(show: int | None, dot: Path | None, save: Path | None) -> None
         raise MoocowError("give --show or --dot -, not both: both would print on stdout")
     files = {"--save": save, "--dot": None if _dot_to_stdout(dot) else dot}
     targets = [check_output(path, option) for option, path in files.items() if path is not None]
-    if len(targets) == 2 and targets[0].absolute() == targets[1].absolute():
+    if len(targets) == 2 and os.path.realpath(targets[0]) == os.path.realpath(targets[1]):
         raise MoocowError(f"--save and --dot both name {save}: the DOT text would replace the tree")
 
 

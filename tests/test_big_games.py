@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from moocow import api
 from moocow.cli import app
-from moocow.engine import partitions, strategies
+from moocow.engine import evaluation, partitions, strategies
 from moocow.engine.evaluation import estimate, evaluate
 from moocow.engine.opening import opening_guesses
 from moocow.engine.position import Position
@@ -147,14 +147,19 @@ def test_solve_lists_quick_guesses() -> None:
     assert all(step.note is None for step in api.solve("mastermind", "6543").steps)
 
 
-def test_evaluate_says_up_front_that_it_will_take_hours(monkeypatch: pytest.MonkeyPatch) -> None:
-    """`evaluate bottles:n=10` says how long and why on stderr before it starts (the run itself stopped)."""
+def never(*args: object, **kwargs: object) -> None:
+    raise AssertionError("the evaluation ran")
 
-    def never(*args: object, **kwargs: object) -> None:
-        raise AssertionError("the evaluation ran")
 
+@pytest.mark.parametrize("command", ["evaluate", "tree"])
+def test_evaluate_and_tree_say_up_front_that_they_will_take_days(
+    monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
+    """`evaluate bottles:n=10` says how long and why on stderr before it starts (the run itself
+    stopped); so does `tree`, which once grew to 3 GB with nothing printed."""
     monkeypatch.setattr(api, "evaluate", never)
-    result = CliRunner().invoke(app, ["evaluate", "bottles:n=10"])
+    monkeypatch.setattr(evaluation, "evaluate_with_tree", never)
+    result = CliRunner().invoke(app, [command, "bottles:n=10"])
     assert isinstance(result.exception, AssertionError)
     assert "note: this evaluation will take about" in result.stderr
     assert "days" in result.stderr and "3,628,800 secrets x 3,628,800 guesses" in result.stderr

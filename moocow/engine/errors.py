@@ -7,3 +7,10 @@ class MoocowError(ValueError):
     The CLI prints ``str(error)`` on one line and exits with status 2; the runner records it as
     the reason a round failed. Internal bugs are never wrapped in it.
     """
+
+
+def one_line(error: BaseException) -> str:
+    """``Type: message`` on one line, whatever the exception's text looks like (someone else's
+    code raised it: a plugin's)."""
+    message = " ".join(str(error).split())
+    return f"{type(error).__name__}: {message}" if message else type(error).__name__

@@ -16,15 +16,13 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from moocow.engine.checks import MAX_CODES, built, checked_codes, checked_feedback
 from moocow.engine.errors import MoocowError
 from moocow.engine.feedback import quoted, read_counts
 from moocow.engine.params import Param, bind, format_spec
 
 Codes = np.ndarray
 """A 2-D ``uint8`` array, one code per row."""
-
-MAX_CODES = 5_000_000
-"""Largest code space the engine will build; beyond it every decision would take hours."""
 
 
 @dataclass(frozen=True)
@@ -68,6 +66,13 @@ class Game(ABC):
     """Relabellings applied to guess and secret alike that leave every feedback unchanged:
     ``"positions"`` (any permutation of the places), ``"symbols"`` (any renaming of the symbols
     ``0..`` of the codes). Exact searches try one guess per class; the default claims none."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Every game's own ``feedback`` is checked as it answers (``engine.checks``)."""
+        super().__init_subclass__(**kwargs)
+        own = cls.__dict__.get("feedback")
+        if callable(own) and not getattr(own, "is_checked", False):
+            cls.feedback = checked_feedback(own)  # type: ignore[method-assign]
 
     def __init__(self, **values: Any) -> None:
         self.values: dict[str, Any] = bind(self.name, self.params, values)
@@ -124,12 +129,16 @@ class Game(ABC):
     @cached_property
     def secrets(self) -> Codes:
         """The secret space (built on first use)."""
-        return _checked_codes(self.build_secrets(), self.code_length, f"{self.spec} secrets")
+        return checked_codes(
+            built(self, "build_secrets", self.build_secrets), self.code_length, f"{self.spec} secrets"
+        )
 
     @cached_property
     def guesses(self) -> Codes:
         """The guess space (built on first use); a superset of the secrets."""
-        return _checked_codes(self.build_guesses(), self.code_length, f"{self.spec} guesses")
+        return checked_codes(
+            built(self, "build_guesses", self.build_guesses), self.code_length, f"{self.spec} guesses"
+        )
 
     @cached_property
     def symbol_count(self) -> int:
@@ -226,15 +235,6 @@ class Game(ABC):
     @cached_property
     def _possible_feedback(self) -> frozenset[int]:
         return frozenset(self.feedback_values())
-
-
-def _checked_codes(codes: Any, length: int, what: str) -> Codes:
-    array = np.ascontiguousarray(codes, dtype=np.uint8)
-    if array.ndim != 2 or array.shape[1] != length or len(array) == 0:
-        raise MoocowError(f"{what}: expected a non-empty array of codes of length {length}")
-    if len(array) > MAX_CODES:
-        raise MoocowError(f"{what}: {len(array):,} codes is more than the engine handles ({MAX_CODES:,})")
-    return array
 
 
 def check_space_size(count: int, spec: str) -> None:

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 import pluggy
 
-from moocow.engine.errors import MoocowError
+from moocow.engine.errors import MoocowError, one_line
 from moocow.plugins import hookspecs
 
 if TYPE_CHECKING:
@@ -198,9 +198,3 @@ def known_hooks(manager: pluggy.PluginManager) -> str:
     """The hooks moocow defines, for messages about plugins that implement none of them."""
     callers = (getattr(manager.hook, name) for name in sorted(vars(manager.hook)) if not name.startswith("_"))
     return ", ".join(caller.name for caller in callers if caller.has_spec())
-
-
-def one_line(error: BaseException) -> str:
-    """``Type: message`` on one line, whatever the exception's text looks like."""
-    message = " ".join(str(error).split())
-    return f"{type(error).__name__}: {message}" if message else type(error).__name__

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 import pluggy
 
+from moocow.engine.errors import one_line
 from moocow.engine.game import Game
-from moocow.plugins.manager import one_line
 
 GAME_NAME = re.compile(r"\w[\w.-]*")
 """What a game name may look like: it must survive the spec syntax ``name:key=value,...``."""

@@ -26,7 +26,7 @@ def check_output(path: str | os.PathLike[str], what: str) -> Path:
     (``/dev/null`` was once made private, and a FIFO hung the run); a link is written through, so
     it stays a link."""
     shown = str(path)
-    target = Path(os.path.realpath(path)) if Path(path).is_symlink() else Path(path)
+    target = _through_links(path, what)
     if target.is_dir():
         raise MoocowError(f"{what} {shown!r} is a folder: name a file in it")
     folder = target.parent
@@ -42,6 +42,19 @@ def check_output(path: str | os.PathLike[str], what: str) -> Path:
     os.close(descriptor)
     os.unlink(probe)
     return target
+
+
+def _through_links(path: str | os.PathLike[str], what: str) -> Path:
+    """The file ``path`` names once links are followed (a link's target, to be written through);
+    a loop of links is refused now, not once the work is done."""
+    if not Path(path).is_symlink():
+        return Path(path)
+    try:
+        return Path(os.path.realpath(path, strict=True))
+    except FileNotFoundError:  # a dangling link: its target is made
+        return Path(os.path.realpath(path))
+    except OSError as error:
+        raise MoocowError(f"{what} {str(path)!r}: {error.strerror or error}") from None
 
 
 def create_private(path: str | os.PathLike[str]) -> int:

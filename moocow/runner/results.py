@@ -142,7 +142,7 @@ class ResultsFile:
         except OSError as error:
             raise MoocowError(
                 f"cannot write the results file {str(self.path)!r}: {error.strerror or error} "
-                "(the rounds written so far are kept: free space, then --resume)"
+                "(the rounds written so far are kept: mend that, then --resume)"
             ) from None
 
     def close(self) -> None:
