@@ -617,6 +617,7 @@ BAD_SECRETS = {
     "over 255": (f"{GOOD_SECRETS}.astype(int) + 254", "codes must be whole numbers from 0 to 255"),
     "NaN": (f"{GOOD_SECRETS} * np.nan", "codes must be whole numbers from 0 to 255 (float64 given)"),
     "text": ("np.array([['a', 'b', 'c']])", "codes must be whole numbers"),
+    "ragged": ("[[0, 1, 2], [0, 1]]", "expected a non-empty array of codes of length 3"),
 }
 BAD_FEEDBACK = {
     "raising": ("(_ for _ in ()).throw(ValueError('boom'))", "tiny: its feedback failed: ValueError: boom"),

@@ -40,7 +40,10 @@ def built(game: Game, what: str, build: Callable[[], Any]) -> Any:
 def checked_codes(codes: Any, length: int, what: str) -> Codes:
     """A code space as the engine keeps it: a 2-D array of small whole numbers, no code twice,
     checked before it is converted (so nothing is changed on the way)."""
-    array = np.asarray(codes) if isinstance(codes, np.ndarray | list | tuple) else None
+    try:  # rows of unequal lengths are a ValueError
+        array = np.asarray(codes) if isinstance(codes, np.ndarray | list | tuple) else None
+    except ValueError:
+        array = None
     if array is None or array.ndim != 2 or array.shape[1] != length or len(array) == 0:
         raise MoocowError(f"{what}: expected a non-empty array of codes of length {length}")
     if len(array) > MAX_CODES:
