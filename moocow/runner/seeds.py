@@ -95,8 +95,6 @@ def read_seed_file(path: str | os.PathLike[str]) -> int:
     try:
         with open_regular(path, "seed file") as file:
             first = file.read(FIRST_LINE_BYTES).split(b"\n", 1)[0]
-    except IsADirectoryError:
-        raise MoocowError(f"{shown} is a folder") from None
     except OSError as error:
         raise MoocowError(f"cannot read {shown}: {error.strerror or error}") from None
     try:

@@ -59,8 +59,6 @@ def read_key(path: str | os.PathLike[str]) -> bytes:
     try:
         with open_regular(path, "key file") as file:
             key = file.read(KEY_BYTES + 1).strip()
-    except IsADirectoryError:
-        raise MoocowError(f"key file {shown!r} is a folder") from None
     except OSError as error:
         raise MoocowError(f"cannot read key file {shown!r}: {error.strerror or error}") from None
     if not key:
