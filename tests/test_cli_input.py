@@ -567,114 +567,6 @@ EXITING_PLUGINS = {
 }
 
 
-TINY_GAME = """
-import itertools
-import numpy as np
-from moocow.engine.game import Game
-from moocow.plugins import hookimpl
-
-class Tiny(Game):
-    name = "tiny"
-    summary = "three places, three symbols"
-    feedback_fields = ("correct",)
-    code_length = 3
-
-    def build_secrets(self):
-        return SECRETS
-
-    def feedback(self, guesses, secrets):
-        return FEEDBACK
-
-    def parse_code(self, text):
-        return np.zeros(3, dtype=np.uint8)
-
-    def format_code(self, code):
-        return "aaa"
-
-@hookimpl
-def register_games(register):
-    register(Tiny)
-"""
-
-
-GOOD_SECRETS = "np.array(list(itertools.product(range(3), repeat=3)), dtype=np.uint8)"
-GOOD_FEEDBACK = "(guesses[:, None, :] == secrets[None, :, :]).sum(axis=2).astype(np.uint8)"
-
-
-def tiny_game(folder: Path, secrets: str = GOOD_SECRETS, feedback: str = GOOD_FEEDBACK) -> Path:
-    """A plugin file of the game ``tiny``, its secrets and feedback as given (Python expressions)."""
-    plugin = folder / "tiny.py"
-    plugin.write_text(TINY_GAME.replace("SECRETS", secrets).replace("FEEDBACK", feedback))
-    return plugin
-
-
-BAD_SECRETS = {
-    "raising": (
-        "(_ for _ in ()).throw(RuntimeError('cannot build'))",
-        "its build_secrets failed: RuntimeError",
-    ),
-    "twice": (f"np.concatenate([{GOOD_SECRETS}] * 2)", "tiny secrets: a code is there twice"),
-    "over 255": (f"{GOOD_SECRETS}.astype(int) + 254", "codes must be whole numbers from 0 to 255"),
-    "NaN": (f"{GOOD_SECRETS} * np.nan", "codes must be whole numbers from 0 to 255 (float64 given)"),
-    "text": ("np.array([['a', 'b', 'c']])", "codes must be whole numbers"),
-    "ragged": ("[[0, 1, 2], [0, 1]]", "expected a non-empty array of codes of length 3"),
-}
-BAD_FEEDBACK = {
-    "raising": ("(_ for _ in ()).throw(ValueError('boom'))", "tiny: its feedback failed: ValueError: boom"),
-    "a list": (f"({GOOD_FEEDBACK}).tolist()", "it gave a list"),
-    "flat": (f"({GOOD_FEEDBACK}).ravel()", "it gave an array of uint8 of shape (729,)"),
-    "NaN": (f"({GOOD_FEEDBACK}) * np.nan", "it gave an array of float64"),
-    "negative": (
-        f"({GOOD_FEEDBACK}).astype(np.int64) - 1",
-        "must pack its fields ('correct',) (0 to 3), not -1",
-    ),
-    "too large": (f"({GOOD_FEEDBACK}) * 3", "(0 to 3), not 9"),
-}
-
-
-PLUGIN_FAULTS = [
-    (part, fault)
-    for part, faults in (("secrets", BAD_SECRETS), ("feedback", BAD_FEEDBACK))
-    for fault in faults
-]
-
-
-@pytest.mark.parametrize(
-    ("part", "fault"), PLUGIN_FAULTS, ids=[f"{part} {fault}" for part, fault in PLUGIN_FAULTS]
-)
-@pytest.mark.parametrize(
-    "command", [("evaluate", "tiny"), ("solve", "tiny", "--secret", "aaa"), ("tree", "tiny")]
-)
-def test_a_plugin_game_that_hands_over_bad_codes_or_feedback_is_one_line(
-    tmp_path: Path, part: str, fault: str, command: tuple[str, ...]
-) -> None:
-    """A plugin's codes and feedback are checked as they are handed over. A repeated code was
-    counted twice, 256 wrapped to 0, a negative or too large feedback gave wrong totals with
-    exit 0, and a raise, a list or a flat array was a traceback."""
-    expression, message = (BAD_SECRETS if part == "secrets" else BAD_FEEDBACK)[fault]
-    plugin = tiny_game(tmp_path, **{part: expression})
-    one_line_error(run("--plugin", str(plugin), *command), message)
-
-
-def test_the_tiny_game_itself_plays(tmp_path: Path) -> None:
-    """The plugin the faults above are made from is sound: 27 secrets, found."""
-    result = run("--plugin", str(tiny_game(tmp_path)), "evaluate", "tiny", "-s", "first")
-    assert result.exit_code == 0, result.stderr
-    assert "27 secrets" in result.stdout
-
-
-def test_a_game_its_plugin_cannot_build_costs_its_own_row(tmp_path: Path) -> None:
-    """`moocow games` lists every other game and warns about that one; it once ended in a
-    traceback that listed nothing."""
-    plugin = tiny_game(tmp_path, secrets=BAD_SECRETS["raising"][0])
-    result = run("--plugin", str(plugin), "games")
-    assert result.exit_code == 0, result.stderr
-    assert "mastermind" in result.stdout and "tiny" in result.stdout
-    assert result.stderr.splitlines() == [
-        "warning: game 'tiny' cannot be built: tiny: its build_secrets failed: RuntimeError: cannot build"
-    ]
-
-
 @pytest.mark.parametrize("when", list(EXITING_PLUGINS))
 def test_a_plugin_that_exits_is_a_broken_plugin(tmp_path: Path, when: str) -> None:
     """A plugin's ``sys.exit()`` once ended moocow with nothing printed: it is a warning, and the
@@ -771,3 +663,12 @@ def test_a_player_guessing_a_word_outside_the_list_is_told_so(answer: str, reaso
     with pytest.raises(Foul) as caught:
         read_guess(load_game("words"), answer)
     assert caught.value.kind is Failure.INVALID and reason in caught.value.reason
+
+
+@pytest.mark.parametrize("game", ["mastermind", "words", "bottles:n=5"])
+def test_a_huge_mistyped_code_is_quoted_short(game: str) -> None:
+    """A pasted 100,000-character line was echoed back whole in the one-line error."""
+    line = one_line_error(run("solve", game, "--secret", "abcde" * 20_000), "...'")
+    assert len(line) < 200, line
+    played = run("play", game, input="abcde" * 20_000 + "\nquit\n")
+    assert played.exit_code == 0 and max(map(len, (played.stdout + played.stderr).splitlines())) < 200

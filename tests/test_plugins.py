@@ -299,6 +299,48 @@ def test_bad_game_classes_are_recorded_and_skipped():
     assert "build_secrets" in problems[2]
 
 
+BAD_CLASS_ATTRIBUTES = {
+    "no feedback fields": ({"feedback_fields": ()}, "feedback_fields must be a tuple of names of letters"),
+    "a field not a word": ({"feedback_fields": ("in place",)}, "feedback_fields must be a tuple of names"),
+    "a list of fields": ({"feedback_fields": ["hit"]}, "feedback_fields must be a tuple of names"),
+    "fields alike": (
+        {"feedback_fields": ("bulls", "blacks")},
+        "feedback_fields must begin with different letters",
+    ),
+    "params not Params": (
+        {"params": ({"name": "n"},)},
+        "params must be a tuple of moocow.engine.params.Param",
+    ),
+    "a name twice": (
+        {"params": (Param("n", int, 3, ""), Param("n", int, 4, ""))},
+        "a parameter name is given twice (n, n)",
+    ),
+    "a default out of range": (
+        {"params": (Param("n", int, 1, "", minimum=2),)},
+        "the default of parameter n is refused: pick: parameter n must be at least 2, not 1",
+    ),
+    "a default of text": (
+        {"params": (Param("n", int, "3", ""),)},
+        "parameter n has a default of another type, '3'",
+    ),
+    "a default not a choice": (
+        {"params": (Param("kind", str, "x", "", choices=("a", "b")),)},
+        "must be one of a, b, not 'x'",
+    ),
+}
+
+
+@pytest.mark.parametrize("fault", list(BAD_CLASS_ATTRIBUTES))
+def test_a_game_class_whose_fields_or_params_cannot_work_is_recorded_and_skipped(fault: str):
+    """Feedback is typed and shown by its fields' initials, and a spec that leaves a parameter out
+    gets its default unchecked: a class that gets these wrong costs one line, not a wrong game."""
+    attributes, message = BAD_CLASS_ATTRIBUTES[fault]
+    register(GamesPlugin(type("Faulty", (Pick,), attributes), Alpha))
+    assert game_classes()["alpha"] is Alpha and game_classes().get("pick") is None
+    (problem,) = [line for line in plugin_errors() if not line.startswith("plugin moocow.plugins.")]
+    assert "game 'pick': " in problem and message in problem, problem
+
+
 def test_a_hook_that_raises_loses_only_its_own_games():
     register(RaisingPlugin(), GamesPlugin(Pick))
     assert "pick" in game_classes()

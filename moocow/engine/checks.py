@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from moocow.engine.errors import MoocowError, one_line
+from moocow.engine.errors import SHOWN, MoocowError, one_line
 
 if TYPE_CHECKING:
     from moocow.engine.game import Codes, Game
@@ -25,6 +25,8 @@ LARGEST_SYMBOL = 255
 """Codes are kept as ``uint8``."""
 
 FeedbackFunction = Callable[["Game", "Codes", "Codes"], np.ndarray]
+ParseFunction = Callable[["Game", str], np.ndarray]
+FormatFunction = Callable[["Game", np.ndarray], str]
 
 
 def built(game: Game, what: str, build: Callable[[], Any]) -> Any:
@@ -40,15 +42,12 @@ def built(game: Game, what: str, build: Callable[[], Any]) -> Any:
 def checked_codes(codes: Any, length: int, what: str) -> Codes:
     """A code space as the engine keeps it: a 2-D array of small whole numbers, no code twice,
     checked before it is converted (so nothing is changed on the way)."""
-    try:  # rows of unequal lengths are a ValueError
-        array = np.asarray(codes) if isinstance(codes, np.ndarray | list | tuple) else None
-    except ValueError:
-        array = None
+    array = _array(codes)
     if array is None or array.ndim != 2 or array.shape[1] != length or len(array) == 0:
         raise MoocowError(f"{what}: expected a non-empty array of codes of length {length}")
     if len(array) > MAX_CODES:
         raise MoocowError(f"{what}: {len(array):,} codes is more than the engine handles ({MAX_CODES:,})")
-    if array.dtype.kind not in "iu" or array.min() < 0 or array.max() > LARGEST_SYMBOL:
+    if not _small_whole_numbers(array):
         raise MoocowError(
             f"{what}: codes must be whole numbers from 0 to {LARGEST_SYMBOL} ({array.dtype} given)"
         )
@@ -56,6 +55,20 @@ def checked_codes(codes: Any, length: int, what: str) -> Codes:
     if len(np.unique(array.view(np.dtype((np.void, length))).ravel())) != len(array):
         raise MoocowError(f"{what}: a code is there twice")
     return array
+
+
+def checked_length(game: Game) -> int:
+    """The game's ``code_length``: a whole number of symbols the engine can hold."""
+    length = built(game, "code_length", lambda: game.code_length)
+    if (
+        isinstance(length, bool)
+        or not isinstance(length, int | np.integer)
+        or not 1 <= length <= LARGEST_SYMBOL
+    ):
+        raise MoocowError(
+            f"{game.spec}: code_length must be a whole number from 1 to {LARGEST_SYMBOL}, not {length!r}"
+        )
+    return int(length)
 
 
 def checked_feedback(feedback: FeedbackFunction) -> FeedbackFunction:
@@ -67,13 +80,9 @@ def checked_feedback(feedback: FeedbackFunction) -> FeedbackFunction:
         answers = built(game, "feedback", lambda: feedback(game, guesses, secrets))
         shape = (len(guesses), len(secrets))
         if not isinstance(answers, np.ndarray) or answers.shape != shape or answers.dtype.kind not in "iub":
-            given = (
-                f"an array of {answers.dtype} of shape {answers.shape}"
-                if isinstance(answers, np.ndarray)
-                else f"a {type(answers).__name__}"
-            )
             raise MoocowError(
-                f"{game.spec}: feedback must be an array of whole numbers of shape {shape}; it gave {given}"
+                f"{game.spec}: feedback must be an array of whole numbers of shape {shape}; "
+                f"it gave {_described(answers)}"
             )
         largest = min((game.code_length + 1) ** len(game.feedback_fields) - 1, LARGEST_SYMBOL)
         if answers.size and (answers.min() < 0 or answers.max() > largest):
@@ -85,3 +94,65 @@ def checked_feedback(feedback: FeedbackFunction) -> FeedbackFunction:
 
     checked.is_checked = True  # type: ignore[attr-defined]
     return checked
+
+
+def checked_parse(parse_code: ParseFunction) -> ParseFunction:
+    """A game's ``parse_code``, its answer checked: one code of the game's length, as ``uint8``.
+    Its ``MoocowError`` says what is wrong with the typed text; anything else it raises is a fault."""
+
+    @functools.wraps(parse_code)
+    def checked(game: Game, text: str) -> np.ndarray:
+        code = built(game, "parse_code", lambda: parse_code(game, text))
+        array = _array(code)
+        if array is None or array.shape != (game.code_length,) or not _small_whole_numbers(array):
+            raise MoocowError(
+                f"{game.spec}: parse_code must give {game.code_length} whole numbers from 0 to "
+                f"{LARGEST_SYMBOL}; it gave {_described(code)}"
+            )
+        return array.astype(np.uint8)
+
+    checked.is_checked = True  # type: ignore[attr-defined]
+    return checked
+
+
+def checked_format(format_code: FormatFunction) -> FormatFunction:
+    """A game's ``format_code``, its answer checked: one line of printable text, which the
+    runner's protocol sends and reads back."""
+
+    @functools.wraps(format_code)
+    def checked(game: Game, code: np.ndarray) -> str:
+        text = built(game, "format_code", lambda: format_code(game, code))
+        if not isinstance(text, str) or not text or not text.isprintable():
+            raise MoocowError(
+                f"{game.spec}: format_code must give a line of printable text; it gave {_described(text)}"
+            )
+        return text
+
+    checked.is_checked = True  # type: ignore[attr-defined]
+    return checked
+
+
+def _array(value: Any) -> np.ndarray | None:
+    """``value`` as an array if it is one, a list or a tuple of equal rows; else ``None``."""
+    if not isinstance(value, np.ndarray | list | tuple):
+        return None
+    try:  # rows of unequal lengths are a ValueError
+        return np.asarray(value)
+    except ValueError:
+        return None
+
+
+def _small_whole_numbers(array: np.ndarray) -> bool:
+    """Whether every entry is a whole number a code may hold (``0..LARGEST_SYMBOL``)."""
+    return array.dtype.kind in "iu" and (
+        array.size == 0 or (array.min() >= 0 and array.max() <= LARGEST_SYMBOL)
+    )
+
+
+def _described(value: Any) -> str:
+    """What a game's method gave, for the message saying it is wrong."""
+    if isinstance(value, np.ndarray):
+        return f"an array of {value.dtype} of shape {value.shape}"
+    if isinstance(value, str):  # unstripped: a line end in it is the fault
+        return repr(value) if len(value) <= SHOWN else repr(value[: SHOWN - 3] + "...")
+    return f"a {type(value).__name__}"

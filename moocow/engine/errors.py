@@ -1,4 +1,8 @@
-"""The one exception type that user-facing layers turn into a one-line message."""
+"""The one exception type that user-facing layers turn into a one-line message, and the forms of
+text such a message quotes."""
+
+SHOWN = 40
+"""Characters of typed text quoted in a message: a mistyped 10 MB line is not echoed back."""
 
 
 class MoocowError(ValueError):
@@ -14,3 +18,9 @@ def one_line(error: BaseException) -> str:
     code raised it: a plugin's)."""
     message = " ".join(str(error).split())
     return f"{type(error).__name__}: {message}" if message else type(error).__name__
+
+
+def quoted(text: str) -> str:
+    """Typed text in a message: stripped, quoted, and cut to ``SHOWN`` characters if long."""
+    shown = text.strip()
+    return repr(shown) if len(shown) <= SHOWN else repr(shown[: SHOWN - 3] + "...")

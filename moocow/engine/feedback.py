@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from moocow.engine.errors import MoocowError
+from moocow.engine.errors import MoocowError, quoted
 
 _TOKENS = re.compile(r"(?P<number>-?[0-9]+)|(?P<word>[A-Za-z]+)|(?P<gap>[\s,]+)|(?P<other>.)", re.DOTALL)
 """A count, a label, what may stand between them, or anything else (refused)."""
@@ -84,12 +84,6 @@ def _labelled(shown: str, items: list[tuple[str | None, str]], fields: Sequence[
             raise MoocowError(f"feedback {shown}: {fields[places[-1]]} is given twice")
         counts[free[0]] = _count(number)
     return tuple(count or 0 for count in counts)
-
-
-def quoted(text: str) -> str:
-    """Typed text in a message: stripped, quoted, and cut short if long."""
-    shown = text.strip()
-    return repr(shown) if len(shown) <= 40 else repr(shown[:37] + "...")
 
 
 def _counts(number: int) -> str:

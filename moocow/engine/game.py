@@ -16,13 +16,24 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from moocow.engine.checks import MAX_CODES, built, checked_codes, checked_feedback
-from moocow.engine.errors import MoocowError
-from moocow.engine.feedback import quoted, read_counts
+from moocow.engine.checks import (
+    MAX_CODES,
+    built,
+    checked_codes,
+    checked_feedback,
+    checked_format,
+    checked_length,
+    checked_parse,
+)
+from moocow.engine.errors import MoocowError, quoted
+from moocow.engine.feedback import read_counts
 from moocow.engine.params import Param, bind, format_spec
 
 Codes = np.ndarray
 """A 2-D ``uint8`` array, one code per row."""
+
+_CHECKED_METHODS = {"feedback": checked_feedback, "parse_code": checked_parse, "format_code": checked_format}
+"""A game's own methods whose answers the engine checks as they are handed over."""
 
 
 @dataclass(frozen=True)
@@ -68,11 +79,13 @@ class Game(ABC):
     ``0..`` of the codes). Exact searches try one guess per class; the default claims none."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
-        """Every game's own ``feedback`` is checked as it answers (``engine.checks``)."""
+        """Every game's own ``feedback``, ``parse_code`` and ``format_code`` are checked as they
+        answer (``engine.checks``)."""
         super().__init_subclass__(**kwargs)
-        own = cls.__dict__.get("feedback")
-        if callable(own) and not getattr(own, "is_checked", False):
-            cls.feedback = checked_feedback(own)  # type: ignore[method-assign]
+        for name, check in _CHECKED_METHODS.items():
+            own = cls.__dict__.get(name)
+            if callable(own) and not getattr(own, "is_checked", False):
+                setattr(cls, name, check(own))
 
     def __init__(self, **values: Any) -> None:
         self.values: dict[str, Any] = bind(self.name, self.params, values)
@@ -130,14 +143,36 @@ class Game(ABC):
     def secrets(self) -> Codes:
         """The secret space (built on first use)."""
         return checked_codes(
-            built(self, "build_secrets", self.build_secrets), self.code_length, f"{self.spec} secrets"
+            built(self, "build_secrets", self.build_secrets), checked_length(self), f"{self.spec} secrets"
         )
 
     @cached_property
     def guesses(self) -> Codes:
-        """The guess space (built on first use); a superset of the secrets."""
-        return checked_codes(
-            built(self, "build_guesses", self.build_guesses), self.code_length, f"{self.spec} guesses"
+        """The guess space (built on first use); a superset of the secrets, each written so that
+        ``parse_code`` reads it back (checked at both ends: a player's guesses are read so)."""
+        offered = built(self, "build_guesses", self.build_guesses)
+        if offered is self.secrets:  # the default: already checked
+            guesses = offered
+        else:
+            guesses = checked_codes(offered, checked_length(self), f"{self.spec} guesses")
+        for code in (guesses[0], guesses[-1]):
+            self._check_read_back(code)
+        return guesses
+
+    def _check_read_back(self, code: np.ndarray) -> None:
+        """``parse_code`` reads ``code`` back from ``format_code``'s text, or a plugin's fault is said."""
+        text = self.format_code(code)
+        try:
+            read = self.parse_code(text)
+        except MoocowError as error:
+            problem = f"which it refuses: {error}"
+        else:
+            if np.array_equal(read, code):
+                return
+            problem = f"which it reads as {read.tolist()}"
+        raise MoocowError(
+            f"{self.spec}: parse_code does not read back what format_code writes: "
+            f"{code.tolist()} is written {text!r}, {problem}"
         )
 
     @cached_property
@@ -170,7 +205,7 @@ class Game(ABC):
 
     def not_a_guess(self, text: str) -> str:
         """Why a well-formed code is not a guess (a game whose guesses are a list names the list)."""
-        return f"{text.strip()!r} is not a valid guess in {self.spec}"
+        return f"{quoted(text)} is not a valid guess in {self.spec}"
 
     # ------------------------------------------------------------------ feedback values
     @property

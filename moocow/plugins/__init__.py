@@ -10,7 +10,8 @@ from __future__ import annotations
 import os
 import threading
 
-from moocow.engine.errors import MoocowError
+from moocow.engine.checks import checked_length
+from moocow.engine.errors import MoocowError, one_line
 from moocow.engine.game import Game
 from moocow.engine.params import parse_spec
 from moocow.plugins.hookspecs import hookimpl, hookspec
@@ -96,5 +97,12 @@ def load_game(spec: str | Game) -> Game:
     classes = game_classes()
     if name not in classes:
         raise MoocowError(f"unknown game {name!r} (known: {', '.join(classes) or 'none'})")
-    game = classes[name].from_arguments(arguments)
-    return _games.setdefault((type(game), game.spec), game)
+    try:  # a plugin's own constructor
+        game = classes[name].from_arguments(arguments)
+        key = (type(game), game.spec)
+    except MoocowError:
+        raise
+    except Exception as error:
+        raise MoocowError(f"{name}: the game could not be made: {one_line(error)}") from None
+    checked_length(game)
+    return _games.setdefault(key, game)

@@ -15,8 +15,9 @@ from dataclasses import dataclass
 
 import pluggy
 
-from moocow.engine.errors import one_line
+from moocow.engine.errors import MoocowError, one_line
 from moocow.engine.game import Game
+from moocow.engine.params import Param
 
 GAME_NAME = re.compile(r"\w[\w.-]*")
 """What a game name may look like: it must survive the spec syntax ``name:key=value,...``."""
@@ -70,4 +71,47 @@ def checked_game_class(cls: object) -> type[Game]:
     if inspect.isabstract(cls):
         missing = ", ".join(sorted(cls.__abstractmethods__))
         raise TypeError(f"game {name!r} ({cls.__qualname__}) does not implement {missing}")
+    _check_feedback_fields(name, cls.feedback_fields)
+    _check_params(name, cls.params)
     return cls
+
+
+def _check_feedback_fields(name: str, fields: object) -> None:
+    """Feedback is typed and shown by its fields' names and initials (``2B1W``), so they must be
+    words with different initials."""
+    if not (
+        isinstance(fields, tuple)
+        and fields
+        and all(isinstance(field, str) and field.isascii() and field.isalpha() for field in fields)
+    ):
+        raise TypeError(
+            f"game {name!r}: feedback_fields must be a tuple of names of letters (has {fields!r})"
+        )
+    initials = [field[0].lower() for field in fields]
+    if len(set(initials)) != len(initials):
+        raise TypeError(f"game {name!r}: feedback_fields must begin with different letters (has {fields!r})")
+
+
+def _check_params(name: str, params: object) -> None:
+    """Parameters of different names, each default a value the parameter itself accepts (a
+    default is not checked when a spec leaves it out)."""
+    if not (isinstance(params, tuple) and all(isinstance(param, Param) for param in params)):
+        raise TypeError(
+            f"game {name!r}: params must be a tuple of moocow.engine.params.Param (has {params!r})"
+        )
+    names = [param.name for param in params]
+    if len(set(names)) != len(names):
+        raise TypeError(f"game {name!r}: a parameter name is given twice ({', '.join(names)})")
+    for param in params:
+        if param.default is None:
+            continue
+        try:
+            accepted = param.convert(param.default, name)
+        except MoocowError as error:
+            raise TypeError(
+                f"game {name!r}: the default of parameter {param.name} is refused: {error}"
+            ) from None
+        if accepted != param.default:
+            raise TypeError(
+                f"game {name!r}: parameter {param.name} has a default of another type, {param.default!r}"
+            )

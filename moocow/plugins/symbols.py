@@ -13,7 +13,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from moocow.engine.errors import MoocowError
+from moocow.engine.errors import MoocowError, quoted
 from moocow.engine.game import Codes, FeedbackForm, Game
 from moocow.plugins.scoring import bulls_and_cows, bulls_and_cows_counts
 
@@ -53,23 +53,24 @@ class SymbolGame(Game):
     def parse_code(self, text: str) -> np.ndarray:
         """Read one character per symbol, any case; say which character or count is wrong."""
         written = text.strip()
+        shown = quoted(written)
         characters = [c for c in written if not (self.separated and (c.isspace() or c == ","))]
         unknown = next((c for c in characters if c not in self._symbol_of), None)
         if unknown is not None:
             raise MoocowError(
-                f"{written!r}: {unknown!r} is not a {self.symbol_noun} of {self.spec} "
+                f"{shown}: {unknown!r} is not a {self.symbol_noun} of {self.spec} "
                 f"({self.symbol_noun}s are {describe_alphabet(self.alphabet)})"
             )
         if len(characters) != self.code_length:
             raise MoocowError(
-                f"{written!r} has {_count(len(characters), self.symbol_noun)}; "
+                f"{shown} has {_count(len(characters), self.symbol_noun)}; "
                 f"a {self.spec} code has {self.code_length}"
             )
         symbols = [self._symbol_of[c] for c in characters]
         if self.distinct_symbols:
             repeated = next((c for i, c in enumerate(characters) if symbols[i] in symbols[:i]), None)
             if repeated is not None:
-                raise MoocowError(f"{written!r}: {self.symbol_noun}s must be distinct ({repeated!r} repeats)")
+                raise MoocowError(f"{shown}: {self.symbol_noun}s must be distinct ({repeated!r} repeats)")
         return np.array(symbols, np.uint8)
 
     def format_code(self, code: np.ndarray) -> str:

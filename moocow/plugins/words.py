@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from moocow.engine.errors import MoocowError
+from moocow.engine.errors import MoocowError, quoted
 from moocow.engine.game import Codes, Game, check_space_size
 from moocow.engine.params import Param
 from moocow.plugins.hookspecs import hookimpl
@@ -80,7 +80,7 @@ class Words(SymbolGame):
     def not_a_guess(self, text: str) -> str:
         """A well-formed word that is not one of the game's words: say so, and which list it is."""
         return (
-            f"{text.strip()!r} is not in the game's word list "
+            f"{quoted(text)} is not in the game's word list "
             f"({len(self.words):,} words of {self.code_length} distinct letters from {self._source})"
         )
 

@@ -20,12 +20,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from moocow.engine.errors import MoocowError
+from moocow.engine.errors import MoocowError, quoted
 from moocow.engine.game import Game
 from moocow.runner.fouls import Failure, Foul
-
-SHOWN = 40
-"""Characters of an offending answer quoted in the reason."""
 
 
 @dataclass(frozen=True)
@@ -49,15 +46,15 @@ def read_guess(game: Game, line: str) -> Guess:
     try:
         game.parse_code(text)
     except MoocowError:
-        raise Foul(Failure.INVALID, f"{_shown(text)!r} is not a guess of {game.spec}") from None
+        raise Foul(Failure.INVALID, f"{quoted(text)} is not a guess of {game.spec}") from None
     try:
         guess = Guess.of(game, game.guess_index(text))
     except MoocowError:
         # Well formed yet not a guess: a word outside the words game's list, say, which the game names.
-        raise Foul(Failure.INVALID, game.not_a_guess(_shown(text))) from None
+        raise Foul(Failure.INVALID, game.not_a_guess(text)) from None
     if text != guess.text:
         written = f"is not written as {game.spec} writes it: {guess.text!r}"
-        raise Foul(Failure.INVALID, f"{_shown(text)!r} {written}")
+        raise Foul(Failure.INVALID, f"{quoted(text)} {written}")
     return guess
 
 
@@ -65,10 +62,5 @@ def read_course_guess(line: str) -> Guess:
     """The guess ``line`` is in a course round: its printable text as sent, or a ``Foul``."""
     text = line.strip()
     if not text.isprintable():
-        raise Foul(Failure.INVALID, f"{_shown(text)!r} is not a line of printable text")
+        raise Foul(Failure.INVALID, f"{quoted(text)} is not a line of printable text")
     return Guess(text)
-
-
-def _shown(text: str) -> str:
-    """An offending answer, cut to ``SHOWN`` characters for the reason."""
-    return text if len(text) <= SHOWN else text[: SHOWN - 3] + "..."

@@ -18,12 +18,13 @@ import re
 
 from moocow import load_game
 
+# At most 40 digits: another file of /tmp holding 100,000 digits is no seed (and int() refuses it).
 SEEDS = (
-    rb"--seed[= \0](-?\d+)",
-    rb"MOOCOW_SEED=(-?\d+)",
-    rb"\bseed\s*=\s*(-?\d+)",
-    rb'"seed":\s*(-?\d+)',
-    rb"\A\s*(-?\d+)\s*\Z",
+    rb"--seed[= \0](-?\d{1,40})",
+    rb"MOOCOW_SEED=(-?\d{1,40})",
+    rb"\bseed\s*=\s*(-?\d{1,40})",
+    rb'"seed":\s*(-?\d{1,40})',
+    rb"\A\s*(-?\d{1,40})\s*\Z",
 )
 TOKEN = b"hunter2"
 found = {}

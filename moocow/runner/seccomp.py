@@ -1,0 +1,119 @@
+"""A seccomp filter that closes the file-lock and file-watch channels between players.
+
+Two players running at once in separate bubblewrap sandboxes still see the same read-only files (the
+system's Python library, say). Read-only is no obstacle to locking or watching a file, so one player
+can signal the other: ``flock`` or an ``fcntl`` record lock taken on one side and tried without
+blocking on the other; a lease (``F_SETLEASE``) broken by the other's open; inotify, dnotify
+(``fcntl`` ``F_NOTIFY``) or fanotify reporting the other's opens and reads. No player needs any of
+these, so the filter refuses them with ``EPERM`` (an error a program can report, not a kill) and
+allows everything else. bubblewrap installs it with ``--seccomp FD`` (``filter_descriptor``).
+
+Calls made in another convention than the machine's own (32-bit ``int 0x80``, x32 on x86_64) have
+other numbers, which the filter would not recognise, so they are all refused.
+
+Side effects: sqlite3 cannot lock its database, and Java's JVM, whose ``flock`` of its
+``hsperfdata`` file fails, warns on standard output unless run with ``-XX:-UsePerfData``.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import platform
+import struct
+from typing import NamedTuple
+
+# Classic BPF opcodes (linux/bpf_common.h) and seccomp verdicts (linux/seccomp.h).
+LOAD_WORD = 0x20  # BPF_LD | BPF_W | BPF_ABS
+JUMP_IF_EQUAL = 0x15  # BPF_JMP | BPF_JEQ | BPF_K
+JUMP_IF_AT_LEAST = 0x35  # BPF_JMP | BPF_JGE | BPF_K
+RETURN = 0x06  # BPF_RET | BPF_K
+ALLOW = 0x7FFF0000  # SECCOMP_RET_ALLOW
+REFUSE = 0x00050000 | errno.EPERM  # SECCOMP_RET_ERRNO | EPERM
+INSTRUCTION = struct.Struct("=HBBI")
+"""``struct sock_filter``: opcode, jump if true, jump if false, constant; native byte order."""
+
+# Offsets in ``struct seccomp_data``; the command is the low half of args[1] (little-endian machines).
+NR_OFFSET, ARCH_OFFSET, FCNTL_COMMAND_OFFSET = 0, 4, 24
+X32_SYSCALL_BIT = 0x40000000
+
+LOCK_AND_WATCH_COMMANDS = (5, 6, 7, 36, 37, 38, 1024, 1025, 1026)
+"""``fcntl`` commands refused: F_GETLK, F_SETLK, F_SETLKW, F_OFD_GETLK, F_OFD_SETLK, F_OFD_SETLKW,
+F_SETLEASE, F_GETLEASE, F_NOTIFY. Every other command (F_GETFL, F_SETFD, F_DUPFD...) is allowed."""
+
+
+class Arch(NamedTuple):
+    """What the filter needs of one architecture: its AUDIT_ARCH value and its syscall numbers."""
+
+    audit_arch: int
+    fcntl: int
+    refused: tuple[int, ...]
+    """Calls refused whatever their arguments."""
+    refuse_x32: bool
+    """Whether to refuse numbers with the x32 bit (x86_64's other 64-bit convention)."""
+
+
+ARCHES = {
+    # asm/unistd_64.h: flock, inotify_init, inotify_add_watch, inotify_init1, fanotify_init, fanotify_mark.
+    "x86_64": Arch(0xC000003E, fcntl=72, refused=(73, 253, 254, 294, 300, 301), refuse_x32=True),
+    # asm-generic/unistd.h (no inotify_init): flock, inotify_init1, inotify_add_watch, fanotify_*.
+    "aarch64": Arch(0xC00000B7, fcntl=25, refused=(32, 26, 27, 262, 263), refuse_x32=False),
+}
+"""AUDIT_ARCH_X86_64 is EM_X86_64 (62) and AUDIT_ARCH_AARCH64 is EM_AARCH64 (183), each with the
+64-bit and little-endian flags (linux/audit.h)."""
+
+Instruction = tuple[int, int | str, int | str, int]
+"""An instruction whose jumps may name a label ("allow", "refuse"), resolved by ``assemble``."""
+
+
+def load(offset: int) -> Instruction:
+    """Load the 32-bit word at ``offset`` of ``seccomp_data`` into the accumulator."""
+    return (LOAD_WORD, 0, 0, offset)
+
+
+def refuse_if(value: int, jump: int = JUMP_IF_EQUAL) -> Instruction:
+    """Refuse the call when the accumulator equals (or is at least) ``value``; else go on."""
+    return (jump, "refuse", 0, value)
+
+
+def assemble(body: list[Instruction]) -> bytes:
+    """The body followed by the two verdicts, with labels turned into relative jumps."""
+    program = [*body, (RETURN, 0, 0, ALLOW), (RETURN, 0, 0, REFUSE)]
+    labels = {"allow": len(program) - 2, "refuse": len(program) - 1}
+
+    def offset(here: int, jump: int | str) -> int:
+        return labels[jump] - here - 1 if isinstance(jump, str) else jump
+
+    return b"".join(
+        INSTRUCTION.pack(code, offset(i, jt), offset(i, jf), k) for i, (code, jt, jf, k) in enumerate(program)
+    )
+
+
+def denied_calls_filter() -> bytes | None:
+    """The filter for this machine's architecture, or ``None`` where there is none (not x86_64/aarch64)."""
+    arch = ARCHES.get(platform.machine())
+    if arch is None:
+        return None
+    body: list[Instruction] = [load(ARCH_OFFSET), (JUMP_IF_EQUAL, 0, "refuse", arch.audit_arch)]
+    body.append(load(NR_OFFSET))
+    if arch.refuse_x32:
+        body.append(refuse_if(X32_SYSCALL_BIT, JUMP_IF_AT_LEAST))
+    body += [refuse_if(number) for number in arch.refused]
+    body += [(JUMP_IF_EQUAL, 0, "allow", arch.fcntl), load(FCNTL_COMMAND_OFFSET)]
+    body += [refuse_if(command) for command in LOCK_AND_WATCH_COMMANDS]
+    return assemble(body)
+
+
+def filter_descriptor() -> int | None:
+    """A fresh memfd holding the filter, read from its start, for bubblewrap's ``--seccomp FD``.
+
+    bubblewrap reads the descriptor to its end, so each bubblewrap needs one of its own; pass it with
+    ``pass_fds`` and close it once bubblewrap has started. ``None`` where there is no filter.
+    """
+    program = denied_calls_filter()
+    if program is None:
+        return None
+    fd = os.memfd_create("moocow-seccomp", os.MFD_CLOEXEC)
+    os.write(fd, program)
+    os.lseek(fd, 0, os.SEEK_SET)
+    return fd

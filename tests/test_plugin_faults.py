@@ -1,0 +1,175 @@
+"""A game plugin is someone else's code: whatever its methods hand the engine is checked where it
+is handed over, and each fault is one line naming the game (``engine.checks``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from test_cli_input import one_line_error, run
+
+TINY_GAME = """
+import itertools
+import numpy as np
+from moocow.engine.errors import MoocowError
+from moocow.engine.game import Game
+from moocow.plugins import hookimpl
+
+class Tiny(Game):
+    name = "tiny"
+    summary = "three places, three symbols"
+    feedback_fields = ("correct",)
+    code_length = CODE_LENGTH
+
+    def build_secrets(self):
+        return SECRETS
+
+    def feedback(self, guesses, secrets):
+        return FEEDBACK
+
+    def parse_code(self, text):
+        if len(text) != 3 or not set(text) <= set("abc"):
+            raise MoocowError(f"{text!r} is not three of a, b, c")
+        return PARSE
+
+    def format_code(self, code):
+        return FORMAT
+
+@hookimpl
+def register_games(register):
+    register(Tiny)
+"""
+
+SOUND = {
+    "code_length": "3",
+    "secrets": "np.array(list(itertools.product(range(3), repeat=3)), dtype=np.uint8)",
+    "feedback": "(guesses[:, None, :] == secrets[None, :, :]).sum(axis=2).astype(np.uint8)",
+    "parse": 'np.array(["abc".index(letter) for letter in text], dtype=np.uint8)',
+    "format": '"".join("abc"[symbol] for symbol in code)',
+}
+"""The sound game's parts, Python expressions; each fault below replaces one of them."""
+GOOD_SECRETS, GOOD_FEEDBACK = SOUND["secrets"], SOUND["feedback"]
+
+
+def tiny_game(folder: Path, **parts: str) -> Path:
+    """A plugin file of the game ``tiny``, its parts as given (Python expressions), else sound."""
+    source = TINY_GAME
+    for part, expression in {**SOUND, **parts}.items():
+        source = source.replace(part.upper(), expression)
+    plugin = folder / "tiny.py"
+    plugin.write_text(source)
+    return plugin
+
+
+BAD_SECRETS = {
+    "raising": (
+        "(_ for _ in ()).throw(RuntimeError('cannot build'))",
+        "its build_secrets failed: RuntimeError",
+    ),
+    "twice": (f"np.concatenate([{GOOD_SECRETS}] * 2)", "tiny secrets: a code is there twice"),
+    "over 255": (f"{GOOD_SECRETS}.astype(int) + 254", "codes must be whole numbers from 0 to 255"),
+    "NaN": (f"{GOOD_SECRETS} * np.nan", "codes must be whole numbers from 0 to 255 (float64 given)"),
+    "text": ("np.array([['a', 'b', 'c']])", "codes must be whole numbers"),
+    "ragged": ("[[0, 1, 2], [0, 1]]", "expected a non-empty array of codes of length 3"),
+}
+BAD_FEEDBACK = {
+    "raising": ("(_ for _ in ()).throw(ValueError('boom'))", "tiny: its feedback failed: ValueError: boom"),
+    "a list": (f"({GOOD_FEEDBACK}).tolist()", "it gave a list"),
+    "flat": (f"({GOOD_FEEDBACK}).ravel()", "it gave an array of uint8 of shape (729,)"),
+    "NaN": (f"({GOOD_FEEDBACK}) * np.nan", "it gave an array of float64"),
+    "negative": (
+        f"({GOOD_FEEDBACK}).astype(np.int64) - 1",
+        "must pack its fields ('correct',) (0 to 3), not -1",
+    ),
+    "too large": (f"({GOOD_FEEDBACK}) * 3", "(0 to 3), not 9"),
+}
+
+
+BAD_CODE_LENGTH = {
+    "raising": ("property(lambda self: 1 / 0)", "tiny: its code_length failed: ZeroDivisionError"),
+    "zero": ("0", "tiny: code_length must be a whole number from 1 to 255, not 0"),
+    "text": ("'3'", "code_length must be a whole number from 1 to 255, not '3'"),
+}
+BAD_PARSE = {
+    "raising": ("{}['x']", "tiny: its parse_code failed: KeyError: 'x'"),
+    "None": ("None", "tiny: parse_code must give 3 whole numbers from 0 to 255; it gave a NoneType"),
+    "the text": ("list(text)", "it gave a list"),
+    "too short": ("np.zeros(2, np.uint8)", "it gave an array of uint8 of shape (2,)"),
+    "over 255": ("np.full(3, 256)", "it gave an array of int64 of shape (3,)"),
+    "misread": ("np.zeros(3, np.uint8)", "parse_code does not read back what format_code writes"),
+}
+BAD_FORMAT = {
+    "raising": ("1 / 0", "tiny: its format_code failed: ZeroDivisionError"),
+    "None": ("None", "tiny: format_code must give a line of printable text; it gave a NoneType"),
+    "empty": ('""', "it gave ''"),
+    "two lines": ('"a\\nb"', "it gave 'a\\nb'"),
+    "not read back": (
+        '"".join("bca"[symbol] for symbol in code)',
+        "[0, 0, 0] is written 'bbb', which it reads as [1, 1, 1]",
+    ),
+    "refused": ('"zzz"', "[0, 0, 0] is written 'zzz', which it refuses: 'zzz' is not three of a, b, c"),
+}
+FAULTS = {
+    "code_length": BAD_CODE_LENGTH,
+    "secrets": BAD_SECRETS,
+    "feedback": BAD_FEEDBACK,
+    "parse": BAD_PARSE,
+    "format": BAD_FORMAT,
+}
+PLUGIN_FAULTS = [(part, fault) for part, faults in FAULTS.items() for fault in faults]
+
+
+@pytest.mark.parametrize(
+    ("part", "fault"), PLUGIN_FAULTS, ids=[f"{part} {fault}" for part, fault in PLUGIN_FAULTS]
+)
+@pytest.mark.parametrize(
+    "command", [("evaluate", "tiny"), ("solve", "tiny", "--secret", "aaa"), ("tree", "tiny")]
+)
+def test_a_plugin_game_that_hands_over_anything_bad_is_one_line(
+    tmp_path: Path, part: str, fault: str, command: tuple[str, ...]
+) -> None:
+    """A plugin's code length, codes, feedback and text forms are checked as they are handed over.
+    A repeated code was counted twice, 256 wrapped to 0, a negative or too large feedback gave
+    wrong totals with exit 0, and a raise, a list or a flat array was a traceback."""
+    expression, message = FAULTS[part][fault]
+    plugin = tiny_game(tmp_path, **{part: expression})
+    one_line_error(run("--plugin", str(plugin), *command), message)
+
+
+def test_the_tiny_game_itself_plays(tmp_path: Path) -> None:
+    """The plugin the faults above are made from is sound: 27 secrets, found."""
+    result = run("--plugin", str(tiny_game(tmp_path)), "evaluate", "tiny", "-s", "first")
+    assert result.exit_code == 0, result.stderr
+    assert "27 secrets" in result.stdout
+
+
+def test_a_game_its_plugin_cannot_build_costs_its_own_row(tmp_path: Path) -> None:
+    """`moocow games` lists every other game and warns about that one; it once ended in a
+    traceback that listed nothing."""
+    plugin = tiny_game(tmp_path, secrets=BAD_SECRETS["raising"][0])
+    result = run("--plugin", str(plugin), "games")
+    assert result.exit_code == 0, result.stderr
+    assert "mastermind" in result.stdout and "tiny" in result.stdout
+    assert result.stderr.splitlines() == [
+        "warning: game 'tiny' cannot be built: tiny: its build_secrets failed: RuntimeError: cannot build"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("constructor", "message"),
+    [
+        ('raise RuntimeError("cannot make")', "tiny: the game could not be made: RuntimeError: cannot make"),
+        ("pass", "tiny: the game could not be made: AttributeError"),  # no values, so no spec
+    ],
+)
+def test_a_plugin_game_that_cannot_be_made_is_one_line(
+    tmp_path: Path, constructor: str, message: str
+) -> None:
+    """A plugin's own ``__init__`` that raises, or that skips ``Game.__init__``, was a traceback."""
+    plugin = tiny_game(tmp_path)
+    source = plugin.read_text().replace(
+        "    code_length = 3\n",
+        f"    code_length = 3\n\n    def __init__(self, **values):\n        {constructor}\n",
+    )
+    plugin.write_text(source)
+    one_line_error(run("--plugin", str(plugin), "evaluate", "tiny"), message)
