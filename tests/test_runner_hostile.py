@@ -238,6 +238,35 @@ def test_a_tournament_run_by_hand_keeps_its_seed_config_and_results_from_a_thief
     assert len(found) == 8 and by[thief] == by[HONEST]
 
 
+@pytest.mark.parametrize("named", ["through ..", "through a link"])
+def test_a_thief_named_through_a_link_or_dots_still_sees_no_runner_file(course: Path, named: str) -> None:
+    """A player named ``../course/thief.py`` from the course folder had the whole folder bound (its
+    tournament file, seed and token in view); one named ``link/thief.py``, the link leading to the
+    folder of the tournament file, had that file unmasked. Paths are now compared after links."""
+    if named == "through ..":
+        folder, thief = course, install("seed_thief.py", course)
+        name = f"../{course.name}/{thief.name}"
+    else:
+        folder = course / "subs"
+        thief = install("seed_thief.py", folder)
+        (course / "link").symlink_to(folder)
+        name = f"link/{thief.name}"
+    limits = "\n".join(f"{key} = {value}" for key, value in FAST.to_dict().items())
+    config = folder / "t.toml"
+    config.write_text(
+        f'players = ["{HONEST}", "{name}"]\ngames = ["{BIGGER}"]\nrounds = 4\nseed = {SEED}\n'
+        f"# the course's API token: {TOKEN}\n[limits]\n{limits}\n"
+    )
+    done = moocow("tournament", "-c", str(config.relative_to(course)), "--results", "results.jsonl")
+    assert done.returncode == 0, done.stderr
+    found = rows(course / "results.jsonl")
+    by = {
+        player: [(r["guesses"], r["score"]) for r in found if r["player"] == player]
+        for player in (str(HONEST), name)
+    }
+    assert len(found) == 8 and by[name] == by[str(HONEST)], done.stdout
+
+
 # ---------------------------------------------------------------------------------------- 3, 4, 8: writes
 def test_nothing_outside_the_sandbox_changes(course: Path) -> None:
     """Writes to the runner's folder, the host's /tmp, the word file between rounds, moocow's source, its

@@ -43,6 +43,8 @@ MISBEHAVIOUR = [
     (module("wrong_type.py"), "crash", "a guess must be a str, not int: 111"),
     (module("long_line.py"), "output", "more than 1000 bytes"),
     (module("stderr_flood.py"), "output", "the output limit"),
+    (module("hostile/stderr_unreadable.py"), "crash", "exited with status 1: about to crash"),
+    (module("hostile/stderr_fallocate.py"), "crash", "fallocate refused: Illegal seek"),
     (module("import_error.py"), "disqualified", "setup failed (crash): exited with status 1: ImportError"),
     ("sh -c 'read x; echo hello'", "disqualified", "answered the handshake with 'hello', not 'moocow 1'"),
     ("sh -c 'read x; echo moocow 2; cat'", "disqualified", "speaks protocol version '2'"),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -48,6 +49,16 @@ def test_as_root_a_player_is_an_unprivileged_user_that_cannot_read_or_signal_the
         f" $(kill -0 {os.getpid()} 2>/dev/null && echo signalled || echo untouched); cat'"
     )
     assert identity_of(report, level) == [str(sandbox.player_uid()), "unread", "untouched"]
+
+
+@needs_namespaces
+def test_a_player_can_neither_lock_nor_watch_the_files_other_players_see() -> None:
+    """Players running at once see the same read-only files; two colluding players passed secrets
+    through locks on them, one bit per file. Locks and watches are refused (``runner/seccomp.py``)."""
+    channels = identity_of(f"{sys.executable} {PLAYERS / 'hostile' / 'signaller.py'}")
+    assert channels == [
+        "channels", "flock:refused", "lockf:refused", "ofd:refused", "dnotify:refused", "inotify:refused"
+    ]  # fmt: skip
 
 
 @needs_root

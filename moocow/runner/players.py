@@ -9,6 +9,7 @@ protocol. Modules run through the adapter, so every untrusted player is isolated
 
 from __future__ import annotations
 
+import os
 import shlex
 import shutil
 import sys
@@ -79,10 +80,11 @@ def own_files(path: Path) -> str:
     The runner's working directory holds its results, tournament file and word list, so a player
     kept there is shown only its own file.
     """
-    folder = path.absolute().parent
-    if folder == Path.cwd() or folder in Path.cwd().parents:
-        return str(path.absolute())
-    return str(folder)
+    shown = Path(os.path.abspath(path))  # ``..`` resolved: the sandbox binds it where the player looks
+    here, real = Path(os.path.realpath(Path.cwd())), Path(os.path.realpath(shown.parent))
+    if real == here or real in here.parents:  # compared after links: ``link/bot.py`` may lead here too
+        return str(shown)
+    return str(shown.parent)
 
 
 def named_files(command: tuple[str, ...]) -> tuple[str, ...]:
@@ -91,7 +93,7 @@ def named_files(command: tuple[str, ...]) -> tuple[str, ...]:
     for argument in command:
         path = Path(argument).expanduser()
         if ("/" in argument and path.exists()) or (argument != command[0] and path.exists()):
-            named.append(own_files(path) if path.is_file() else str(path.absolute()))
+            named.append(own_files(path) if path.is_file() else os.path.abspath(path))
     program = shutil.which(command[0])
     if program is not None and "/" not in command[0]:
         named.append(str(Path(program).resolve()))

@@ -61,6 +61,60 @@ def player_environment(home: str, plugins: Sequence[str] = ()) -> dict[str, str]
     }
 
 
+class ErrorOutput:
+    """A player's stderr: a pipe the runner drains while it waits, keeping the byte count and the
+    last few lines. Not a file: the player shares what it writes to, and a file on the host's disk
+    can be grown past any limit (``fallocate`` keeps its size at 0) or made unreadable to the runner
+    (``O_DIRECT``)."""
+
+    KEPT = 4096
+    """Bytes kept from the end, for the last line."""
+
+    def __init__(self) -> None:
+        self.reading, self.writing = os.pipe()
+        os.set_blocking(self.reading, False)
+        self.size = 0
+        """Bytes written so far."""
+        self._tail = b""
+        self._closed = False
+
+    def watched(self) -> list[int]:
+        """The descriptor to wait on alongside the protocol's, until the player closes it."""
+        return [] if self._closed else [self.reading]
+
+    def drain(self) -> None:
+        """Read what is there, without waiting."""
+        while not self._closed:
+            try:
+                data = os.read(self.reading, 65536)
+            except BlockingIOError:
+                return
+            if not data:
+                self._closed = True
+                return
+            self.size += len(data)
+            self._tail = (self._tail + data)[-self.KEPT :]
+
+    def drain_until_closed(self, wait: float) -> None:
+        """Read until every writer has closed it (the player has ended), for at most ``wait`` seconds."""
+        deadline = time.monotonic() + wait
+        self.drain()
+        while not self._closed and (left := deadline - time.monotonic()) > 0:
+            select.select(self.watched(), [], [], left)
+            self.drain()
+
+    def last_line(self, limit: int = 200) -> str:
+        """The last non-blank line written, shortened."""
+        lines = self._tail.decode("utf-8", "replace").splitlines()
+        last = next((line.strip() for line in reversed(lines) if line.strip()), "")
+        return last if len(last) <= limit else last[: limit - 3] + "..."
+
+    def close(self) -> None:
+        """Close the runner's end (the player's was closed once it started)."""
+        with contextlib.suppress(OSError):
+            os.close(self.reading)
+
+
 class PlayerProcess:
     """A running player program; ``send`` and ``receive`` raise ``Foul`` on any misbehaviour."""
 
@@ -81,14 +135,14 @@ class PlayerProcess:
         self._out, player_out = os.pipe()
         passed = [player_in, player_out]
         cgroup = self._group.path if isinstance(self._group, CgroupGroup) else None
-        self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 - lives as long as the process; close() closes it
+        self._stderr = ErrorOutput()
         try:
             command = confined_command(launch, self.confinement, uid, cgroup, passed)
             self._popen = subprocess.Popen(
                 command,
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
-                stderr=self._stderr,
+                stderr=self._stderr.writing,
                 env=player_environment(str(self._home or SANDBOX_HOME), launch.plugins),
                 start_new_session=True,
                 pass_fds=passed,
@@ -99,7 +153,7 @@ class PlayerProcess:
             self._release()
             raise Foul(Failure.CRASH, f"could not be started: {error.strerror or error}") from None
         finally:
-            for fd in passed:
+            for fd in (*passed, self._stderr.writing):
                 os.close(fd)
         if self._group is None:
             self._group = ScannedGroup(self._popen.pid, uid)
@@ -132,8 +186,9 @@ class PlayerProcess:
             try:
                 data = data[os.write(self._in, data) :]
             except BlockingIOError:
-                ready = select.select([], [self._in], [], self._poll(deadline))[1]
-                if not ready and time.monotonic() >= deadline:
+                ready = select.select(self._stderr.watched(), [self._in], [], self._poll(deadline))
+                self._drain_stderr()
+                if not ready[1] and time.monotonic() >= deadline:
                     reason = f"did not read its input within {allowance.seconds_rule}"
                     raise Foul(Failure.TIMEOUT, reason) from None
             except (BrokenPipeError, ConnectionResetError):
@@ -153,15 +208,25 @@ class PlayerProcess:
                 return self._decoded(raw, cap)
             if len(self._buffer) > cap:
                 raise Foul(Failure.OUTPUT, f"sent more than {cap} bytes without a line end")
-            ready = select.select([self._out], [], [], self._poll(deadline))[0]
+            ready = select.select([self._out, *self._stderr.watched()], [], [], self._poll(deadline))[0]
+            self._drain_stderr()
             self._check_usage(cpu_start, allowance)
             if not ready and time.monotonic() >= deadline:
                 raise Foul(Failure.TIMEOUT, f"no answer within {allowance.seconds_rule}")
-            if ready:
+            if self._out in ready:
                 chunk = os.read(self._out, 65536)
                 if not chunk:
                     raise self._ended("closed its output")
                 self._buffer += chunk
+
+    def _drain_stderr(self) -> None:
+        """Take in what the player wrote to stderr; past the output limit, that is its foul."""
+        self._stderr.drain()
+        if self._over_output():
+            raise Foul(Failure.OUTPUT, f"wrote {self.limits.output_mb} MB to stderr, the output limit")
+
+    def _over_output(self) -> bool:
+        return bool(self.limits.output_mb) and self._stderr.size >= self.limits.output_mb * MB
 
     @staticmethod
     def _poll(deadline: float) -> float:
@@ -200,9 +265,10 @@ class PlayerProcess:
     def _ended(self, what: str) -> Foul:
         """The foul for a player whose pipes closed: how it exited, and the last line it wrote to stderr."""
         status = self._exit_status(EXIT_GRACE_SECONDS)
-        tail = self.stderr_tail()
+        self._stderr.drain_until_closed(EXIT_GRACE_SECONDS if status is not None else 0.0)
+        tail = self._stderr.last_line()
         kind = Failure.MEMORY if any(word in tail for word in MEMORY_WORDS) else Failure.CRASH
-        if self.limits.output_mb and self._stderr_size() >= self.limits.output_mb * MB:
+        if self._over_output():
             kind, tail = Failure.OUTPUT, f"wrote {self.limits.output_mb} MB to stderr, the output limit"
         if (
             status is not None and self._bubblewrap and status > 128
@@ -234,16 +300,6 @@ class PlayerProcess:
                 return None
             time.sleep(0.01)
 
-    def _stderr_size(self) -> int:
-        return os.fstat(self._stderr.fileno()).st_size
-
-    def stderr_tail(self, limit: int = 200) -> str:
-        """The last non-blank line the player wrote to stderr, shortened."""
-        self._stderr.seek(max(0, self._stderr_size() - 4096))
-        lines = self._stderr.read().decode("utf-8", "replace").splitlines()
-        last = next((line.strip() for line in reversed(lines) if line.strip()), "")
-        return last if len(last) <= limit else last[: limit - 3] + "..."
-
     def close(self, goodbye: str | None = None) -> None:
         """Say ``goodbye`` if given, then kill all the player's processes and clean up; safe to call twice."""
         if self._closed:
@@ -265,7 +321,7 @@ class PlayerProcess:
         self._release()
 
     def _release(self) -> None:
-        """Close the stderr file, remove the private home and the cgroup, whatever the player left in them."""
+        """Close stderr, remove the private home and the cgroup, whatever the player left in them."""
         self._stderr.close()
         if self._home is not None:
             remove_tree(self._home)

@@ -35,6 +35,7 @@ from typing import Any
 
 from moocow.engine.errors import MoocowError
 from moocow.runner.limits import MB, Limits
+from moocow.runner.seccomp import filter_descriptor
 
 PACKAGE = Path(__file__).resolve().parents[1]
 """moocow's own package folder: the adapter and the engine a Python player may use."""
@@ -91,20 +92,18 @@ def strongest() -> tuple[Confinement, str]:
     if program is None:
         why = "no bubblewrap (install moocow with its dependencies, or a system bwrap)"
     else:
-        probe = [
-            program,
-            *namespace_options(),
-            "--ro-bind",
-            "/",
-            "/",
-            "--proc",
-            "/proc",
-            "--dev",
-            "/dev",
-            "true",
-        ]
+        seccomp = filter_descriptor()  # tried too: every player runs under it
+        filtered = [] if seccomp is None else ["--seccomp", str(seccomp)]
+        probe = [program, *filtered, *namespace_options(), "--ro-bind", "/", "/", "--proc", "/proc"]
+        probe += ["--dev", "/dev", "true"]
         try:
-            done = subprocess.run(probe, capture_output=True, timeout=20, check=False)
+            done = subprocess.run(
+                probe,
+                capture_output=True,
+                timeout=20,
+                check=False,
+                pass_fds=[] if seccomp is None else [seccomp],
+            )
             why = done.stderr.decode("utf-8", "replace").strip().splitlines()[-1:] or [
                 f"status {done.returncode}"
             ]
@@ -113,6 +112,9 @@ def strongest() -> tuple[Confinement, str]:
             why = f"bubblewrap cannot make namespaces here: {why[0]}"
         except (OSError, subprocess.TimeoutExpired) as error:
             why = f"bubblewrap did not run: {error}"
+        finally:
+            if seccomp is not None:
+                os.close(seccomp)
     if running_as_root():
         return Confinement.USER, why
     return Confinement.NONE, why
@@ -243,8 +245,13 @@ def confined_command(
         return launcher_command([*settings, *outer], launch.command)
     copies = {path: snapshot(path) for path in launch.copies}
     pipes += copies.values()
+    seccomp = filter_descriptor()
+    if seccomp is not None:
+        pipes.append(seccomp)
     inner = launcher_command(settings, launch.command)
     wrapped = bubblewrap_command(inner, limits.disk_mb * MB, launch.files, launch.sandbox.hidden, copies)
+    if seccomp is not None:  # locks and watches on files other sandboxes see too: a channel between players
+        wrapped[1:1] = ["--seccomp", str(seccomp)]
     return launcher_command(outer, wrapped)
 
 
@@ -331,17 +338,17 @@ def python_paths() -> tuple[str, ...]:
 
 
 def masks(hidden: Iterable[str], binds: Iterable[str]) -> list[str]:
-    """Cover each of the runner's files that a bind would show: ``/dev/null`` on a file, tmpfs on a folder."""
-    shown = [Path(path) for path in binds]
+    """Cover each of the runner's files that a bind would show: ``/dev/null`` on a file, tmpfs on a
+    folder. Paths are compared after links, so a bind of ``link`` to the runner's folder, or of
+    ``../here``, has the files masked under the name it shows them by."""
+    shown = {Path(path): Path(os.path.realpath(path)) for path in binds}
     options: list[str] = []
     for text in hidden:
-        path = Path(text)
-        if not any(path == bound or bound in path.parents for bound in shown):
-            continue
-        if path.is_dir():
-            options += ["--tmpfs", str(path)]
-        elif path.exists():
-            options += ["--ro-bind", os.devnull, str(path)]
+        real = Path(os.path.realpath(text))
+        kind = ["--tmpfs"] if real.is_dir() else ["--ro-bind", os.devnull] if real.exists() else None
+        for bound, bound_real in shown.items():
+            if kind is not None and (real == bound_real or bound_real in real.parents):
+                options += [*kind, str(bound / real.relative_to(bound_real))]
     return options
 
 

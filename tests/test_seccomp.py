@@ -1,0 +1,263 @@
+"""The seccomp filter really refuses file locks and file watches, and nothing a player needs.
+
+A child Python installs the filter itself (``prctl``) and tries each refused call and a few ordinary
+ones, reporting as JSON; the same child without the filter shows the refused calls work otherwise.
+Then bubblewrap installs it from ``--seccomp FD``, as the sandbox will.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from moocow.runner import seccomp
+from moocow.runner.sandbox import bwrap_program
+
+pytestmark = pytest.mark.skipif(
+    not sys.platform.startswith("linux") or seccomp.denied_calls_filter() is None,
+    reason="the filter is for Linux on x86_64 and aarch64",
+)
+
+CHILD = r"""
+import ctypes, errno, fcntl, json, os, platform, signal, struct, subprocess, sys
+
+from moocow.runner.seccomp import ARCHES, X32_SYSCALL_BIT, denied_calls_filter
+
+mode, work = sys.argv[1:]
+signal.signal(signal.SIGIO, signal.SIG_IGN)  # what dnotify sends, when it works
+x86_64 = platform.machine() == "x86_64"
+libc = ctypes.CDLL(None, use_errno=True)
+libc.syscall.restype = ctypes.c_long
+libc.prctl.argtypes = [ctypes.c_int] + [ctypes.c_ulong] * 4
+libc.inotify_add_watch.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_uint32]
+libc.fanotify_mark.argtypes = [ctypes.c_int, ctypes.c_uint, ctypes.c_uint64, ctypes.c_int, ctypes.c_char_p]
+lock = struct.pack("hhqqi4x", fcntl.F_RDLCK, os.SEEK_SET, 0, 0, 0)  # struct flock: a read lock on all
+lock_buffer = ctypes.create_string_buffer(lock, len(lock))
+
+
+def checked(result):
+    if result < 0:
+        raise OSError(ctypes.get_errno(), "")
+    return result
+
+
+def attempt(call):
+    try:
+        call()
+    except OSError as error:
+        return errno.errorcode.get(error.errno, str(error.errno))
+    return "ok"
+
+
+shared = os.path.join(work, "shared")
+with open(shared, "w") as file:
+    file.write("shared")
+fd, folder = os.open(shared, os.O_RDONLY), os.open(work, os.O_RDONLY)
+inotify = libc.inotify_init1(os.O_CLOEXEC)  # made before the filter, to try inotify_add_watch after
+fanotify = libc.fanotify_init(0, os.O_RDONLY)  # -1 without CAP_SYS_ADMIN: then fanotify_mark gets EBADF
+
+if mode == "filtered":
+    class SockFprog(ctypes.Structure):
+        _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+
+    program = denied_calls_filter()
+    code = ctypes.create_string_buffer(program, len(program))
+    fprog = SockFprog(len(program) // 8, ctypes.addressof(code))
+    checked(libc.prctl(38, 1, 0, 0, 0))  # PR_SET_NO_NEW_PRIVS
+    checked(libc.prctl(22, 2, ctypes.addressof(fprog), 0, 0))  # PR_SET_SECCOMP, SECCOMP_MODE_FILTER
+
+denied = {
+    "flock": lambda: fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB),
+    "inotify_init1": lambda: checked(libc.inotify_init1(os.O_CLOEXEC)),
+    "inotify_add_watch": lambda: checked(libc.inotify_add_watch(inotify, shared.encode(), 1)),
+    "fanotify_init": lambda: checked(libc.fanotify_init(0, os.O_RDONLY)),
+    "fanotify_mark": lambda: checked(libc.fanotify_mark(fanotify, 1, 1, -100, shared.encode())),
+    "F_NOTIFY": lambda: fcntl.fcntl(folder, fcntl.F_NOTIFY, fcntl.DN_ACCESS | fcntl.DN_MULTISHOT),
+    "F_SETLEASE": lambda: fcntl.fcntl(fd, fcntl.F_SETLEASE, fcntl.F_RDLCK),
+    "F_GETLEASE": lambda: fcntl.fcntl(fd, fcntl.F_GETLEASE),
+    "fcntl with high bits": lambda: checked(
+        libc.syscall(
+            ctypes.c_long(ARCHES[platform.machine()].fcntl), ctypes.c_long(fd),
+            ctypes.c_long((1 << 32) | fcntl.F_SETLK), ctypes.c_void_p(ctypes.addressof(lock_buffer)),
+        )
+    ),
+}
+for name in ("F_GETLK", "F_SETLK", "F_SETLKW", "F_OFD_GETLK", "F_OFD_SETLK", "F_OFD_SETLKW"):
+    denied[name] = lambda command=getattr(fcntl, name): fcntl.fcntl(fd, command, lock)
+if x86_64:
+    denied["inotify_init"] = lambda: checked(libc.inotify_init())
+    denied["x32 getpid"] = lambda: checked(libc.syscall(ctypes.c_long(X32_SYSCALL_BIT | 39)))
+
+
+def write_and_read():
+    path = os.path.join(work, "own")
+    with open(path, "w") as file:
+        file.write("hello")
+    with open(path) as file:
+        assert file.read() == "hello"
+
+
+def file_flags():
+    flags = fcntl.fcntl(fd, fcntl.F_GETFL)
+    fcntl.fcntl(fd, fcntl.F_SETFL, flags | os.O_NONBLOCK)
+    assert fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_NONBLOCK
+    fcntl.fcntl(fd, fcntl.F_SETFD, fcntl.fcntl(fd, fcntl.F_GETFD) | fcntl.FD_CLOEXEC)
+    os.close(fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 10))
+
+
+def pipe():
+    read, write = os.pipe()
+    os.write(write, b"x")
+    assert os.read(read, 1) == b"x"
+
+
+def numpy():
+    import numpy
+
+    assert int(numpy.arange(10).sum()) == 45
+
+
+allowed = {
+    "write and read": write_and_read,
+    "fcntl flags": file_flags,
+    "pipe": pipe,
+    "subprocess": lambda: subprocess.run(["true"], check=True),
+    "numpy": numpy,
+}
+print(json.dumps({
+    "denied": {name: attempt(call) for name, call in denied.items()},
+    "allowed": {name: attempt(call) for name, call in allowed.items()},
+}))
+"""
+
+INSIDE_BWRAP = r"""
+import errno, fcntl, json, os, subprocess, numpy
+
+results = {"numpy": int(numpy.arange(10).sum()), "true": subprocess.run(["true"]).returncode}
+with open(os.__file__, "rb") as library:  # a file every sandbox sees read-only
+    for name, call in {"flock": fcntl.flock, "lockf": fcntl.lockf}.items():
+        try:
+            call(library, fcntl.LOCK_SH | fcntl.LOCK_NB)
+            results[name] = "ok"
+        except OSError as error:
+            results[name] = errno.errorcode[error.errno]
+print(json.dumps(results))
+"""
+
+
+def run_child(mode: str, work: Path) -> dict[str, Any]:
+    """What the child reports, with the filter (``filtered``) or without (``plain``)."""
+    done = subprocess.run(
+        [sys.executable, "-c", CHILD, mode, str(work)], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_the_filter_refuses_each_lock_and_watch_call_and_nothing_ordinary(tmp_path: Path) -> None:
+    report = run_child("filtered", tmp_path)
+    assert report["denied"] == dict.fromkeys(report["denied"], "EPERM")
+    assert report["allowed"] == dict.fromkeys(report["allowed"], "ok")
+    assert len(report["denied"]) == (17 if platform.machine() == "x86_64" else 15)
+
+
+def test_without_the_filter_the_same_calls_are_not_refused(tmp_path: Path) -> None:
+    """The control: each EPERM above comes from the filter, not from the machine."""
+    report = run_child("plain", tmp_path)
+    denied = report["denied"]
+    if os.geteuid() != 0:  # fanotify needs CAP_SYS_ADMIN
+        del denied["fanotify_init"], denied["fanotify_mark"]
+    assert denied.pop("x32 getpid", "ok") in ("ok", "ENOSYS")  # kernels may leave x32 out
+    assert denied == dict.fromkeys(denied, "ok")
+    assert report["allowed"] == dict.fromkeys(report["allowed"], "ok")
+
+
+@pytest.mark.skipif(platform.machine() != "x86_64", reason="the 32-bit convention is x86's")
+def test_32_bit_calls_are_refused() -> None:
+    """``int 0x80`` reports the i386 arch, whose numbers the filter does not know: getpid gets EPERM."""
+    script = (
+        "import ctypes, mmap, os, sys\n"
+        "code = mmap.mmap(-1, 4096, prot=mmap.PROT_READ | mmap.PROT_WRITE | mmap.PROT_EXEC)\n"
+        "code.write(bytes.fromhex('b814000000cd80c3'))  # mov eax, 20 (getpid); int 0x80; ret\n"
+        "call = ctypes.CFUNCTYPE(ctypes.c_int)(ctypes.addressof(ctypes.c_char.from_buffer(code)))\n"
+        "if sys.argv[1] == 'filtered':\n"
+        "    import moocow.runner.seccomp as s\n"
+        "    program = ctypes.create_string_buffer(s.denied_calls_filter(), len(s.denied_calls_filter()))\n"
+        "    class F(ctypes.Structure):\n"
+        "        _fields_ = [('len', ctypes.c_ushort), ('filter', ctypes.c_void_p)]\n"
+        "    f = F(len(program) // 8, ctypes.addressof(program))\n"
+        "    libc = ctypes.CDLL(None)\n"
+        "    libc.prctl.argtypes = [ctypes.c_int] + [ctypes.c_ulong] * 4\n"
+        "    assert libc.prctl(38, 1, 0, 0, 0) == 0 and libc.prctl(22, 2, ctypes.addressof(f), 0, 0) == 0\n"
+        "print(call() == os.getpid(), call())\n"
+    )
+    plain = subprocess.run([sys.executable, "-c", script, "plain"], capture_output=True, text=True)
+    if plain.returncode != 0 or not plain.stdout.startswith("True"):
+        pytest.skip(f"no 32-bit system calls on this kernel: {plain.stdout}{plain.stderr}")
+    filtered = subprocess.run([sys.executable, "-c", script, "filtered"], capture_output=True, text=True)
+    assert filtered.stdout.split() == ["False", "-1"], filtered.stderr  # -EPERM
+
+
+def test_the_descriptor_holds_the_program_from_its_start() -> None:
+    fd = seccomp.filter_descriptor()
+    assert fd is not None
+    try:
+        assert os.read(fd, 1 << 16) == seccomp.denied_calls_filter()
+    finally:
+        os.close(fd)
+
+
+def test_no_filter_on_other_architectures(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(platform, "machine", lambda: "riscv64")
+    assert seccomp.denied_calls_filter() is None
+    assert seccomp.filter_descriptor() is None
+
+
+@pytest.mark.parametrize("machine", sorted(seccomp.ARCHES))
+def test_every_jump_lands_inside_the_program(monkeypatch: pytest.MonkeyPatch, machine: str) -> None:
+    monkeypatch.setattr(platform, "machine", lambda: machine)
+    program = seccomp.denied_calls_filter()
+    assert program is not None and len(program) % seccomp.INSTRUCTION.size == 0
+    instructions = list(seccomp.INSTRUCTION.iter_unpack(program))
+    assert instructions[0] == (seccomp.LOAD_WORD, 0, 0, seccomp.ARCH_OFFSET)
+    assert instructions[1][3] == seccomp.ARCHES[machine].audit_arch
+    assert instructions[-2:] == [
+        (seccomp.RETURN, 0, 0, seccomp.ALLOW),
+        (seccomp.RETURN, 0, 0, seccomp.REFUSE),
+    ]
+    for index, (code, true, false, _) in enumerate(instructions):
+        if code in (seccomp.JUMP_IF_EQUAL, seccomp.JUMP_IF_AT_LEAST):
+            assert index + 1 + max(true, false) < len(instructions)
+
+
+@pytest.mark.skipif(bwrap_program() is None, reason="no bubblewrap")
+def test_bubblewrap_installs_the_filter(tmp_path: Path) -> None:
+    def run(with_filter: bool) -> subprocess.CompletedProcess[str]:
+        fd = seccomp.filter_descriptor() if with_filter else None
+        options = ["--seccomp", str(fd)] if fd is not None else []
+        command = [
+            str(bwrap_program()), "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
+            "--unshare-pid", "--die-with-parent", *options, sys.executable, "-c", INSIDE_BWRAP,
+        ]  # fmt: skip
+        try:
+            return subprocess.run(
+                command, capture_output=True, text=True, timeout=60, pass_fds=() if fd is None else (fd,)
+            )
+        finally:
+            if fd is not None:
+                os.close(fd)
+
+    plain = run(with_filter=False)
+    if plain.returncode != 0:
+        pytest.skip(f"bubblewrap cannot make a sandbox here: {plain.stderr}")
+    assert json.loads(plain.stdout) == {"numpy": 45, "true": 0, "flock": "ok", "lockf": "ok"}
+    filtered = run(with_filter=True)
+    assert filtered.returncode == 0, filtered.stderr
+    assert json.loads(filtered.stdout) == {"numpy": 45, "true": 0, "flock": "EPERM", "lockf": "EPERM"}
