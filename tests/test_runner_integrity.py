@@ -413,13 +413,16 @@ def test_a_seed_file_or_the_environment_keeps_the_seed_off_the_command_line(tmp_
 
 
 def test_the_seed_precedence(tmp_path: Path) -> None:
-    """--seed beats --seed-file beats MOOCOW_SEED beats the tournament file's seed."""
+    """--seed (or --seed-file: given both, the file was ignored, so that is one line) beats
+    MOOCOW_SEED beats the tournament file's seed."""
     config = tmp_path / "t.toml"
     config.write_text(f'players = ["first"]\ngames = ["{GAME}"]\nrounds = 1\nseed = 1\n')
     seed_file = tmp_path / "seed"
     seed_file.write_text("2")
+    both = run("tournament", "--config", str(config), "--seed", "3", "--seed-file", str(seed_file))
+    assert_one_line_error(both, "give the seed once: --seed or --seed-file, not both")
     cases = [
-        (["--seed", "3", "--seed-file", str(seed_file)], {"MOOCOW_SEED": "4"}, 3),
+        (["--seed", "3"], {"MOOCOW_SEED": "4"}, 3),
         (["--seed-file", str(seed_file)], {"MOOCOW_SEED": "4"}, 2),
         ([], {"MOOCOW_SEED": "4"}, 4),
         ([], {}, 1),
@@ -489,6 +492,51 @@ def test_a_seed_on_the_tournament_command_line_is_warned_about() -> None:
     outcome = run("tournament", "-p", "first", "-g", GAME, "-r", "1", "--seed", "9")
     assert outcome.exit_code == 0 and "seed 9, mercy 20." in outcome.stdout
     assert "warning: --seed 9 is on the command line, visible to other processes" in outcome.stderr
+
+
+SHORT_SEED = "warning: seed 4242 is short: a player that has seen a few of its secrets can find it"
+
+
+@pytest.mark.parametrize("command", ["grade", "tournament"])
+def test_a_short_seed_is_warned_about_where_outside_players_play(command: str) -> None:
+    """A player that has seen three secrets found a seed of 4242 by trying every seed up to it in
+    seconds, then won every later round at once. Engine strategies cannot, so they are not warned."""
+    outsider = str(Path(__file__).parent / "players" / "first_candidate.py")
+    for player, warned in [(outsider, True), ("first", False)]:
+        named = [player] if command == "grade" else ["-p", player]
+        outcome = run(command, *named, "-g", GAME, "-r", "1", env={"MOOCOW_SEED": "4242"})
+        assert outcome.exit_code == 0, outcome.output
+        assert (SHORT_SEED in outcome.stderr) is warned, outcome.stderr
+    long_seed = run(command, *(["-p"] if command == "tournament" else []), outsider, "-g", GAME, "-r", "1",
+                    env={"MOOCOW_SEED": "4242424242424"})  # fmt: skip
+    assert long_seed.exit_code == 0 and "warning" not in long_seed.stderr, long_seed.stderr
+
+
+@pytest.mark.parametrize(
+    ("how", "message"),
+    [
+        ("--seed", "--seed: a seed is 0 or more, not -888 (it would deal the secrets of 888)"),
+        ("MOOCOW_SEED", "MOOCOW_SEED: a seed is 0 or more, not -888"),
+        ("--seed-file", "a seed is 0 or more, not -888"),
+        ("the tournament file", "the tournament file's seed: a seed is 0 or more, not -888"),
+        ("many digits", "MOOCOW_SEED: a seed has at most 100 digits"),
+    ],
+)
+def test_a_negative_or_enormous_seed_is_one_line(tmp_path: Path, how: str, message: str) -> None:
+    """``random.Random`` takes -N as N: seed -888 dealt the course's public 888 with no warning. A
+    seed of 5,000 digits in MOOCOW_SEED was a traceback (Python reads no number of over 4,300)."""
+    (tmp_path / "seed").write_text("-888\n")
+    (tmp_path / "t.toml").write_text("seed = -888\n")
+    arguments, env = {
+        "--seed": (["--seed=-888"], {}),
+        "MOOCOW_SEED": ([], {"MOOCOW_SEED": "-888"}),
+        "--seed-file": (["--seed-file", str(tmp_path / "seed")], {}),
+        "the tournament file": (["-c", str(tmp_path / "t.toml")], {}),
+        "many digits": ([], {"MOOCOW_SEED": "9" * 5000}),
+    }[how]
+    assert_one_line_error(run("tournament", "-p", "first", "-g", GAME, *arguments, env=env), message)
+    with pytest.raises(MoocowError, match="a seed is 0 or more"):
+        build_tournament({**SETTINGS, "seed": -888})
 
 
 @pytest.mark.parametrize(

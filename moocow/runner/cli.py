@@ -139,6 +139,7 @@ def tournament(
 ) -> None:
     """Play every player against the same seeded rounds of every game; print the leaderboard."""
     from moocow.runner import tournament as running
+    from moocow.runner.players import PlayerKind
     from moocow.runner.seeds import Source
 
     with one_line_errors():
@@ -167,7 +168,7 @@ def tournament(
     if setup.seed.source is Source.FRESH:
         out.line(f"seed {chosen.seed}, drawn at random.")
     report_fouls(outcome.results, results is not None)
-    report_seed(setup.seed)
+    report_seed(setup.seed, any(player.kind is not PlayerKind.STRATEGY for player in chosen.players))
     report_referee(chosen.referee())
 
 
@@ -206,9 +207,9 @@ def report_fouls(results: Sequence[RoundResult], in_a_file: bool = False) -> Non
         err.line(more + (" (see --results)" if in_a_file else ""))
 
 
-def report_seed(seed: Seed) -> None:
+def report_seed(seed: Seed, outside_players: bool = True) -> None:
     """Warn, once the run is over, when the seed was not secret (after the results: errors stay one line)."""
-    warning = seed.warning()
+    warning = seed.warning(outside_players)
     if warning is not None:
         err.line(warning)
 
@@ -265,6 +266,7 @@ def grade(
     """Grade one player as the course runner does: its log on stdout, lost rounds on stderr."""
     from moocow.runner.files import check_output, write_atomically
     from moocow.runner.grading import grade as grade_player
+    from moocow.runner.players import PlayerKind, parse_player
     from moocow.runner.seeds import Seed, Source, choose_seed
     from moocow.runner.signing import choose_key
 
@@ -289,5 +291,5 @@ def grade(
     if written is not None:
         with one_line_errors():
             write_atomically(written, json.dumps(graded.gradescope(key), indent=2) + "\n")
-    report_seed(chosen)
+    report_seed(chosen, parse_player(player).kind is not PlayerKind.STRATEGY)
     report_referee(graded.referee)

@@ -58,6 +58,8 @@ def player_environment(home: str, plugins: Sequence[str] = ()) -> dict[str, str]
         "OMP_NUM_THREADS": "1",
         "OPENBLAS_NUM_THREADS": "1",
         "MKL_NUM_THREADS": "1",
+        # The JVM flocks a file of its performance data; refused (runner/seccomp.py), it warns on stdout.
+        "JAVA_TOOL_OPTIONS": "-XX:-UsePerfData",
     }
 
 

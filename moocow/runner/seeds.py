@@ -26,6 +26,12 @@ WHOLE = re.compile(r"[+-]?[0-9]+")
 """A whole number as a seed is written: digits, optionally signed."""
 FIRST_LINE_BYTES = 4096
 """Most bytes read from a seed file: a seed is one short line."""
+LONGEST = 100
+"""Most digits of a seed (a fresh one has 19; Python refuses to read numbers of over 4,300)."""
+GUESSABLE_BELOW = 10**12
+"""Seeds below this can be found by trying each: a player that has seen a few secrets deals them
+all again for every seed up to it (``random.Random(seed)``: some 10^5 seeds a second), then knows
+the rest."""
 
 
 class Source(StrEnum):
@@ -56,13 +62,21 @@ class Seed:
     source: Source
     """Where it came from."""
 
-    def warning(self) -> str | None:
-        """Why this seed is not secret, or ``None`` when it is."""
+    def warning(self, outside_players: bool = True) -> str | None:
+        """Why this seed is not secret, or ``None`` when it is; a short seed matters only where
+        players outside the engine play (``outside_players``)."""
         keep = f"give {Source.FILE} or {SEED_VARIABLE} to keep it secret"
         if self.source is Source.OPTION:
             return f"warning: --seed {self.value} is on the command line, visible to other processes; {keep}"
         if self.source is Source.COURSE:
             return f"warning: seed {self.value} is public: a student can precompute every secret; {keep}"
+        if outside_players and self.value < GUESSABLE_BELOW and self.source is not Source.FRESH:
+            digits = len(str(GUESSABLE_BELOW))
+            return (
+                f"warning: seed {self.value} is short: a player that has seen a few of its secrets "
+                "can find it by trying every seed up to it, then knows the rest; "
+                f"use one of {digits} digits or more"
+            )
         return None
 
 
@@ -72,9 +86,13 @@ def choose_seed(
     configured: Any = None,
     fallback: Seed | None = None,
 ) -> Seed:
-    """``--seed`` > ``--seed-file`` > ``MOOCOW_SEED`` > the tournament file's > ``fallback`` > a fresh one."""
+    """``--seed`` > ``--seed-file`` > ``MOOCOW_SEED`` > the tournament file's > ``fallback`` > a fresh one.
+
+    ``--seed`` and ``--seed-file`` together are refused: the file would be ignored, silently."""
+    if option is not None and seed_file is not None:
+        raise MoocowError("give the seed once: --seed or --seed-file, not both")
     if option is not None:
-        return Seed(option, Source.OPTION)
+        return Seed(checked_seed(option, "--seed"), Source.OPTION)
     if seed_file is not None:
         return Seed(read_seed_file(seed_file), Source.FILE)
     text = os.environ.get(SEED_VARIABLE)
@@ -83,7 +101,7 @@ def choose_seed(
     if configured is not None:
         if isinstance(configured, bool) or not isinstance(configured, int):
             raise MoocowError(f"seed must be a whole number, not {configured!r}")
-        return Seed(configured, Source.CONFIGURED)
+        return Seed(checked_seed(configured, "the tournament file's seed"), Source.CONFIGURED)
     if fallback is not None:
         return fallback
     return Seed(secrets.randbelow(FRESH_BELOW), Source.FRESH)
@@ -112,4 +130,18 @@ def _whole(text: str, where: str) -> int:
     if not WHOLE.fullmatch(stripped):
         shown = stripped if len(stripped) <= 20 else stripped[:17] + "..."
         raise MoocowError(f"{where} should hold a whole number, not {shown!r}")
-    return int(stripped)
+    if len(stripped.lstrip("+-")) > LONGEST:
+        raise MoocowError(f"{where}: a seed has at most {LONGEST} digits")
+    return checked_seed(int(stripped), where)
+
+
+def checked_seed(value: int, where: str) -> int:
+    """A seed ``random.Random`` reads as written: 0 or more (it takes -N as N, so -888 would deal the
+    course's public 888 with no warning), of at most ``LONGEST`` digits."""
+    if value < 0:
+        raise MoocowError(
+            f"{where}: a seed is 0 or more, not {value} (it would deal the secrets of {-value})"
+        )
+    if value >= 10**LONGEST:
+        raise MoocowError(f"{where}: a seed has at most {LONGEST} digits")
+    return value

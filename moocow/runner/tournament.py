@@ -35,7 +35,7 @@ from moocow.runner.sandbox import (
     sandbox_policy,
 )
 from moocow.runner.seats import deck_files
-from moocow.runner.seeds import Seed, Source, choose_seed
+from moocow.runner.seeds import Seed, Source, checked_seed, choose_seed
 from moocow.runner.session import SessionPlan
 from moocow.runner.signing import choose_key
 from moocow.runner.workers import run_sessions
@@ -132,7 +132,7 @@ def build_tournament(settings: Mapping[str, Any]) -> Tournament:
         players=players,
         games=games,
         rounds=_positive(settings, "rounds", 10, MOST_ROUNDS),
-        seed=_whole(settings, "seed", 0),
+        seed=checked_seed(_whole(settings, "seed", 0), "seed"),
         mercy=_positive(settings, "mercy", 20),
         limits=limits if isinstance(limits, Limits) else Limits.from_mapping(dict(limits)),
         sandbox=sandbox,
