@@ -132,6 +132,22 @@ FORGERIES = {
         lambda row: forge(row, guesses=[], score=20, solved=False, failure="cheat", reason="x"),
         "failure 'cheat' is not one of mercy",
     ),
+    "a guess that is no code": (
+        lambda row: forge(
+            row, guesses=["1111", row["secret"]], score=2, solved=True, failure=None, reason=None
+        ),
+        "guess '1111' could not have been played: '1111' is not a guess of mastermind:pegs=3,colors=3",
+    ),
+    "a guess written otherwise": (
+        lambda row: forge(
+            row, guesses=[" 111", row["secret"]], score=2, solved=True, failure=None, reason=None
+        ),
+        "guess ' 111' is not written as the referee writes it",
+    ),
+    "a failure without its reason": (
+        lambda row: forge(row, guesses=[], score=20, solved=False, failure="crash", reason=""),
+        "a failure and its reason are recorded exactly when a round is not solved",
+    ),
     "solved as text": (lambda row: forge(row, solved="yes"), 'solved must be true or false, not "yes"'),
     "round as true": (lambda row: forge(row, round=True), "round must be a whole number, not true"),
     "guess not a string": (lambda row: forge(row, guesses=[122]), "guess 1 must be a string, not 122"),
@@ -159,6 +175,32 @@ def test_resume_refuses_a_forged_row_in_one_line(played: tuple[Path, Path], forg
     outcome = run("tournament", "--config", str(config), "--results", str(results), "--resume")
     assert_one_line_error(outcome, f"error: results file {str(results)!r}, line 7: ", message)
     assert results.read_bytes() == before, "a refused file is left as it was"
+
+
+def test_a_results_file_another_run_is_writing_is_refused(played: tuple[Path, Path]) -> None:
+    """Two runs on one file (a second --resume while the first still played) wrote rounds twice or
+    spliced lines, both exiting 0: the file is held by the run writing it."""
+    config, results = played
+    before = results.read_bytes()
+    description = build_tournament(SETTINGS).describe()
+    with results_module.ResultsFile(results, description, resume=True):
+        outcome = run("tournament", "--config", str(config), "--results", str(results), "--resume")
+        assert_one_line_error(outcome, repr(str(results)), "is being written by another run")
+    assert results.read_bytes() == before
+    finished = run("tournament", "--config", str(config), "--results", str(results), "--resume")
+    assert finished.exit_code == 0 and len(results.read_bytes().splitlines()) == 7, finished.output
+
+
+def test_a_run_sandboxed_does_not_resume_unconfined(tmp_path: Path) -> None:
+    """The header says how players were confined: rounds of a --no-sandbox run do not join it."""
+    player = str(Path(__file__).parent / "players" / "first_candidate.py")
+    results = tmp_path / "r.jsonl"
+    arguments = ["tournament", "-p", player, "-g", GAME, "-r", "2", "--seed", "7", "--results", str(results)]
+    assert run(*arguments).exit_code == 0
+    results.write_bytes(b"".join(results.read_bytes().splitlines(keepends=True)[:-1]))
+    outcome = run(*arguments, "--resume", "--no-sandbox")
+    assert_one_line_error(outcome, "was played with players sandboxed: resume it so")
+    assert run(*arguments, "--resume").exit_code == 0
 
 
 def test_resume_refuses_a_duplicate_round(played: tuple[Path, Path]) -> None:

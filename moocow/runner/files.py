@@ -58,10 +58,12 @@ def _through_links(path: str | os.PathLike[str], what: str) -> Path:
 
 
 def create_private(path: str | os.PathLike[str]) -> int:
-    """Create (or empty) a file readable and writable by its owner only; its descriptor, for writing."""
-    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, PRIVATE)
+    """Create a file readable and writable by its owner only, or open one to append to; its
+    descriptor, for appending (nothing is cut before the caller holds the file)."""
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, PRIVATE)
     with contextlib.suppress(OSError):
-        os.fchmod(descriptor, PRIVATE)  # an empty file that already existed keeps its mode otherwise
+        if os.fstat(descriptor).st_size == 0:  # an empty file that already existed keeps its mode otherwise
+            os.fchmod(descriptor, PRIVATE)
     return descriptor
 
 

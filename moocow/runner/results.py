@@ -10,6 +10,7 @@ line is signed (``signing.py``) and a resumed file must verify line by line.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import json
 import math
 import os
@@ -21,9 +22,11 @@ from typing import Any
 from moocow.engine.errors import MoocowError
 from moocow.engine.inputs import open_regular
 from moocow.runner import signing
-from moocow.runner.decks import load_deck
+from moocow.runner.bacrunner import is_course_deck
+from moocow.runner.decks import Deal, load_deck
 from moocow.runner.files import check_output, create_private
-from moocow.runner.fouls import Failure
+from moocow.runner.fouls import Failure, Foul
+from moocow.runner.rules import read_course_guess, read_guess
 from moocow.terminal import plural
 
 FORMAT = "moocow-tournament"
@@ -110,18 +113,36 @@ class ResultsFile:
         """The rounds already in the file when resuming."""
         self._key = key
         first = header(description, signed=key is not None, referee=referee)
-        if resume and self.path.exists() and self.path.stat().st_size:
-            self.finished = read_results(self.path, first, key)
-            with self._writing():
-                self._file = self.path.open("a", encoding="utf-8")
-        elif self.path.exists() and self.path.stat().st_size:
+        with self._writing():
+            self._file = os.fdopen(create_private(self.path), "a", encoding="utf-8")
+        try:
+            self._hold(path)
+            written = os.fstat(self._file.fileno()).st_size
+            if written and not resume:
+                raise MoocowError(
+                    f"results file {str(path)!r} exists: --resume finishes it, or choose another file"
+                )
+            if written:
+                self.finished = read_results(self.path, first, key)
+            else:
+                self._write(first)
+        except BaseException:
+            with contextlib.suppress(OSError):  # a full disk fails the close too; the error said so
+                self._file.close()
+            raise
+
+    def _hold(self, path: str | os.PathLike[str]) -> None:
+        """Lock the file for this run alone: two runs on one file (a second ``--resume`` while the
+        first still plays) wrote each other's rounds twice, or spliced their lines, both exiting 0."""
+        try:
+            fcntl.flock(self._file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
             raise MoocowError(
-                f"results file {str(path)!r} exists: --resume finishes it, or choose another file"
-            )
-        else:
-            with self._writing():
-                self._file = os.fdopen(create_private(self.path), "w", encoding="utf-8")
-            self._write(first)
+                f"results file {str(path)!r} is being written by another run: let it finish, or stop "
+                "it and --resume"
+            ) from None
+        except OSError:  # a file system without locks: as before
+            pass
 
     def append(self, result: RoundResult) -> None:
         """Write one finished round and flush it to the operating system at once."""
@@ -191,7 +212,9 @@ def read_results(path: Path, expected_header: dict[str, Any], key: bytes | None 
     if not isinstance(found, dict) or found.get("format") != FORMAT:
         raise MoocowError(f"results file {str(path)!r} is not a moocow results file (no header line)")
     found = _signature_checked(path, found, key)
-    if isinstance(found, dict):  # what protected an earlier run may differ: it is a record, not a rule
+    if isinstance(found, dict):
+        _check_trust(path, found.get(REFEREE), expected_header.get(REFEREE))
+        # The rest of what protected an earlier run may differ (the level a machine allows): a record.
         found = {name: value for name, value in found.items() if name != REFEREE}
     expected_header = {name: value for name, value in expected_header.items() if name != REFEREE}
     if found != json.loads(json.dumps(expected_header)):
@@ -211,6 +234,20 @@ def read_results(path: Path, expected_header: dict[str, Any], key: bytes | None 
         with path.open("r+b") as torn:
             torn.truncate(complete)
     return results
+
+
+def _check_trust(path: Path, found: Any, expected: Any) -> None:
+    """Rounds of players run unconfined (``--no-sandbox``) and sandboxed do not go in one file,
+    whose header would misdescribe some of them; the level a machine allows may differ."""
+
+    def unconfined(referee: Any) -> bool | None:
+        sandbox = referee.get("sandbox") if isinstance(referee, dict) else None
+        return sandbox.get("confinement") == "none" if isinstance(sandbox, dict) else None
+
+    then, now = unconfined(found), unconfined(expected)
+    if then is not None and now is not None and then != now:
+        how = "unconfined (--no-sandbox)" if then else "sandboxed"
+        raise MoocowError(f"results file {str(path)!r} was played with players {how}: resume it so")
 
 
 def _signature_checked(path: Path, found: Any, key: bytes | None) -> Any:
@@ -282,7 +319,8 @@ class RowCheck:
         self.players = {player["name"] for player in description["players"]}
         self.rounds: int = description["rounds"]
         self.mercy: int = description["mercy"]
-        self.secrets = dealt_secrets(description)
+        self.deals = dealt(description)
+        self.secrets = {game: tuple(deal.secret_text for deal in deals) for game, deals in self.deals.items()}
         self.seen: dict[tuple[str, str, int], int] = {}
 
     def __call__(self, number: int, row: Any) -> RoundResult:
@@ -303,8 +341,22 @@ class RowCheck:
                 f"secret {_shown(row['secret'])} is not the one the seed deals for round {row['round']}"
             )
         self._check_score(row)
+        self._check_guesses(row)
         self.seen[key] = number
         return RoundResult.from_dict(row)
+
+    def _check_guesses(self, row: dict[str, Any]) -> None:
+        """Each guess is one the referee accepts in that round, written as it writes it (an invalid
+        answer ends a round as ``invalid`` and is not recorded as a guess)."""
+        deal = self.deals[row["game"]][row["round"]]
+        course = is_course_deck(row["game"])
+        for guess in row["guesses"]:
+            try:
+                played = read_course_guess(guess) if course else read_guess(deal.game, guess)
+            except Foul as foul:
+                raise BadRow(f"guess {_shown(guess)} could not have been played: {foul.reason}") from None
+            if played.text != guess:
+                raise BadRow(f"guess {_shown(guess)} is not written as the referee writes it")
 
     def _check_score(self, row: dict[str, Any]) -> None:
         """Score, guesses, solved and failure agree as the referee makes them agree."""
@@ -324,7 +376,7 @@ class RowCheck:
             count = len(guesses)
             how = f"solved in {count} {plural(count, 'guess')}" if solved else "not solved: the mercy limit"
             raise BadRow(f"score {score} does not match its guesses ({how}: {expected})")
-        if solved != (row["failure"] is None) or solved != (row["reason"] is None):
+        if solved != (row["failure"] is None) or solved != (row["reason"] is None) or row["reason"] == "":
             raise BadRow("a failure and its reason are recorded exactly when a round is not solved")
         if row["failure"] is not None and row["failure"] not in FAILURES:
             raise BadRow(f"failure {_shown(row['failure'])} is not one of {', '.join(FAILURES)}")
@@ -334,13 +386,10 @@ class RowCheck:
             raise BadRow(f"seconds {row['seconds']} is not a time")
 
 
-def dealt_secrets(description: dict[str, Any]) -> dict[str, tuple[str, ...]]:
-    """Every entry's secrets as the header's seed deals them, round by round (one deal per game)."""
+def dealt(description: dict[str, Any]) -> dict[str, list[Deal]]:
+    """Every entry's rounds as the header's seed deals them (one deal per game)."""
     seed, rounds = description["seed"], description["rounds"]
-    return {
-        game: tuple(deal.secret_text for deal in load_deck(game).deal(seed, rounds))
-        for game in description["games"]
-    }
+    return {game: load_deck(game).deal(seed, rounds) for game in description["games"]}
 
 
 def _check_schema(row: Any) -> None:
