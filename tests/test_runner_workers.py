@@ -1,14 +1,20 @@
-"""A runner no player can stop: a worker killed or stopped under a session is that player's foul alone."""
+"""A runner no player can stop: a worker an unconfined player kills or stops is that player's foul
+alone; one lost under a sandboxed player, which cannot reach it, has its session played anew."""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import tempfile
+import threading
+import time
 from pathlib import Path
 
 import pytest
 
 from moocow.runner.limits import Limits
+from moocow.runner.results import RoundResult
 from moocow.runner.sandbox import SandboxPolicy
 from moocow.runner.tournament import build_tournament, run_tournament
 
@@ -66,3 +72,57 @@ def test_the_folders_of_killed_runners_are_removed_by_the_next_run(
     live.mkdir()
     run_tournament(build_tournament(tournament(["minmax"])))
     assert sorted(tmp_path.iterdir()) == [live]
+
+
+def workers_playing(marker: str) -> list[int]:
+    """This process's worker processes with a descendant whose command line holds ``marker``."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            if entry.name.isdigit():
+                parents[int(entry.name)] = int((entry / "stat").read_text().rpartition(")")[2].split()[1])
+
+    def worker_of(pid: int) -> int | None:
+        while pid in parents and parents[pid] != os.getpid():
+            pid = parents[pid]
+        return pid if parents.get(pid) == os.getpid() else None
+
+    found = set()
+    for pid in parents:
+        with contextlib.suppress(OSError):
+            if marker.encode() in (Path("/proc") / str(pid) / "cmdline").read_bytes():
+                worker = worker_of(pid)
+                if worker is not None:
+                    found.add(worker)
+    return sorted(found)
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_a_worker_killed_from_outside_plays_its_sandboxed_session_anew(tmp_path: Path) -> None:
+    """A sandboxed player cannot reach its worker, so a worker lost under it (an out-of-memory kill,
+    an operator) cost the player every round it had left, for good: the session is played anew."""
+    slow = str(Path(__file__).parent / "players" / "slow_first.py")
+    settings = {**tournament([slow, "minmax"]), "sandbox": SandboxPolicy(), "rounds": 20}
+    killed: list[int] = []
+
+    def kill_the_slow_players_worker() -> None:
+        deadline = time.monotonic() + 60
+        while not killed and time.monotonic() < deadline:
+            for worker in workers_playing("slow_first.py"):
+                os.kill(worker, signal.SIGKILL)
+                killed.append(worker)
+            time.sleep(0.05)
+
+    killer = threading.Thread(target=kill_the_slow_players_worker)
+    killer.start()
+    parallel = run_tournament(build_tournament(settings), workers=2)
+    killer.join()
+    assert killed, "the slow player's worker was never found"
+    assert not [r for r in parallel.results if r.failure is not None]
+    serial = run_tournament(build_tournament(settings))
+    assert rows(parallel.results) == rows(serial.results)
+
+
+def rows(results: tuple[RoundResult, ...]) -> list[dict[str, object]]:
+    """Rounds without their timing, in round order (a session played anew comes back later)."""
+    return sorted((r.without_timing() for r in results), key=lambda r: (r["player"], r["game"], r["round"]))

@@ -7,9 +7,12 @@ is copied) and load the same ``--plugin`` files the runner loaded.
 
 The pool is the runner's own, so that no player can stop it. Each worker plays one session at a
 time, so the runner knows whose session a worker was playing: a worker that dies, or is stopped,
-is killed and replaced, and the rest of that session is lost as that player's foul while every
-other session goes on. Rounds come back as JSON lines on the worker's own pipe and are read as
-data, never unpickled, so bytes written into a pipe cannot run code in the runner.
+is killed and replaced, and every other session goes on. A sandboxed player cannot reach its
+worker (an out-of-memory kill or an operator can), so the rest of its session is played anew,
+once; a second loss, or the loss of an unconfined player's worker, which that player can kill,
+loses the rest of the session as that player's foul. Rounds come back as JSON lines on the
+worker's own pipe and are read as data, never unpickled, so bytes written into a pipe cannot run
+code in the runner.
 """
 
 from __future__ import annotations
@@ -88,6 +91,10 @@ class WorkerPool:
         self._context = multiprocessing.get_context("spawn")
         self._plugins = local_plugin_files()
         self._workers = [self._start() for _ in range(size)]
+        self._waiting: list[SessionPlan] = []
+        """Plans not yet handed out, the next one last."""
+        self._replayed: set[tuple[str, str]] = set()
+        """Sessions (player, deck) whose worker was lost once already."""
 
     def _start(self) -> Worker:
         mine, theirs = self._context.Pipe()
@@ -100,13 +107,13 @@ class WorkerPool:
 
     def play(self, plans: list[SessionPlan], emit: Emit) -> None:
         """Hand out every plan, report each round, replace a worker that dies or is stopped."""
-        waiting = list(reversed(plans))
-        while waiting or any(worker.plan is not None for worker in self._workers):
+        self._waiting = list(reversed(plans))
+        while self._waiting or any(worker.plan is not None for worker in self._workers):
             for index, worker in enumerate(self._workers):
-                if worker.plan is None and waiting:
+                if worker.plan is None and self._waiting:
                     if not healthy(worker.process):  # tampered with during its last session
                         worker = self._workers[index] = self._replace(worker)
-                    worker.plan, worker.played = waiting.pop(), 0
+                    worker.plan, worker.played = self._waiting.pop(), 0
                     worker.pipe.send(worker.plan)
             busy = [worker for worker in self._workers if worker.plan is not None]
             ready = wait([w.pipe for w in busy] + [w.process.sentinel for w in busy], WAIT_SECONDS)
@@ -142,12 +149,20 @@ class WorkerPool:
         return True
 
     def _lose(self, worker: Worker, emit: Emit, how: str) -> None:
-        """The worker died, was stopped or tampered with: the rest of its session is its player's foul."""
+        """The worker died, was stopped or tampered with: the rest of its session is played anew
+        once if its player was sandboxed, else it is that player's foul."""
         plan = worker.plan
         if plan is not None:
-            reason = f"the worker process playing this session {how} (a player may not touch the runner)"
-            for number in plan.to_play[worker.played :]:
-                emit(lost_round(plan, number, reason))
+            rest, session = plan.to_play[worker.played :], (plan.player.name, plan.deck)
+            if rest and not plan.sandbox.unconfined and session not in self._replayed:
+                self._replayed.add(session)
+                self._waiting.append(replace(plan, to_play=rest))
+            else:
+                again = ", again" if session in self._replayed else ""
+                reason = f"the worker process playing this session {how}{again}"
+                reason += " (a player may not touch the runner)"
+                for number in rest:
+                    emit(lost_round(plan, number, reason))
         self._workers[self._workers.index(worker)] = self._replace(worker)
 
     def _replace(self, worker: Worker) -> Worker:
