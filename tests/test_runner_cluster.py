@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import http.server
+import json
 import os
 import signal
 import subprocess
@@ -280,3 +281,57 @@ def test_a_worker_sweeps_the_folders_of_workers_killed_under_a_session(cluster: 
     (left / "player" / "bot.py").write_text("secret work\n")
     run_tournament(tournament("first", rounds=1), scheduler=cluster.scheduler_address)  # type: ignore[attr-defined]
     assert not left.exists()
+
+
+class KillOnFirstRound:
+    """A progress that kills a process when the first round comes in."""
+
+    def __init__(self, process: subprocess.Popen[bytes]) -> None:
+        self.process = process
+
+    def begin(self, total: int, done: int) -> None:
+        pass
+
+    def advance(self, result: object) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+
+
+def test_a_scheduler_lost_mid_run_is_one_line_and_the_rounds_stay(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """The scheduler killed mid-run: the client logged every reconnection it tried, then a traceback
+    (99 lines, exit 1). It is one line saying how to go on, and the rounds played are in the file."""
+    from moocow.engine.errors import MoocowError
+
+    file = tmp_path / "scheduler.json"
+    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+    scheduler = subprocess.Popen(
+        [sys.executable, "-m", "distributed.cli.dask_scheduler", "--port", "0", "--no-dashboard",
+         "--scheduler-file", str(file)], **quiet,
+    )  # fmt: skip
+    worker = None
+    try:
+        for _ in range(300):
+            if file.exists() and file.stat().st_size:
+                break
+            time.sleep(0.1)
+        worker = subprocess.Popen(
+            [sys.executable, "-m", "distributed.cli.dask_worker", "--scheduler-file", str(file),
+             "--nthreads", "1", "--no-dashboard"], **quiet,
+        )  # fmt: skip
+        address = json.loads(file.read_text())["address"]
+        results = tmp_path / "r.jsonl"
+        with pytest.raises(MoocowError, match="lost the Dask scheduler during the run; --resume finishes it"):
+            run_tournament(
+                tournament(str(PLAYERS / "slow_first.py"), rounds=40),
+                scheduler=address, progress=KillOnFirstRound(scheduler), results=results,
+            )  # fmt: skip
+        assert len(results.read_text().splitlines()) >= 2
+        assert "distributed.client - ERROR" not in capfd.readouterr().err
+    finally:
+        for process in (scheduler, worker):
+            if process is not None and process.poll() is None:
+                process.kill()
+                process.wait()

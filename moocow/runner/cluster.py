@@ -16,10 +16,12 @@ workers do.
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import os
 import tempfile
 import uuid
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
@@ -50,7 +52,7 @@ def run_sessions_on(scheduler: str, plans: Sequence[SessionPlan], emit: Emit) ->
     """
     from distributed import Queue, wait
 
-    with connected(scheduler) as client:
+    with connected(scheduler) as client, scheduler_kept():
         rounds = Queue(f"moocow-rounds-{uuid.uuid4().hex}", client=client)
         emitted: set[tuple[str, str, int]] = set()
 
@@ -78,17 +80,36 @@ def run_sessions_on(scheduler: str, plans: Sequence[SessionPlan], emit: Emit) ->
                     for result in _outcome(future, futures[future])[1]:
                         emit_once(result)
         finally:
-            rounds.close()  # a scheduler that outlives the run does not keep its queue
+            with contextlib.suppress(Exception):  # a scheduler lost, say; what was emitted is saved
+                rounds.close()  # a scheduler that outlives the run does not keep its queue
 
 
 def play_session_on(scheduler: str, plan: SessionPlan) -> tuple[Identity, list[RoundResult]]:
     """One session on the cluster (``moocow grade --scheduler``): who the player said it was, its rounds."""
     from distributed import wait
 
-    with connected(scheduler) as client:
+    with connected(scheduler) as client, scheduler_kept():
         future = client.submit(play_on_worker, plan, local_plugin_files(), pure=False)
         wait([future])
         return _outcome(future, plan)
+
+
+@contextlib.contextmanager
+def scheduler_kept() -> Iterator[None]:
+    """A scheduler lost during the run stops it in one line: what was emitted is saved. Dask's client
+    would log each reconnection it tries on stderr, then raise a traceback."""
+    from distributed.client import FuturesCancelledError
+    from distributed.comm.core import CommClosedError
+
+    client_log = logging.getLogger("distributed.client")
+    level = client_log.level
+    client_log.setLevel(logging.CRITICAL)
+    try:
+        yield
+    except (FuturesCancelledError, CommClosedError, OSError):
+        raise MoocowError("lost the Dask scheduler during the run; --resume finishes it") from None
+    finally:
+        client_log.setLevel(level)
 
 
 def _outcome(future: Any, plan: SessionPlan) -> tuple[Identity, list[RoundResult]]:
