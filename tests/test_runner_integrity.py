@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from dataclasses import fields
 from pathlib import Path
 
@@ -189,6 +190,22 @@ def test_a_results_file_another_run_is_writing_is_refused(played: tuple[Path, Pa
     assert results.read_bytes() == before
     finished = run("tournament", "--config", str(config), "--results", str(results), "--resume")
     assert finished.exit_code == 0 and len(results.read_bytes().splitlines()) == 7, finished.output
+
+
+@pytest.mark.parametrize("kind", ["module", "program"])
+def test_a_player_changed_since_its_rounds_were_played_does_not_resume(tmp_path: Path, kind: str) -> None:
+    """An edited player file, resumed, mixed two programs' rounds under one name, exit 0."""
+    bot = tmp_path / "bot.py"
+    bot.write_text((Path(__file__).parent / "players" / "first_candidate.py").read_text())
+    player = str(bot) if kind == "module" else f"{sys.executable} -c pass {bot}"
+    results = tmp_path / "r.jsonl"
+    arguments = ["tournament", "-p", player, "-p", "minmax", "-g", GAME, "-r", "2", "--seed", "7"]
+    arguments += ["--results", str(results), "--no-sandbox"]
+    assert run(*arguments).exit_code == 0
+    results.write_bytes(b"".join(results.read_bytes().splitlines(keepends=True)[:-1]))
+    bot.write_text(bot.read_text() + "\n# changed\n")
+    outcome = run(*arguments, "--resume")
+    assert_one_line_error(outcome, "has changed since its rounds were played (its files differ)")
 
 
 def test_a_run_sandboxed_does_not_resume_unconfined(tmp_path: Path) -> None:

@@ -115,14 +115,17 @@ def test_in_namespaces_the_player_sees_only_its_own_processes_and_no_network() -
 
 
 def test_what_protected_the_run_is_recorded_in_the_results_header_and_for_gradescope(tmp_path: Path) -> None:
-    """The results header and results.json name the sandbox and the limits in force; resume ignores them."""
+    """The results header and results.json name the sandbox and the limits in force; resume takes
+    them as a record, except --no-sandbox where players were sandboxed."""
     player = str(PLAYERS / "first_candidate.py")
     results, gradescope = tmp_path / "r.jsonl", tmp_path / "results.json"
     arguments = ["tournament", "-p", player, "-g", GAME, "-r", "2", "--results", str(results)]
     assert CliRunner().invoke(app, arguments).exit_code == 0
     referee = json.loads(results.read_text().splitlines()[0])["referee"]
     assert referee["sandbox"]["confinement"] == str(LEVEL) and referee["limits"] == Limits().to_dict()
-    resumed = CliRunner().invoke(app, [*arguments, "--resume", "-r", "2", "--no-sandbox"])
+    unconfined = CliRunner().invoke(app, [*arguments, "--resume", "-r", "2", "--no-sandbox"])
+    assert unconfined.exit_code == 2 and "was played with players sandboxed" in unconfined.output
+    resumed = CliRunner().invoke(app, [*arguments, "--resume", "-r", "2"])
     assert resumed.exit_code == 0, resumed.output
     graded = ["grade", player, "--game", GAME, "--rounds", "1", "--gradescope", str(gradescope)]
     outcome = CliRunner().invoke(app, graded)

@@ -214,6 +214,7 @@ def read_results(path: Path, expected_header: dict[str, Any], key: bytes | None 
     found = _signature_checked(path, found, key)
     if isinstance(found, dict):
         _check_trust(path, found.get(REFEREE), expected_header.get(REFEREE))
+        _check_players_unchanged(path, found.get("tournament"), expected_header["tournament"])
         # The rest of what protected an earlier run may differ (the level a machine allows): a record.
         found = {name: value for name, value in found.items() if name != REFEREE}
     expected_header = {name: value for name, value in expected_header.items() if name != REFEREE}
@@ -234,6 +235,23 @@ def read_results(path: Path, expected_header: dict[str, Any], key: bytes | None 
         with path.open("r+b") as torn:
             torn.truncate(complete)
     return results
+
+
+def _check_players_unchanged(path: Path, found: Any, expected: dict[str, Any]) -> None:
+    """A player whose files changed since its rounds were played does not resume: its rounds would
+    be two programs' under one name."""
+    listed = found.get("players") if isinstance(found, dict) else None
+    then = (
+        {p.get("name"): p.get("digest") for p in listed if isinstance(p, dict)}
+        if isinstance(listed, list)
+        else {}
+    )
+    for player in expected["players"]:
+        if player["name"] in then and then[player["name"]] != player.get("digest"):
+            raise MoocowError(
+                f"results file {str(path)!r}: player {_shown(player['name'])} has changed since its rounds "
+                "were played (its files differ): finish it with the same files, or start a new results file"
+            )
 
 
 def _check_trust(path: Path, found: Any, expected: Any) -> None:
