@@ -67,6 +67,17 @@ def test_misbehaviour_loses_the_round_with_its_reason(player: str, failure: str,
     assert [result.solved for result in outcome.results if result.player == "minmax"] == [True, True]
 
 
+def test_exactly_the_output_limit_on_stderr_is_allowed() -> None:
+    """``output_mb`` may be written, as a file of that size may; one byte more is the foul above."""
+    outcome = play([module("stderr_exactly.py"), module("first_candidate.py")])
+    scores = {
+        player: [r.score for r in outcome.results if r.player == player]
+        for player in {r.player for r in outcome.results}
+    }
+    assert all(r.failure is None for r in outcome.results), outcome.results
+    assert scores[module("stderr_exactly.py")] == scores[module("first_candidate.py")]
+
+
 def test_cpu_limit_trips_before_a_generous_wall_clock() -> None:
     """A player burning CPU is stopped by its CPU allowance, even with ten times as long on the clock."""
     outcome = play([module("spin.py")], rounds=1, limits=replace(FAST, guess_seconds=3))

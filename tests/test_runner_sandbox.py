@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
+import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -57,7 +60,8 @@ def test_a_player_can_neither_lock_nor_watch_the_files_other_players_see() -> No
     through locks on them, one bit per file. Locks and watches are refused (``runner/seccomp.py``)."""
     channels = identity_of(f"{sys.executable} {PLAYERS / 'hostile' / 'signaller.py'}")
     assert channels == [
-        "channels", "flock:refused", "lockf:refused", "ofd:refused", "dnotify:refused", "inotify:refused"
+        "channels", "flock:refused", "lockf:refused", "ofd:refused", "dnotify:refused", "inotify:refused",
+        "keyring:refused", "terminals:refused",
     ]  # fmt: skip
 
 
@@ -167,3 +171,31 @@ def test_memory_spread_over_children_is_counted_together(counting: str) -> None:
     result = grade(str(PLAYERS / "spread_memory.py"), game=GAME, rounds=1, limits=limits).rounds[0]
     assert result.failure == "memory", result.reason
     assert "together, over the 256 MB limit" in (result.reason or "")
+
+
+JAVA_PLAYER = """
+import java.io.*;
+public class Bot {
+  public static void main(String[] a) throws Exception {
+    BufferedReader in = new BufferedReader(new InputStreamReader(System.in));
+    in.readLine();
+    System.out.println("moocow 1 java");
+    String line;
+    while ((line = in.readLine()) != null && !line.startsWith("quit")) System.out.println("111");
+  }
+}
+"""
+
+
+@needs_namespaces
+@pytest.mark.skipif(shutil.which("javac") is None, reason="no Java here")
+def test_a_java_player_runs_in_the_sandbox_under_the_default_limits(tmp_path: Path) -> None:
+    """The sandbox made /etc 0700, so `java` (a link through /etc/alternatives) could not run; the
+    JVM must also start under the seccomp filter (it maps its modules shared and read-only)."""
+    (tmp_path / "Bot.java").write_text(JAVA_PLAYER)
+    subprocess.run(["javac", "Bot.java"], cwd=tmp_path, check=True, timeout=120)
+    for path in (tmp_path, tmp_path / "Bot.class"):
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    player = f"java -Xmx512m -XX:CompressedClassSpaceSize=64m -cp {tmp_path} Bot"
+    identity = grade(player, game=GAME, rounds=1, limits=replace(FAST, setup_seconds=60)).identity
+    assert identity.student_id == "java"

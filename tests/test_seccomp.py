@@ -1,4 +1,5 @@
-"""The seccomp filter really refuses file locks and file watches, and nothing a player needs.
+"""The seccomp filter really refuses file locks and watches, keys, io_uring and reads that do not
+wait, and nothing a player needs.
 
 A child Python installs the filter itself (``prctl``) and tries each refused call and a few ordinary
 ones, reporting as JSON; the same child without the filter shows the refused calls work otherwise.
@@ -26,7 +27,7 @@ pytestmark = pytest.mark.skipif(
 )
 
 CHILD = r"""
-import ctypes, errno, fcntl, json, os, platform, signal, struct, subprocess, sys
+import ctypes, errno, fcntl, json, mmap, os, platform, signal, struct, subprocess, sys
 
 from moocow.runner.seccomp import ARCHES, X32_SYSCALL_BIT, denied_calls_filter
 
@@ -91,6 +92,33 @@ denied = {
 }
 for name in ("F_GETLK", "F_SETLK", "F_SETLKW", "F_OFD_GETLK", "F_OFD_SETLK", "F_OFD_SETLKW"):
     denied[name] = lambda command=getattr(fcntl, name): fcntl.fcntl(fd, command, lock)
+
+def syscall(name, *arguments):
+    number = {"x86_64": X86_64_CALLS, "aarch64": AARCH64_CALLS}[platform.machine()][name]
+    return checked(libc.syscall(ctypes.c_long(number), *(ctypes.c_long(a) for a in arguments)))
+
+
+X86_64_CALLS = {"add_key": 248, "keyctl": 250, "io_uring_setup": 425, "preadv2": 327}
+AARCH64_CALLS = {"add_key": 217, "keyctl": 219, "io_uring_setup": 425, "preadv2": 286}
+page = ctypes.create_string_buffer(4096)
+iovec = (ctypes.c_void_p * 2)(ctypes.addressof(page), 4096)  # struct iovec: base, length
+io_params = ctypes.create_string_buffer(120)  # struct io_uring_params, zeroed
+
+
+def preadv2(flags):
+    return syscall("preadv2", fd, ctypes.addressof(iovec), 1, 0, 0, flags)
+
+
+texts = (b"user", b"k", b"v", b"drop")
+key_type, key_name, key_value, ring_name = (ctypes.create_string_buffer(text) for text in texts)
+denied.update({
+    "keyctl (join a named keyring)": lambda: syscall("keyctl", 1, ctypes.addressof(ring_name)),
+    "add_key": lambda: syscall(
+        "add_key", *(ctypes.addressof(text) for text in (key_type, key_name, key_value)), 1, -2
+    ),
+    "io_uring_setup": lambda: syscall("io_uring_setup", 1, ctypes.addressof(io_params)),
+    "preadv2 RWF_NOWAIT": lambda: preadv2(8),
+})
 if x86_64:
     denied["inotify_init"] = lambda: checked(libc.inotify_init())
     denied["x32 getpid"] = lambda: checked(libc.syscall(ctypes.c_long(X32_SYSCALL_BIT | 39)))
@@ -124,8 +152,37 @@ def numpy():
     assert int(numpy.arange(10).sum()) == 45
 
 
+def mappings():
+    with mmap.mmap(fd, 0, access=mmap.ACCESS_READ) as shared:  # as the JVM maps its modules
+        assert shared[:6] == b"shared"
+    with mmap.mmap(fd, 0, access=mmap.ACCESS_COPY) as copy:  # MAP_PRIVATE of a read-only file
+        assert copy[:6] == b"shared"
+    with mmap.mmap(-1, 4096) as anonymous:  # MAP_SHARED, writable: multiprocessing's memory
+        anonymous[:1] = b"x"
+
+
+def threads():
+    import threading
+
+    done = threading.Event()  # a private futex
+    threading.Thread(target=done.set).start()
+    assert done.wait(5)
+
+
+def process_lock():
+    import multiprocessing
+
+    lock = multiprocessing.get_context("fork").Lock()  # a semaphore in the player's own /dev/shm
+    with lock:
+        pass
+
+
 allowed = {
     "write and read": write_and_read,
+    "preadv2 waiting": lambda: preadv2(0),
+    "mappings": mappings,
+    "threads": threads,
+    "multiprocessing lock": process_lock,
     "fcntl flags": file_flags,
     "pipe": pipe,
     "subprocess": lambda: subprocess.run(["true"], check=True),
@@ -161,11 +218,11 @@ def run_child(mode: str, work: Path) -> dict[str, Any]:
     return json.loads(done.stdout)
 
 
-def test_the_filter_refuses_each_lock_and_watch_call_and_nothing_ordinary(tmp_path: Path) -> None:
+def test_the_filter_refuses_each_channel_and_nothing_ordinary(tmp_path: Path) -> None:
     report = run_child("filtered", tmp_path)
     assert report["denied"] == dict.fromkeys(report["denied"], "EPERM")
     assert report["allowed"] == dict.fromkeys(report["allowed"], "ok")
-    assert len(report["denied"]) == (17 if platform.machine() == "x86_64" else 15)
+    assert len(report["denied"]) == (21 if platform.machine() == "x86_64" else 19)
 
 
 def test_without_the_filter_the_same_calls_are_not_refused(tmp_path: Path) -> None:

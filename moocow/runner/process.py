@@ -225,10 +225,13 @@ class PlayerProcess:
         """Take in what the player wrote to stderr; past the output limit, that is its foul."""
         self._stderr.drain()
         if self._over_output():
-            raise Foul(Failure.OUTPUT, f"wrote {self.limits.output_mb} MB to stderr, the output limit")
+            raise Foul(
+                Failure.OUTPUT, f"wrote more than {self.limits.output_mb} MB to stderr, the output limit"
+            )
 
     def _over_output(self) -> bool:
-        return bool(self.limits.output_mb) and self._stderr.size >= self.limits.output_mb * MB
+        """Past the limit: ``output_mb`` itself may be written, as to a file."""
+        return bool(self.limits.output_mb) and self._stderr.size > self.limits.output_mb * MB
 
     @staticmethod
     def _poll(deadline: float) -> float:
@@ -271,7 +274,10 @@ class PlayerProcess:
         tail = self._stderr.last_line()
         kind = Failure.MEMORY if any(word in tail for word in MEMORY_WORDS) else Failure.CRASH
         if self._over_output():
-            kind, tail = Failure.OUTPUT, f"wrote {self.limits.output_mb} MB to stderr, the output limit"
+            kind, tail = (
+                Failure.OUTPUT,
+                f"wrote more than {self.limits.output_mb} MB to stderr, the output limit",
+            )
         if (
             status is not None and self._bubblewrap and status > 128
         ):  # bubblewrap reports a signal as 128 + it

@@ -44,6 +44,9 @@ PLAYER_UID_BASE = 2_000_000_000
 """As root, a player runs as this plus the runner's pid: a user id no account has, one per live runner."""
 SHM_BYTES = 1 << 20
 """Room in ``/dev/shm``: enough for a semaphore, not a second disk."""
+PTY_COUNT = "/proc/sys/kernel/pty/nr"
+"""The machine's count of open terminals, exact and quiet: a player opening terminals (``/dev/ptmx``)
+signalled another running at once through it. Masked; noisier counters are like timing."""
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 SYSTEM_FILES = (
     "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives", "/etc/localtime",
@@ -294,6 +297,7 @@ def bubblewrap_command(
     for path, descriptor in copies.items():
         options += ["--perms", "0444", "--ro-bind-data", str(descriptor), str(Path(path).absolute())]
     options += masks(hidden, binds)
+    options += ["--ro-bind-try", os.devnull, PTY_COUNT]
     return [*options, "--chdir", cwd, "--", *inner]
 
 
@@ -324,6 +328,7 @@ def system_mounts() -> list[str]:
         elif os.path.isdir(path):
             mounts += ["--ro-bind", path, path]
     java = sorted(str(path) for path in Path("/etc").glob("java*"))
+    mounts += ["--perms", "0755", "--dir", "/etc"]  # made 0700 otherwise: /etc/alternatives out of reach
     for path in (*SYSTEM_FILES, *java):
         mounts += ["--ro-bind-try", path, path]
     return mounts

@@ -1,15 +1,23 @@
-"""A seccomp filter that closes the file-lock and file-watch channels between players.
+"""A seccomp filter that closes the channels between players that are not timing.
 
-Two players running at once in separate bubblewrap sandboxes still see the same read-only files (the
-system's Python library, say). Read-only is no obstacle to locking or watching a file, so one player
-can signal the other: ``flock`` or an ``fcntl`` record lock taken on one side and tried without
-blocking on the other; a lease (``F_SETLEASE``) broken by the other's open; inotify, dnotify
-(``fcntl`` ``F_NOTIFY``) or fanotify reporting the other's opens and reads. No player needs any of
-these, so the filter refuses them with ``EPERM`` (an error a program can report, not a kill) and
-allows everything else. bubblewrap installs it with ``--seccomp FD`` (``filter_descriptor``).
+Players in separate bubblewrap sandboxes still share the kernel's state of the files both see
+read-only (the system's Python library, say), and some of the kernel's own. Read-only is no
+obstacle to locking or watching a file, so one player can signal another that runs at the same
+time: ``flock`` or an ``fcntl`` record lock taken on one side and tried without blocking on the
+other; a lease (``F_SETLEASE``) broken by the other's open; inotify, dnotify (``fcntl``
+``F_NOTIFY``) or fanotify reporting the other's opens and reads. A keyring joined by name is
+shared by every user and outlives the player (as do the counts of every user's keys in
+``/proc/key-users``). A read that must not wait (``RWF_NOWAIT``, or io_uring's) tells whether a
+page of a shared file is cached: a bit a player leaves for the next, even one that plays later.
+No player needs any of these, so the filter refuses them with ``EPERM`` (an error a program can
+report, not a kill) and allows everything else. bubblewrap installs it with ``--seccomp FD``
+(``filter_descriptor``).
 
 Calls made in another convention than the machine's own (32-bit ``int 0x80``, x32 on x86_64) have
 other numbers, which the filter would not recognise, so they are all refused.
+
+Left open, and said so in docs/runner.md: a futex on a file two players both map (the JVM maps its
+modules so, which it cannot do without), and the machine's counters every process moves.
 
 Side effects: sqlite3 cannot lock its database, and Java's JVM, whose ``flock`` of its
 ``hsperfdata`` file fails, warns on standard output unless run with ``-XX:-UsePerfData``.
@@ -27,19 +35,32 @@ from typing import NamedTuple
 LOAD_WORD = 0x20  # BPF_LD | BPF_W | BPF_ABS
 JUMP_IF_EQUAL = 0x15  # BPF_JMP | BPF_JEQ | BPF_K
 JUMP_IF_AT_LEAST = 0x35  # BPF_JMP | BPF_JGE | BPF_K
+JUMP_IF_ANY_BIT = 0x45  # BPF_JMP | BPF_JSET | BPF_K
 RETURN = 0x06  # BPF_RET | BPF_K
 ALLOW = 0x7FFF0000  # SECCOMP_RET_ALLOW
 REFUSE = 0x00050000 | errno.EPERM  # SECCOMP_RET_ERRNO | EPERM
 INSTRUCTION = struct.Struct("=HBBI")
 """``struct sock_filter``: opcode, jump if true, jump if false, constant; native byte order."""
 
-# Offsets in ``struct seccomp_data``; the command is the low half of args[1] (little-endian machines).
-NR_OFFSET, ARCH_OFFSET, FCNTL_COMMAND_OFFSET = 0, 4, 24
+# Offsets in ``struct seccomp_data``: the call's number, the architecture, then six 64-bit
+# arguments from 16, of which the filter reads the low halves (little-endian machines).
+NR_OFFSET, ARCH_OFFSET = 0, 4
 X32_SYSCALL_BIT = 0x40000000
 
+
+def argument(index: int) -> int:
+    """Offset of the low 32 bits of argument ``index``."""
+    return 16 + 8 * index
+
+
+FCNTL_COMMAND_OFFSET = argument(1)
 LOCK_AND_WATCH_COMMANDS = (5, 6, 7, 36, 37, 38, 1024, 1025, 1026)
 """``fcntl`` commands refused: F_GETLK, F_SETLK, F_SETLKW, F_OFD_GETLK, F_OFD_SETLK, F_OFD_SETLKW,
 F_SETLEASE, F_GETLEASE, F_NOTIFY. Every other command (F_GETFL, F_SETFD, F_DUPFD...) is allowed."""
+RWF_NOWAIT = 0x8
+"""``preadv2``/``pwritev2`` flag (their sixth argument) that fails instead of waiting for the disk:
+whether a page of a shared file is cached then answers at once, and a player that read a page
+before leaves a bit there for the next one."""
 
 
 class Arch(NamedTuple):
@@ -47,6 +68,8 @@ class Arch(NamedTuple):
 
     audit_arch: int
     fcntl: int
+    nowait_io: tuple[int, ...]
+    """``preadv2`` and ``pwritev2``, refused with ``RWF_NOWAIT``."""
     refused: tuple[int, ...]
     """Calls refused whatever their arguments."""
     refuse_x32: bool
@@ -54,16 +77,28 @@ class Arch(NamedTuple):
 
 
 ARCHES = {
-    # asm/unistd_64.h: flock, inotify_init, inotify_add_watch, inotify_init1, fanotify_init, fanotify_mark.
-    "x86_64": Arch(0xC000003E, fcntl=72, refused=(73, 253, 254, 294, 300, 301), refuse_x32=True),
-    # asm-generic/unistd.h (no inotify_init): flock, inotify_init1, inotify_add_watch, fanotify_*.
-    "aarch64": Arch(0xC00000B7, fcntl=25, refused=(32, 26, 27, 262, 263), refuse_x32=False),
-}
+    # asm/unistd_64.h. Refused: flock, inotify_init, inotify_add_watch, inotify_init1, fanotify_init,
+    # fanotify_mark; add_key, request_key, keyctl; io_uring_setup, io_uring_enter, io_uring_register.
+    "x86_64": Arch(
+        0xC000003E, fcntl=72, nowait_io=(327, 328),
+        refused=(73, 253, 254, 294, 300, 301, 248, 249, 250, 425, 426, 427), refuse_x32=True,
+    ),
+    # asm-generic/unistd.h (no inotify_init): the same calls.
+    "aarch64": Arch(
+        0xC00000B7, fcntl=25, nowait_io=(286, 287),
+        refused=(32, 26, 27, 262, 263, 217, 218, 219, 425, 426, 427), refuse_x32=False,
+    ),
+}  # fmt: skip
 """AUDIT_ARCH_X86_64 is EM_X86_64 (62) and AUDIT_ARCH_AARCH64 is EM_AARCH64 (183), each with the
-64-bit and little-endian flags (linux/audit.h)."""
+64-bit and little-endian flags (linux/audit.h). Keys are refused for the named keyrings any user
+may join (and ``/proc/key-users``, which shows every user's count of keys to all); io_uring for
+the reads without waiting it does too."""
 
-Instruction = tuple[int, int | str, int | str, int]
-"""An instruction whose jumps may name a label ("allow", "refuse"), resolved by ``assemble``."""
+Jump = int | str
+"""A relative jump, or a label (``"allow"``, ``"refuse"``, a block's name) that ``assemble`` resolves."""
+Instruction = tuple[int, Jump, Jump, int]
+Step = Instruction | str
+"""An instruction, or a label marking where the next instruction is."""
 
 
 def load(offset: int) -> Instruction:
@@ -76,12 +111,18 @@ def refuse_if(value: int, jump: int = JUMP_IF_EQUAL) -> Instruction:
     return (jump, "refuse", 0, value)
 
 
-def assemble(body: list[Instruction]) -> bytes:
+def assemble(body: list[Step]) -> bytes:
     """The body followed by the two verdicts, with labels turned into relative jumps."""
-    program = [*body, (RETURN, 0, 0, ALLOW), (RETURN, 0, 0, REFUSE)]
-    labels = {"allow": len(program) - 2, "refuse": len(program) - 1}
+    steps = [*body, "allow", (RETURN, 0, 0, ALLOW), "refuse", (RETURN, 0, 0, REFUSE)]
+    program: list[Instruction] = []
+    labels: dict[str, int] = {}
+    for step in steps:
+        if isinstance(step, str):
+            labels[step] = len(program)
+        else:
+            program.append(step)
 
-    def offset(here: int, jump: int | str) -> int:
+    def offset(here: int, jump: Jump) -> int:
         return labels[jump] - here - 1 if isinstance(jump, str) else jump
 
     return b"".join(
@@ -94,13 +135,18 @@ def denied_calls_filter() -> bytes | None:
     arch = ARCHES.get(platform.machine())
     if arch is None:
         return None
-    body: list[Instruction] = [load(ARCH_OFFSET), (JUMP_IF_EQUAL, 0, "refuse", arch.audit_arch)]
+    body: list[Step] = [load(ARCH_OFFSET), (JUMP_IF_EQUAL, 0, "refuse", arch.audit_arch)]
     body.append(load(NR_OFFSET))
     if arch.refuse_x32:
         body.append(refuse_if(X32_SYSCALL_BIT, JUMP_IF_AT_LEAST))
     body += [refuse_if(number) for number in arch.refused]
-    body += [(JUMP_IF_EQUAL, 0, "allow", arch.fcntl), load(FCNTL_COMMAND_OFFSET)]
+    body.append((JUMP_IF_EQUAL, "fcntl", 0, arch.fcntl))
+    body += [(JUMP_IF_EQUAL, "nowait", 0, number) for number in arch.nowait_io[:-1]]
+    body.append((JUMP_IF_EQUAL, "nowait", "allow", arch.nowait_io[-1]))
+    body += ["fcntl", load(FCNTL_COMMAND_OFFSET)]
     body += [refuse_if(command) for command in LOCK_AND_WATCH_COMMANDS]
+    body.append((JUMP_IF_EQUAL, "allow", "allow", 0))
+    body += ["nowait", load(argument(5)), (JUMP_IF_ANY_BIT, "refuse", "allow", RWF_NOWAIT)]
     return assemble(body)
 
 

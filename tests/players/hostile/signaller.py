@@ -1,13 +1,16 @@
-"""Tries every way one player could signal another that runs at the same time through a file both
-see read-only (moocow's own source): ``flock``, a record lock (``lockf``), an open file description
-lock, inotify and dnotify watches. Two colluding players passed secrets this way, one bit per
-locked file. It answers the handshake with how each went: ``moocow 1 channels flock:refused ...``."""
+"""Tries every way one player could signal another that runs at the same time through state both
+see: a file both see read-only (moocow's own source) locked with ``flock``, a record lock
+(``lockf``) or an open file description lock, watched by inotify or dnotify; a keyring joined by
+name; the machine's count of terminals. Two colluding players passed secrets this way, one bit
+per locked file. It answers the handshake with how each went: ``moocow 1 channels
+flock:refused ...``."""
 
 import errno
 import fcntl
 import os
 import struct
 import sys
+from pathlib import Path
 
 import moocow
 
@@ -19,8 +22,12 @@ def attempt(name, call):
     try:
         call()
     except OSError as error:
-        return f"{name}:{'refused' if error.errno == errno.EPERM else errno.errorcode[error.errno]}"
+        return f"{name}:{refused(error)}"
     return f"{name}:open"
+
+
+def refused(error):
+    return "refused" if error.errno in (errno.EPERM, errno.EACCES) else errno.errorcode[error.errno]
 
 
 def main():
@@ -33,6 +40,8 @@ def main():
         attempt("ofd", lambda: fcntl.fcntl(shared, F_OFD_SETLK, lock)),
         attempt("dnotify", lambda: fcntl.fcntl(folder, fcntl.F_NOTIFY, fcntl.DN_ACCESS)),
         attempt("inotify", lambda: os.close(_inotify())),
+        attempt("keyring", _named_keyring),
+        attempt("terminals", lambda: Path("/proc/sys/kernel/pty/nr").read_text()),
     ]
     sys.stdin.readline()
     print("moocow 1 channels", *outcomes, flush=True)
@@ -40,6 +49,16 @@ def main():
         if line.startswith("quit"):
             break
         print("111", flush=True)
+
+
+def _named_keyring():
+    """Join (or make) a keyring by name: any user's player may join it, and it outlives the player."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    keyctl = {"x86_64": 250, "aarch64": 219}[os.uname().machine]
+    if libc.syscall(ctypes.c_long(keyctl), ctypes.c_long(1), ctypes.c_char_p(b"moocow-drop")) < 0:
+        raise OSError(ctypes.get_errno(), "keyctl")
 
 
 def _inotify():
