@@ -238,14 +238,34 @@ def test_a_tournament_run_by_hand_keeps_its_seed_config_and_results_from_a_thief
     assert len(found) == 8 and by[thief] == by[HONEST]
 
 
-@pytest.mark.parametrize("named", ["through ..", "through a link"])
-def test_a_thief_named_through_a_link_or_dots_still_sees_no_runner_file(course: Path, named: str) -> None:
+@pytest.fixture
+def alias(tmp_path: Path) -> Iterator[Path]:
+    """A folder a bind mount will give a second name to (root only); unmounted after the test."""
+    folder = tmp_path / "alias"
+    folder.mkdir()
+    yield folder
+    subprocess.run(["umount", str(folder)], capture_output=True, check=False)
+
+
+@pytest.mark.parametrize("named", ["through ..", "through a link", "through a bind mount"])
+def test_a_thief_named_through_a_link_or_dots_still_sees_no_runner_file(
+    course: Path, named: str, alias: Path
+) -> None:
     """A player named ``../course/thief.py`` from the course folder had the whole folder bound (its
     tournament file, seed and token in view); one named ``link/thief.py``, the link leading to the
-    folder of the tournament file, had that file unmasked. Paths are now compared after links."""
+    folder of the tournament file, or by a second name a bind mount gives the course folder, had
+    that file unmasked. Folders are now compared by device and inode, not by name."""
     if named == "through ..":
         folder, thief = course, install("seed_thief.py", course)
         name = f"../{course.name}/{thief.name}"
+    elif named == "through a bind mount":
+        folder, thief = course, install("seed_thief.py", course)
+        mounted = subprocess.run(
+            ["mount", "--bind", str(course), str(alias)], capture_output=True, check=False
+        )
+        if mounted.returncode != 0:
+            pytest.skip(f"cannot bind mount here: {mounted.stderr.decode().strip()}")
+        name = str(alias / thief.name)
     else:
         folder = course / "subs"
         thief = install("seed_thief.py", folder)

@@ -23,6 +23,7 @@ from typing import Any
 from moocow.engine.errors import MoocowError
 from moocow.engine.inputs import open_regular
 from moocow.engine.registry import STRATEGIES, load_strategy, parse_strategy_spec
+from moocow.runner.files import identity
 
 
 class PlayerKind(StrEnum):
@@ -110,8 +111,9 @@ def own_files(path: Path) -> str:
     kept there is shown only its own file.
     """
     shown = Path(os.path.abspath(path))  # ``..`` resolved: the sandbox binds it where the player looks
-    here, real = Path(os.path.realpath(Path.cwd())), Path(os.path.realpath(shown.parent))
-    if real == here or real in here.parents:  # compared after links: ``link/bot.py`` may lead here too
+    here = Path.cwd()
+    # Compared by what the folders are, not by name: ``link/bot.py`` may lead here, or a bind mount.
+    if identity(shown.parent) in {identity(folder) for folder in (here, *here.parents)}:
         return str(shown)
     return str(shown.parent)
 

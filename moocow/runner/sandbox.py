@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from moocow.engine.errors import MoocowError
+from moocow.runner.files import identity
 from moocow.runner.limits import MB, Limits
 from moocow.runner.seccomp import filter_descriptor
 
@@ -344,16 +345,20 @@ def python_paths() -> tuple[str, ...]:
 
 def masks(hidden: Iterable[str], binds: Iterable[str]) -> list[str]:
     """Cover each of the runner's files that a bind would show: ``/dev/null`` on a file, tmpfs on a
-    folder. Paths are compared after links, so a bind of ``link`` to the runner's folder, or of
-    ``../here``, has the files masked under the name it shows them by."""
-    shown = {Path(path): Path(os.path.realpath(path)) for path in binds}
+    folder. Folders are compared by what they are, not by name, so a bind of ``link`` or ``../here``
+    or of a second name a bind mount gives the runner's folder has the files masked under the name
+    it shows them by."""
+    shown = [(Path(path), identity(path)) for path in binds]
     options: list[str] = []
     for text in hidden:
         real = Path(os.path.realpath(text))
-        kind = ["--tmpfs"] if real.is_dir() else ["--ro-bind", os.devnull] if real.exists() else None
-        for bound, bound_real in shown.items():
-            if kind is not None and (real == bound_real or bound_real in real.parents):
-                options += [*kind, str(bound / real.relative_to(bound_real))]
+        if not real.exists():
+            continue
+        kind = ["--tmpfs"] if real.is_dir() else ["--ro-bind", os.devnull]
+        within = {identity(folder): folder for folder in (real, *real.parents)}
+        for bound, what in shown:
+            if what is not None and what in within:
+                options += [*kind, str(bound / real.relative_to(within[what]))]
     return options
 
 
