@@ -192,20 +192,33 @@ def test_a_results_file_another_run_is_writing_is_refused(played: tuple[Path, Pa
     assert finished.exit_code == 0 and len(results.read_bytes().splitlines()) == 7, finished.output
 
 
-@pytest.mark.parametrize("kind", ["module", "program"])
-def test_a_player_changed_since_its_rounds_were_played_does_not_resume(tmp_path: Path, kind: str) -> None:
-    """An edited player file, resumed, mixed two programs' rounds under one name, exit 0."""
-    bot = tmp_path / "bot.py"
-    bot.write_text((Path(__file__).parent / "players" / "first_candidate.py").read_text())
-    player = str(bot) if kind == "module" else f"{sys.executable} -c pass {bot}"
-    results = tmp_path / "r.jsonl"
+@pytest.mark.parametrize("changed", ["module", "its helper", "a program's script", "a program's folder"])
+def test_a_player_changed_since_its_rounds_were_played_does_not_resume(tmp_path: Path, changed: str) -> None:
+    """An edited player, resumed, mixed two programs' rounds under one name, exit 0: the module, a
+    helper it imports from its folder, or a folder its command names (a Java class path)."""
+    folder = tmp_path / "ada"
+    folder.mkdir()
+    (folder / "helper.py").write_text((Path(__file__).parent / "players" / "first_candidate.py").read_text())
+    bot = folder / "bot.py"
+    bot.write_text("from helper import next_guess  # noqa: F401\n")
+    player = {
+        "module": str(bot),
+        "its helper": str(bot),
+        "a program's script": f"{sys.executable} -c pass {bot}",
+        "a program's folder": f"{sys.executable} -c pass {folder}",
+    }[changed]
+    edited = folder / "helper.py" if changed in ("its helper", "a program's folder") else bot
+    results = folder / "r.jsonl"  # in the player's folder: its growth is not a change of the player
     arguments = ["tournament", "-p", player, "-p", "minmax", "-g", GAME, "-r", "2", "--seed", "7"]
     arguments += ["--results", str(results), "--no-sandbox"]
     assert run(*arguments).exit_code == 0
     results.write_bytes(b"".join(results.read_bytes().splitlines(keepends=True)[:-1]))
-    bot.write_text(bot.read_text() + "\n# changed\n")
+    honest = results.read_bytes()
+    edited.write_text(edited.read_text() + "\n# changed\n")
     outcome = run(*arguments, "--resume")
     assert_one_line_error(outcome, "has changed since its rounds were played (its files differ)")
+    edited.write_text(edited.read_text().removesuffix("\n# changed\n"))
+    assert results.read_bytes() == honest and run(*arguments, "--resume").exit_code == 0
 
 
 def test_a_run_sandboxed_does_not_resume_unconfined(tmp_path: Path) -> None:

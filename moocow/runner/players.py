@@ -9,19 +9,16 @@ protocol. Modules run through the adapter, so every untrusted player is isolated
 
 from __future__ import annotations
 
-import hashlib
 import os
 import shlex
 import shutil
 import sys
-from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
 from moocow.engine.errors import MoocowError
-from moocow.engine.inputs import open_regular
 from moocow.engine.registry import STRATEGIES, load_strategy, parse_strategy_spec
 from moocow.runner.files import identity
 
@@ -51,14 +48,10 @@ class PlayerSpec:
     """The command that starts it (modules and programs), with paths made absolute."""
     files: tuple[str, ...] = ()
     """What the sandbox shows it, read-only: its module's folder, the files and folders its command names."""
-    digest: str | None = None
-    """SHA-256 of its files (the module, the files its command names), so that a run resumed
-    after the player was changed is refused rather than mixing two programs' rounds."""
 
     def to_dict(self) -> dict[str, Any]:
-        """What identifies the player in a results file's header."""
-        named = {"name": self.name, "player": self.source}
-        return named if self.digest is None else {**named, "digest": self.digest}
+        """What identifies the player in a results file's header (with ``runner.fingerprint``'s digest)."""
+        return {"name": self.name, "player": self.source}
 
 
 def parse_player(source: str, name: str | None = None) -> PlayerSpec:
@@ -74,34 +67,12 @@ def parse_player(source: str, name: str | None = None) -> PlayerSpec:
         if not path.is_file():
             raise MoocowError(f"player file {text!r} not found")
         command = (sys.executable, "-m", "moocow.runner.adapter", str(path.absolute()))
-        return PlayerSpec(label, text, PlayerKind.MODULE, command, (own_files(path),), files_digest([text]))
+        return PlayerSpec(label, text, PlayerKind.MODULE, command, (own_files(path),))
     if not any(c.isspace() for c in text) and parse_strategy_spec(text)[0] in STRATEGIES:
         load_strategy(text)  # parameter errors now, not in the middle of a tournament
         return PlayerSpec(label, text, PlayerKind.STRATEGY)
     command = program_command(text)
-    scripts = [argument for argument in command[1:] if Path(argument).expanduser().is_file()]
-    # An interpreter running a script is the machine's, the script is the player's; else the program is.
-    digest = files_digest(scripts or command[:1])
-    return PlayerSpec(label, text, PlayerKind.PROGRAM, command, named_files(command), digest)
-
-
-def files_digest(arguments: Sequence[str]) -> str | None:
-    """SHA-256 over the contents of the regular files among ``arguments``, in order (not their
-    names: a run resumed on another machine finds them elsewhere); ``None`` where there is none."""
-    contents = []
-    for argument in arguments:
-        path = Path(argument).expanduser()
-        if not path.is_file():
-            continue
-        file_digest = hashlib.sha256()
-        try:
-            with open_regular(path, "player file") as file:
-                for block in iter(lambda: file.read(1 << 20), b""):
-                    file_digest.update(block)
-        except OSError as error:
-            raise MoocowError(f"cannot read player file {argument!r}: {error.strerror or error}") from None
-        contents.append(file_digest.hexdigest())
-    return hashlib.sha256(" ".join(contents).encode()).hexdigest() if contents else None
+    return PlayerSpec(label, text, PlayerKind.PROGRAM, command, named_files(command))
 
 
 def own_files(path: Path) -> str:

@@ -21,6 +21,7 @@ from moocow.engine.inputs import open_regular
 from moocow.engine.registry import load_strategy
 from moocow.engine.strategies import check_opening
 from moocow.runner.decks import load_deck
+from moocow.runner.fingerprint import player_digest
 from moocow.runner.leaderboard import Standing, standings
 from moocow.runner.limits import Limits
 from moocow.runner.players import PlayerKind, PlayerSpec, parse_player
@@ -76,13 +77,18 @@ class Tournament:
     def describe(self) -> dict[str, Any]:
         """The results file's header: a resumed tournament must match it."""
         return {
-            "players": [player.to_dict() for player in self.players],
+            "players": [self._identified(player) for player in self.players],
             "games": list(self.games),
             "rounds": self.rounds,
             "seed": self.seed,
             "mercy": self.mercy,
             "limits": self.limits.to_dict(),
         }
+
+    def _identified(self, player: PlayerSpec) -> dict[str, Any]:
+        """The player's name and spec, and the digest of its files where it has any."""
+        digest = player_digest(player, self.sandbox.hidden)
+        return player.to_dict() if digest is None else {**player.to_dict(), "digest": digest}
 
     def plans(self, finished: Iterable[tuple[str, str, int]] = ()) -> list[SessionPlan]:
         """One session per player and entry, with only the rounds not yet finished."""
