@@ -216,7 +216,7 @@ def test_a_player_changed_since_its_rounds_were_played_does_not_resume(tmp_path:
     honest = results.read_bytes()
     edited.write_text(edited.read_text() + "\n# changed\n")
     outcome = run(*arguments, "--resume")
-    assert_one_line_error(outcome, "has changed since its rounds were played (its files differ)")
+    assert_one_line_error(outcome, "has changed since its rounds were played (its files differ")
     edited.write_text(edited.read_text().removesuffix("\n# changed\n"))
     assert results.read_bytes() == honest and run(*arguments, "--resume").exit_code == 0
 

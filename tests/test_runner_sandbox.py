@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
+import threading
 from dataclasses import replace
 from pathlib import Path
 
@@ -199,3 +200,22 @@ def test_a_java_player_runs_in_the_sandbox_under_the_default_limits(tmp_path: Pa
     player = f"java -Xmx512m -XX:CompressedClassSpaceSize=64m -cp {tmp_path} Bot"
     identity = grade(player, game=GAME, rounds=1, limits=replace(FAST, setup_seconds=60)).identity
     assert identity.student_id == "java"
+
+
+@needs_namespaces
+@pytest.mark.parametrize("named", ["/proc", "/", "/tmp"])
+def test_a_command_naming_a_kernel_view_or_a_folder_above_is_not_shown_the_hosts(named: str) -> None:
+    """A command naming /proc had the host's /proc bound over the sandbox's (every process, the
+    runner's command line with its seed); naming / bound the whole host; and the digest of the
+    player's files then read /proc/kmsg and waited forever."""
+    report = (
+        f"sh -c 'read x; echo moocow 1 $(ls /proc | grep -c \"^[0-9]\") $(ls -A /tmp | wc -l); cat' {named}"
+    )
+    processes, scratch = identity_of(report)[:2]
+    assert int(processes) < 10 and int(scratch) == 0
+    described = threading.Thread(
+        target=lambda: build_tournament({"players": [report], "games": [GAME]}).describe(), daemon=True
+    )
+    described.start()
+    described.join(30)
+    assert not described.is_alive(), "the player's digest is reading a kernel file"

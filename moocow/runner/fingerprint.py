@@ -4,78 +4,94 @@ A player is the files and folders the sandbox shows it as its own (its module's 
 scripts and folders its command names), less what is the machine's (the system's folders, the
 Python installation, moocow) and the runner's own files (results, tournament file, seed and key
 files: the results file grows as the run goes). A module's helper in its folder counts as much as
-the module; a Java player's class folder counts, not the JVM. Contents are hashed, not names of
-places or times, so a run resumed on another machine with the same files is the same player.
+the module; a Java player's class folder counts, not the JVM. What is hashed is what the player
+could tell apart: names below its folder, folders, modes, links' targets and contents; not where
+the folder is, nor times, so a run resumed on another machine with the same files is the same
+player. Which files the sandbox shows depends on the folder the run starts from (a player in it is
+shown its file alone), so a run resumed from elsewhere may be refused too.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import stat
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 from moocow.runner.files import identity
 from moocow.runner.players import PlayerSpec
 from moocow.runner.sandbox import PACKAGE, SYSTEM_DIRS, python_paths
 
 CONTENT_BUDGET = 256 << 20
-"""Bytes read at most; past them a file counts by its name and size (a folder of big data)."""
+"""Bytes of large files read at most, smallest first; past them a large file counts by its size."""
+SMALL = 1 << 20
+"""Files up to this size (code, surely) are always read whole."""
 BLOCK = 1 << 20
 
 
 def player_digest(player: PlayerSpec, hidden: Iterable[str] = ()) -> str | None:
-    """SHA-256 over the player's own files, or ``None`` where it has none (an engine strategy, a
-    program of the machine's alone)."""
+    """SHA-256 over the player's own files and folders (names, modes, links' targets, contents),
+    or ``None`` where it has none (an engine strategy, a program of the machine's alone)."""
     skipped = {identity(path) for path in hidden} - {None}
     roots = sorted({path for path in player.files if not _machines(path)})
     if not roots:
         return None
-    digest, budget = hashlib.sha256(), [CONTENT_BUDGET]
+    digest = hashlib.sha256()
+    files: list[tuple[int, str, Path]] = []
     for index, root in enumerate(roots):
-        for relative, path in _files(Path(root)):
+        for relative, path, status in _entries(Path(root)):
             if identity(path) in skipped:
                 continue
-            digest.update(f"{index}/{relative}\0".encode())
-            _hash_file(digest, path, budget)
+            name = f"{index}/{relative}"
+            digest.update(f"{name} {stat.filemode(status.st_mode)}".encode())
+            if stat.S_ISLNK(status.st_mode):
+                digest.update(f" -> {os.readlink(path)}\0".encode())
+            elif stat.S_ISREG(status.st_mode):
+                digest.update(f" {status.st_size}\0".encode())
+                files.append((status.st_size, name, path))
+            else:
+                digest.update(b"\0")
+    budget = CONTENT_BUDGET
+    for size, name, path in sorted(files):  # smallest first: no large file crowds out the code
+        if size > SMALL:
+            if size > budget:
+                break  # this one and the larger count by their sizes alone
+            budget -= size
+        digest.update(f"{name}\0".encode())
+        _hash_content(digest, path)
     return digest.hexdigest()
 
 
 def _machines(path: str) -> bool:
     """Whether ``path`` is the machine's, not the player's: a system folder, Python, moocow."""
     real = Path(os.path.realpath(path))
-    return any(
-        real == Path(place) or Path(place) in real.parents
-        for place in (*SYSTEM_DIRS, *python_paths(), PACKAGE)
-    )
+    places = (*SYSTEM_DIRS, *python_paths(), PACKAGE)
+    return any(real == Path(place) or Path(place) in real.parents for place in places)
 
 
-def _files(root: Path) -> Iterator[tuple[str, Path]]:
-    """Every file under ``root`` (or ``root`` itself), in a fixed order, with its name below it; links
-    are not followed (a link counts by where it points)."""
+def _entries(root: Path) -> Iterator[tuple[str, Path, os.stat_result]]:
+    """``root`` and everything under it, folders included, in a fixed order, with its name below
+    ``root`` and its own status (links are not followed: a link counts by where it points)."""
+    yield ".", root, root.stat()
     if not root.is_dir():
-        yield root.name, root
         return
     for folder, folders, names in os.walk(root):
         folders.sort()
-        for name in sorted(names):
+        for name in sorted([*folders, *names]):
             path = Path(folder) / name
-            yield str(path.relative_to(root)), path
+            try:
+                yield str(path.relative_to(root)), path, path.lstat()
+            except OSError:
+                continue
 
 
-def _hash_file(digest: hashlib._Hash, path: Path, budget: list[int]) -> None:
-    """A file's content while the budget lasts, else its size; a link by its target."""
-    if path.is_symlink():
-        digest.update(f"-> {os.readlink(path)}".encode())
-        return
+def _hash_content(digest: Any, path: Path) -> None:
+    """A file's bytes; a file that cannot be read counts by the error."""
     try:
-        size = path.stat().st_size
-        if size > budget[0] or not path.is_file():
-            digest.update(f"{size} bytes".encode())
-            return
-        budget[0] -= size
         with path.open("rb") as file:
             for block in iter(lambda: file.read(BLOCK), b""):
                 digest.update(block)
-    except OSError as error:  # unreadable: what it is then is the error
+    except OSError as error:
         digest.update(f"unreadable: {error.strerror}".encode())

@@ -21,6 +21,7 @@ from typing import Any
 from moocow.engine.errors import MoocowError
 from moocow.engine.registry import STRATEGIES, load_strategy, parse_strategy_spec
 from moocow.runner.files import identity
+from moocow.runner.sandbox import bindable
 
 
 class PlayerKind(StrEnum):
@@ -99,7 +100,7 @@ def named_files(command: tuple[str, ...]) -> tuple[str, ...]:
     program = shutil.which(command[0])
     if program is not None and "/" not in command[0]:
         named.append(str(Path(program).resolve()))
-    return tuple(dict.fromkeys(named))
+    return tuple(path for path in dict.fromkeys(named) if bindable(path))
 
 
 def program_command(text: str) -> tuple[str, ...]:

@@ -250,7 +250,8 @@ def _check_players_unchanged(path: Path, found: Any, expected: dict[str, Any]) -
         if player["name"] in then and then[player["name"]] != player.get("digest"):
             raise MoocowError(
                 f"results file {str(path)!r}: player {_shown(player['name'])} has changed since its rounds "
-                "were played (its files differ): finish it with the same files, or start a new results file"
+                "were played (its files differ, or what it is shown of them from this folder): finish it "
+                "with the same files from the same folder, or start a new results file"
             )
 
 

@@ -45,6 +45,12 @@ PLAYER_UID_BASE = 2_000_000_000
 """As root, a player runs as this plus the runner's pid: a user id no account has, one per live runner."""
 SHM_BYTES = 1 << 20
 """Room in ``/dev/shm``: enough for a semaphore, not a second disk."""
+VIRTUAL_DIRS = ("/proc", "/sys", "/dev")
+"""The kernel's views, which the sandbox makes afresh (or leaves out): nothing in or above them is
+bound from the host, whatever a player's command names (``/proc`` named showed the host's)."""
+MADE_DIRS = ("/tmp", "/etc")
+"""Folders the sandbox makes its own (a private tmpfs; a few system files): one named, or a folder
+above it, is not bound over them; what is inside them may be (a student's folder in ``/tmp``)."""
 PTY_COUNT = "/proc/sys/kernel/pty/nr"
 """The machine's count of open terminals, exact and quiet: a player opening terminals (``/dev/ptmx``)
 signalled another running at once through it. Masked; noisier counters are like timing."""
@@ -288,7 +294,8 @@ def bubblewrap_command(
     program = bwrap_program()
     assert program is not None, "strongest() said bubblewrap runs"
     cwd = os.getcwd()
-    binds = sorted(set(python_paths()) | {str(PACKAGE)} | {str(Path(p).absolute()) for p in exposed})
+    named = {str(Path(p).absolute()) for p in exposed if bindable(p)}
+    binds = sorted(set(python_paths()) | {str(PACKAGE)} | named)
     options = [program, *namespace_options(), *system_mounts(), "--proc", "/proc", "--dev", "/dev"]
     options += ["--perms", "01777", "--size", str(home_bytes), "--tmpfs", "/tmp"]
     options += ["--perms", "01777", "--size", str(SHM_BYTES), "--tmpfs", "/dev/shm"]
@@ -300,6 +307,18 @@ def bubblewrap_command(
     options += masks(hidden, binds)
     options += ["--ro-bind-try", os.devnull, PTY_COUNT]
     return [*options, "--chdir", cwd, "--", *inner]
+
+
+def bindable(path: str | os.PathLike[str]) -> bool:
+    """Whether a path a player's command names may be shown to it: not ``/``, nor a kernel view or
+    a folder the sandbox makes, nor anything above them, nor anything in a kernel view."""
+    real = Path(os.path.realpath(path))
+    for place in (Path(folder) for folder in (*VIRTUAL_DIRS, *MADE_DIRS)):
+        if real == place or real in place.parents:
+            return False
+        if place in real.parents and str(place) in VIRTUAL_DIRS:
+            return False
+    return True
 
 
 def folders(paths: Iterable[str], binds: Iterable[str]) -> list[str]:

@@ -7,8 +7,9 @@ time: ``flock`` or an ``fcntl`` record lock taken on one side and tried without 
 other; a lease (``F_SETLEASE``) broken by the other's open; inotify, dnotify (``fcntl``
 ``F_NOTIFY``) or fanotify reporting the other's opens and reads. A keyring joined by name is
 shared by every user and outlives the player (as do the counts of every user's keys in
-``/proc/key-users``). A read that must not wait (``RWF_NOWAIT``, or io_uring's) tells whether a
-page of a shared file is cached: a bit a player leaves for the next, even one that plays later.
+``/proc/key-users``). A read that must not wait (``RWF_NOWAIT``, also through io_uring or Linux
+AIO) tells whether a page of a shared file is cached: a bit a player leaves for the next, even
+one that plays later.
 No player needs any of these, so the filter refuses them with ``EPERM`` (an error a program can
 report, not a kill) and allows everything else. bubblewrap installs it with ``--seccomp FD``
 (``filter_descriptor``).
@@ -78,15 +79,16 @@ class Arch(NamedTuple):
 
 ARCHES = {
     # asm/unistd_64.h. Refused: flock, inotify_init, inotify_add_watch, inotify_init1, fanotify_init,
-    # fanotify_mark; add_key, request_key, keyctl; io_uring_setup, io_uring_enter, io_uring_register.
+    # fanotify_mark; add_key, request_key, keyctl; io_uring_setup, io_uring_enter, io_uring_register;
+    # io_setup, io_submit (Linux AIO, whose iocb can ask RWF_NOWAIT too).
     "x86_64": Arch(
         0xC000003E, fcntl=72, nowait_io=(327, 328),
-        refused=(73, 253, 254, 294, 300, 301, 248, 249, 250, 425, 426, 427), refuse_x32=True,
+        refused=(73, 253, 254, 294, 300, 301, 248, 249, 250, 425, 426, 427, 206, 209), refuse_x32=True,
     ),
     # asm-generic/unistd.h (no inotify_init): the same calls.
     "aarch64": Arch(
         0xC00000B7, fcntl=25, nowait_io=(286, 287),
-        refused=(32, 26, 27, 262, 263, 217, 218, 219, 425, 426, 427), refuse_x32=False,
+        refused=(32, 26, 27, 262, 263, 217, 218, 219, 425, 426, 427, 0, 2), refuse_x32=False,
     ),
 }  # fmt: skip
 """AUDIT_ARCH_X86_64 is EM_X86_64 (62) and AUDIT_ARCH_AARCH64 is EM_AARCH64 (183), each with the
