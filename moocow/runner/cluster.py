@@ -52,7 +52,7 @@ def run_sessions_on(scheduler: str, plans: Sequence[SessionPlan], emit: Emit) ->
     """
     from distributed import Queue, wait
 
-    with connected(scheduler) as client, scheduler_kept():
+    with scheduler_kept(), connected(scheduler) as client:
         rounds = Queue(f"moocow-rounds-{uuid.uuid4().hex}", client=client)
         emitted: set[tuple[str, str, int]] = set()
 
@@ -88,7 +88,7 @@ def play_session_on(scheduler: str, plan: SessionPlan) -> tuple[Identity, list[R
     """One session on the cluster (``moocow grade --scheduler``): who the player said it was, its rounds."""
     from distributed import wait
 
-    with connected(scheduler) as client, scheduler_kept():
+    with scheduler_kept(), connected(scheduler) as client:
         future = client.submit(play_on_worker, plan, local_plugin_files(), pure=False)
         wait([future])
         return _outcome(future, plan)
@@ -98,7 +98,8 @@ def play_session_on(scheduler: str, plan: SessionPlan) -> tuple[Identity, list[R
 def scheduler_kept() -> Iterator[None]:
     """A scheduler lost during the run stops it in one line: what was emitted is saved. Dask's client
     would log each reconnection it tries on stderr, then raise a traceback."""
-    from distributed.client import FuturesCancelledError
+    from concurrent.futures import CancelledError  # a future's, or all of them (distributed's kinds)
+
     from distributed.comm.core import CommClosedError
 
     client_log = logging.getLogger("distributed.client")
@@ -106,7 +107,7 @@ def scheduler_kept() -> Iterator[None]:
     client_log.setLevel(logging.CRITICAL)
     try:
         yield
-    except (FuturesCancelledError, CommClosedError, OSError):
+    except (CancelledError, CommClosedError, OSError):
         raise MoocowError("lost the Dask scheduler during the run; --resume finishes it") from None
     finally:
         client_log.setLevel(level)
