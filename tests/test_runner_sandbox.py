@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 from dataclasses import replace
 from pathlib import Path
@@ -208,11 +209,15 @@ def test_a_command_naming_a_kernel_view_or_a_folder_above_is_not_shown_the_hosts
     """A command naming /proc had the host's /proc bound over the sandbox's (every process, the
     runner's command line with its seed); naming / bound the whole host; and the digest of the
     player's files then read /proc/kmsg and waited forever."""
-    report = (
-        f"sh -c 'read x; echo moocow 1 $(ls /proc | grep -c \"^[0-9]\") $(ls -A /tmp | wc -l); cat' {named}"
-    )
-    processes, scratch = identity_of(report)[:2]
-    assert int(processes) < 10 and int(scratch) == 0
+    marker = Path(tempfile.gettempdir()) / f"moocow-host-only-{os.getpid()}"
+    marker.write_text("the host's /tmp\n")
+    try:
+        seen = f"$(test -e {marker} && echo seen || echo unseen)"
+        report = f"sh -c 'read x; echo moocow 1 $(ls /proc | grep -c \"^[0-9]\") {seen}; cat' {named}"
+        processes, host_tmp = identity_of(report)[:2]
+    finally:
+        marker.unlink()
+    assert int(processes) < 10 and host_tmp == "unseen"
     described = threading.Thread(
         target=lambda: build_tournament({"players": [report], "games": [GAME]}).describe(), daemon=True
     )
