@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import sys
 import tempfile
+import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -11,6 +13,7 @@ import pytest
 from moocow.runner import bacrunner
 from moocow.runner.grading import grade
 from moocow.runner.limits import Limits
+from moocow.runner.process import PlayerProcess
 from moocow.runner.sandbox import Confinement, SandboxPolicy, running_as_root
 from moocow.runner.tournament import TournamentResult as Played
 from moocow.runner.tournament import build_tournament, run_tournament
@@ -76,6 +79,32 @@ def test_exactly_the_output_limit_on_stderr_is_allowed() -> None:
     }
     assert all(r.failure is None for r in outcome.results), outcome.results
     assert scores[module("stderr_exactly.py")] == scores[module("first_candidate.py")]
+
+
+def test_a_player_holds_at_most_a_thousand_descriptors_a_process() -> None:
+    """The runner lists every descriptor of the player's processes to count their memory: a player
+    raising its limit to the runner's (20,000) and holding them in children stalled the referee."""
+    identity = grade(
+        f"{sys.executable} {module('hostile/descriptors.py')}", game=GAME, rounds=1, limits=FAST
+    ).identity
+    assert (identity.student_id, identity.author) == ("files:1024:1024", "raised:no")
+
+
+def test_the_rounds_time_counts_even_when_every_answer_comes_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Measuring a player is the runner's time, spent because of the player (its descriptors): a
+    player answering at once went on for minutes past round_seconds; now the round ends on time."""
+    measured = PlayerProcess.usage
+
+    def slow_usage(self: PlayerProcess) -> object:
+        time.sleep(0.05)
+        return measured(self)
+
+    monkeypatch.setattr(PlayerProcess, "usage", slow_usage)
+    stubborn = "sh -c 'read x; echo moocow 1; while read y; do echo 111; done'"
+    outcome = play([stubborn], rounds=1, mercy=200, limits=replace(FAST, round_seconds=1, guess_seconds=1))
+    (result,) = outcome.results
+    assert result.failure == "timeout" and "1 s per round" in (result.reason or ""), result
+    assert len(result.guesses) < 200
 
 
 def test_cpu_limit_trips_before_a_generous_wall_clock() -> None:

@@ -224,3 +224,17 @@ def test_a_command_naming_a_kernel_view_or_a_folder_above_is_not_shown_the_hosts
     described.start()
     described.join(30)
     assert not described.is_alive(), "the player's digest is reading a kernel file"
+
+
+@needs_root
+def test_outside_bubblewrap_what_a_player_leaves_where_anyone_may_write_is_removed() -> None:
+    """At the ``user`` level a player may write in /tmp, /var/tmp and /dev/shm: notes left there
+    reached the next player, who plays the same secrets, and stayed after the run."""
+    note = f"moocow-note-{os.getpid()}"
+    writer = (
+        f"sh -c 'read x; for d in /tmp /var/tmp /dev/shm; do echo solved > $d/{note}; done; "
+        f"mkdir -p /tmp/{note}.d; echo moocow 1; cat'"
+    )
+    identity_of(writer, Confinement.USER)
+    left = [path for folder in ("/tmp", "/var/tmp", "/dev/shm") for path in Path(folder).glob(f"{note}*")]
+    assert left == []

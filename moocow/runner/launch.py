@@ -8,7 +8,7 @@ means no limit):
 
 - ``memory``, ``output``, ``cpu``, ``processes``: ``RLIMIT_AS``, ``RLIMIT_FSIZE``, ``RLIMIT_CPU``
   and ``RLIMIT_NPROC``, each with the hard limit equal to the soft one, so the player cannot
-  raise it again;
+  raise it again (``RLIMIT_NOFILE`` is always ``OPEN_FILES``, ``RLIMIT_CORE`` 0);
 - ``cgroup``: join the cgroup whose ``cgroup.procs`` this is first, so every process started from
   here on is counted in it;
 - ``uid``: as root, become this unprivileged user id (and group id), with no other groups and
@@ -28,6 +28,9 @@ import sys
 
 PR_SET_PDEATHSIG = 1
 PR_SET_CHILD_SUBREAPER = 36
+OPEN_FILES = 1024
+"""Descriptors a player's process may hold (the common default): measuring memory lists them all,
+and a player holding 20,000 in each of many processes kept the runner busy for minutes a round."""
 LIMITS = {
     "memory": resource.RLIMIT_AS,
     "output": resource.RLIMIT_FSIZE,
@@ -101,6 +104,7 @@ def main(argv: list[str]) -> None:
         with open(settings["cgroup"], "w") as procs:
             procs.write(str(os.getpid()))
     limit(resource.RLIMIT_CORE, 0)
+    limit(resource.RLIMIT_NOFILE, min(OPEN_FILES, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
     for key, kind in LIMITS.items():
         value = int(settings.get(key, 0))
         if value and kind is not None:

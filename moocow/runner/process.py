@@ -125,6 +125,7 @@ class PlayerProcess:
         self.confinement = launch.sandbox.confinement()
         self._bubblewrap = self.confinement is Confinement.NAMESPACES
         uid = player_uid() if self.confinement is not Confinement.NONE else None
+        self._shared_writer = uid if not self._bubblewrap else None
         scratch = launch.sandbox.scratch  # the run's folder, which the runner removes however the run ends
         self._home = None if self._bubblewrap else Path(tempfile.mkdtemp(prefix="player-", dir=scratch))
         if self._home is not None and uid is not None:
@@ -329,12 +330,30 @@ class PlayerProcess:
         self._release()
 
     def _release(self) -> None:
-        """Close stderr, remove the private home and the cgroup, whatever the player left in them."""
+        """Close stderr, remove the private home and the cgroup, whatever the player left in them,
+        and what it left where anyone may write (outside bubblewrap)."""
         self._stderr.close()
         if self._home is not None:
             remove_tree(self._home)
+        if self._shared_writer is not None:
+            remove_left_behind(self._shared_writer)
         if self._group is not None:
             self._group.close()
+
+
+SHARED_FOLDERS = ("/tmp", "/var/tmp", "/dev/shm")
+"""Where anyone may write: a player under a user id of its own, outside bubblewrap, can leave notes
+there for the next player (who plays the same secrets), or fill the disk file by file."""
+
+
+def remove_left_behind(uid: int) -> None:
+    """Remove what user ``uid`` made in the folders anyone may write to."""
+    for folder in dict.fromkeys((*SHARED_FOLDERS, tempfile.gettempdir())):
+        with contextlib.suppress(OSError):
+            for entry in os.scandir(folder):
+                with contextlib.suppress(OSError):
+                    if entry.stat(follow_symlinks=False).st_uid == uid:
+                        remove_tree(Path(entry.path))
 
 
 def remove_tree(folder: Path) -> None:

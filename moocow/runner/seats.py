@@ -157,6 +157,9 @@ class ProgramSeat(Seat):
         """Send ``message`` and read the answer within this guess's allowance."""
         assert self._process is not None
         allowance = self._allowance()
+        if allowance.seconds <= 0:  # the round's time is spent, though every answer came at once
+            self._drop()
+            raise Foul(Failure.TIMEOUT, f"no answer within {allowance.seconds_rule}")
         started = time.perf_counter()
         try:
             self._process.send(message, allowance)
