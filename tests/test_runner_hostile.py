@@ -219,6 +219,34 @@ def test_finished_rounds_in_the_results_file_are_out_of_reach(course: Path, conf
         assert [score for _, _, score, _ in stolen] == [1, 1, 1, 1] != [s for _, _, s, _ in honest]
 
 
+@pytest.mark.parametrize("how", ["hard link", "bind mount"])
+def test_the_seed_file_under_another_name_in_a_players_folder_is_masked(course: Path, how: str) -> None:
+    """An operator's hard link or bind mount of the seed file into a student's folder showed the
+    player the seed under that name: the masks only knew the file's own name."""
+    thief = install("seed_thief.py", course / "students" / "ada")
+    other = thief.parent / "notes.txt"
+    if how == "hard link":
+        os.link(course / "seed.txt", other)
+    else:
+        other.write_text("")
+        mounted = subprocess.run(
+            ["mount", "--bind", str(course / "seed.txt"), str(other)], capture_output=True
+        )
+        if mounted.returncode != 0:
+            pytest.skip(f"cannot bind mount here: {mounted.stderr.decode().strip()}")
+    try:
+        args = ["tournament", "-p", str(HONEST), "-p", str(thief), "-g", BIGGER, "-r", "4"]
+        done = moocow(*args, "--seed-file", "seed.txt", "--results", "results.jsonl", *limit_options(FAST))
+    finally:
+        subprocess.run(["umount", str(other)], capture_output=True, check=False)
+    assert done.returncode == 0, done.stderr
+    found = rows(course / "results.jsonl")
+    by = {
+        p: [(r["guesses"], r["score"]) for r in found if r["player"] == p] for p in (str(HONEST), str(thief))
+    }
+    assert len(found) == 8 and by[str(thief)] == by[str(HONEST)]
+
+
 def test_a_tournament_run_by_hand_keeps_its_seed_config_and_results_from_a_thief(course: Path) -> None:
     """``moocow tournament -c tournament.toml --seed N --results``: seed on the command line, in the
     config and in the results header, secrets in its rows; the thief scores what honest play scores."""

@@ -21,13 +21,14 @@ Every level keeps the limits of ``launch.py``; the policy is plain data, so it c
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import math
 import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from pathlib import Path
@@ -378,7 +379,34 @@ def masks(hidden: Iterable[str], binds: Iterable[str]) -> list[str]:
         for bound, what in shown:
             if what is not None and what in within:
                 options += [*kind, str(bound / real.relative_to(within[what]))]
+        for other in other_names(real, [bound for bound, _ in shown]):
+            options += [*kind, str(other)]
     return options
+
+
+def other_names(real: Path, binds: Sequence[Path]) -> Iterator[Path]:
+    """Where else in the binds the file ``real`` is: its hard links, and paths a bind mount put it
+    on (an operator's ``ln`` or ``mount --bind`` of the seed file into a student's folder)."""
+    what = identity(real)
+    inside = [
+        bound for bound in binds if not any(bound.is_relative_to(p) for p in (*python_paths(), PACKAGE))
+    ]
+    if real.is_file() and real.stat().st_nlink > 1:
+        for bound in inside:
+            for folder, _, names in os.walk(bound):
+                yield from (Path(folder) / name for name in names if identity(Path(folder) / name) == what)
+    with (
+        contextlib.suppress(OSError),
+        open("/proc/self/mountinfo", encoding="utf-8", errors="replace") as table,
+    ):
+        for line in table:
+            point = Path(line.split()[4].encode().decode("unicode_escape"))
+            if (
+                point != real
+                and any(point.is_relative_to(bound) for bound in inside)
+                and identity(point) == what
+            ):
+                yield point
 
 
 def readable_by_others(path: Path, along: bool) -> bool:
