@@ -11,10 +11,12 @@ process of the player, whatever it started, and removes what it leaves.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import os
 import select
 import shutil
 import signal
+import stat
 import subprocess
 import tempfile
 import time
@@ -341,26 +343,56 @@ class PlayerProcess:
             self._group.close()
 
 
-SHARED_FOLDERS = ("/tmp", "/var/tmp", "/dev/shm")
+SHARED_FOLDERS = ("/tmp", "/var/tmp", "/dev/shm", "/run/lock", "/var/lock", "/dev/mqueue")
 """Where anyone may write: a player under a user id of its own, outside bubblewrap, can leave notes
 there for the next player (who plays the same secrets), or fill the disk file by file."""
 
 
 def remove_left_behind(uid: int) -> None:
-    """Remove what user ``uid`` made in the folders anyone may write to."""
+    """Remove what user ``uid`` made in the folders anyone may write to, and its System V shared
+    memory, message queues and semaphores (no IPC namespace separates them outside bubblewrap)."""
     for folder in dict.fromkeys((*SHARED_FOLDERS, tempfile.gettempdir())):
         with contextlib.suppress(OSError):
             for entry in os.scandir(folder):
                 with contextlib.suppress(OSError):
                     if entry.stat(follow_symlinks=False).st_uid == uid:
                         remove_tree(Path(entry.path))
+    libc, remove = ctypes.CDLL(None, use_errno=True), 0  # IPC_RMID
+    for number in _ipc_objects_of("shm", uid):
+        libc.shmctl(number, remove, None)
+    for number in _ipc_objects_of("msg", uid):
+        libc.msgctl(number, remove, None)
+    for number in _ipc_objects_of("sem", uid):
+        libc.semctl(number, 0, remove)
+
+
+def _ipc_objects_of(kind: str, uid: int) -> list[int]:
+    """The ids of the System V objects of ``kind`` (shm, msg, sem) user ``uid`` owns."""
+    try:
+        header, *rows = Path(f"/proc/sysvipc/{kind}").read_text().splitlines()
+    except (OSError, ValueError):
+        return []
+    columns = header.split()
+    owner = columns.index("uid")
+    return [int(row.split()[1]) for row in rows if int(row.split()[owner]) == uid]
 
 
 def remove_tree(folder: Path) -> None:
-    """Remove a folder whatever a player made of it: a symlink is unlinked, never followed."""
-    if folder.is_symlink() or folder.is_file():
-        folder.unlink()
-    else:
+    """Remove a folder whatever a player made of it: anything but a folder (a symlink, a FIFO) is
+    unlinked, never followed nor opened; a folder goes with ``rm -rf``, which takes any depth
+    (Python's ``rmtree`` recurses, and a player's 3,000 nested folders raised RecursionError)."""
+    try:
+        if not stat.S_ISDIR(os.lstat(folder).st_mode):
+            folder.unlink()
+            return
+    except OSError:
+        return
+    remover = shutil.which("rm")
+    if remover is not None:
+        with contextlib.suppress(OSError, subprocess.SubprocessError):
+            subprocess.run([remover, "-rf", "--", str(folder)], capture_output=True, check=False, timeout=600)
+            return
+    with contextlib.suppress(RecursionError):
         shutil.rmtree(folder, ignore_errors=True)
 
 

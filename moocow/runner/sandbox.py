@@ -23,9 +23,12 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import itertools
 import math
 import os
+import re
 import shutil
+import stat
 import subprocess
 import sys
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -43,7 +46,11 @@ PACKAGE = Path(__file__).resolve().parents[1]
 """moocow's own package folder: the adapter and the engine a Python player may use."""
 LAUNCHER = Path(__file__).with_name("launch.py")
 PLAYER_UID_BASE = 2_000_000_000
-"""As root, a player runs as this plus the runner's pid: a user id no account has, one per live runner."""
+"""As root, a player runs as a user id from here up, which no account has: one per player process
+(the runner's pid, and a count of the players it started), so that players playing at once in one
+runner (a Dask worker's threads) share no process budget, files or signals."""
+SESSIONS_PER_RUNNER = 128
+"""Player user ids a runner process takes in turn (one per player started, cycling)."""
 SHM_BYTES = 1 << 20
 """Room in ``/dev/shm``: enough for a semaphore, not a second disk."""
 VIRTUAL_DIRS = ("/proc", "/sys", "/dev")
@@ -167,8 +174,16 @@ class SandboxPolicy:
 
     def hiding(self, *paths: str | os.PathLike[str] | None) -> SandboxPolicy:
         """The same policy, with more of the runner's files to mask: a link's target too, which a
-        bind may show under its own name."""
+        bind may show under its own name. A file with a second name (a hard link) is refused: a
+        player's folder could hold that name, and finding it means walking every folder shown."""
         named = [path for path in paths if path is not None]
+        for path in named:
+            with contextlib.suppress(OSError):
+                if stat.S_ISREG(os.stat(path).st_mode) and os.stat(path).st_nlink > 1:
+                    raise MoocowError(
+                        f"{str(path)!r} has another name (a hard link): a player's folder could show it "
+                        "by that name; remove the other name, or copy the file"
+                    )
         more = tuple(
             str(where) for path in named for where in (Path(path).absolute(), Path(os.path.realpath(path)))
         )
@@ -210,9 +225,16 @@ def sandbox_policy(value: object) -> SandboxPolicy:
     raise MoocowError(f"sandbox must be true or false, not {value!r}")
 
 
+_started = itertools.count()
+"""Players this runner process has started."""
+
+
 def player_uid() -> int | None:
-    """The user id a player runs as when the runner is root (one per runner process), else ``None``."""
-    return PLAYER_UID_BASE + os.getpid() if running_as_root() else None
+    """A user id for the next player when the runner is root (one of its own), else ``None``."""
+    if not running_as_root():
+        return None
+    runner = os.getpid() % (1 << 20)  # below 2**31 in all: 2e9 + 2**20 * 128
+    return PLAYER_UID_BASE + runner * SESSIONS_PER_RUNNER + next(_started) % SESSIONS_PER_RUNNER
 
 
 @dataclass(frozen=True)
@@ -385,28 +407,22 @@ def masks(hidden: Iterable[str], binds: Iterable[str]) -> list[str]:
 
 
 def other_names(real: Path, binds: Sequence[Path]) -> Iterator[Path]:
-    """Where else in the binds the file ``real`` is: its hard links, and paths a bind mount put it
-    on (an operator's ``ln`` or ``mount --bind`` of the seed file into a student's folder)."""
+    """Where else in the binds a bind mount put the file ``real`` (an operator's ``mount --bind``
+    of the seed file into a student's folder); hard links are refused up front (``hiding``)."""
     what = identity(real)
-    inside = [
-        bound for bound in binds if not any(bound.is_relative_to(p) for p in (*python_paths(), PACKAGE))
-    ]
-    if real.is_file() and real.stat().st_nlink > 1:
-        for bound in inside:
-            for folder, _, names in os.walk(bound):
-                yield from (Path(folder) / name for name in names if identity(Path(folder) / name) == what)
-    with (
-        contextlib.suppress(OSError),
-        open("/proc/self/mountinfo", encoding="utf-8", errors="replace") as table,
-    ):
+    with contextlib.suppress(OSError), open("/proc/self/mountinfo", "rb") as table:
         for line in table:
-            point = Path(line.split()[4].encode().decode("unicode_escape"))
+            point = Path(os.fsdecode(_OCTAL.sub(lambda m: bytes([int(m[1], 8)]), line.split()[4])))
             if (
                 point != real
-                and any(point.is_relative_to(bound) for bound in inside)
+                and any(point.is_relative_to(bound) for bound in binds)
                 and identity(point) == what
             ):
                 yield point
+
+
+_OCTAL = re.compile(rb"\\([0-7]{3})")
+"""How ``/proc/self/mountinfo`` writes a space, tab, newline or backslash in a path: ``\\040``."""
 
 
 def readable_by_others(path: Path, along: bool) -> bool:

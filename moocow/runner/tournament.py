@@ -31,8 +31,8 @@ from moocow.runner.sandbox import (
     Confinement,
     SandboxPolicy,
     check_readable,
-    player_uid,
     referee_record,
+    running_as_root,
     sandbox_policy,
 )
 from moocow.runner.seats import deck_files
@@ -151,7 +151,7 @@ def check_confinement(players: Sequence[PlayerSpec], games: Sequence[str], sandb
     """Before round one: players outside the engine can be confined here, and their user id can read them."""
     outside = [player for player in players if player.kind is not PlayerKind.STRATEGY]
     level = sandbox.confinement() if outside else Confinement.NONE
-    if level is Confinement.NONE or player_uid() is None:
+    if level is Confinement.NONE or not running_as_root():
         return
     along = level is Confinement.USER  # no bind makes a way in: the whole path must be open
     for player in outside:
