@@ -21,7 +21,7 @@ from moocow.engine.errors import MoocowError
 from moocow.runner import bacrunner
 from moocow.runner.display import printable
 from moocow.runner.limits import Limits
-from moocow.runner.sandbox import SandboxPolicy, referee_line
+from moocow.runner.sandbox import SandboxPolicy, check_one_name, referee_line
 from moocow.terminal import err, one_line_errors, out, plural
 
 if TYPE_CHECKING:
@@ -278,6 +278,7 @@ def grade(
         key = choose_key(key_file) if gradescope is not None else None
         written = None if gradescope is None else check_output(gradescope, "Gradescope results")
         chosen = choose_seed(seed, seed_file, fallback=Seed(bacrunner.SEED, Source.COURSE))
+        check_one_name(key_file, seed_file)
         sandbox = SandboxPolicy(unconfined=no_sandbox).hiding(gradescope, written, key_file, seed_file)
         shortest, longest = 5 if min_length is None else min_length, 15 if max_length is None else max_length
         graded = grade_player(

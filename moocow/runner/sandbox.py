@@ -174,16 +174,9 @@ class SandboxPolicy:
 
     def hiding(self, *paths: str | os.PathLike[str] | None) -> SandboxPolicy:
         """The same policy, with more of the runner's files to mask: a link's target too, which a
-        bind may show under its own name. A file with a second name (a hard link) is refused: a
-        player's folder could hold that name, and finding it means walking every folder shown."""
+        bind may show under its own name (``check_one_name`` refuses a second name of the files
+        read or written in place)."""
         named = [path for path in paths if path is not None]
-        for path in named:
-            with contextlib.suppress(OSError):
-                if stat.S_ISREG(os.stat(path).st_mode) and os.stat(path).st_nlink > 1:
-                    raise MoocowError(
-                        f"{str(path)!r} has another name (a hard link): a player's folder could show it "
-                        "by that name; remove the other name, or copy the file"
-                    )
         more = tuple(
             str(where) for path in named for where in (Path(path).absolute(), Path(os.path.realpath(path)))
         )
@@ -404,6 +397,20 @@ def masks(hidden: Iterable[str], binds: Iterable[str]) -> list[str]:
         for other in other_names(real, [bound for bound, _ in shown]):
             options += [*kind, str(other)]
     return options
+
+
+def check_one_name(*paths: str | os.PathLike[str] | None) -> None:
+    """Refuse a runner's file read or written in place (seed, key, tournament and results files)
+    that has another name, a hard link: a player's folder could hold that name, and finding it
+    would mean walking every folder shown. An output replaced whole (Gradescope's) leaves a link
+    with the old content, so it is not asked."""
+    for path in paths:
+        with contextlib.suppress(OSError):
+            if path is not None and stat.S_ISREG(os.stat(path).st_mode) and os.stat(path).st_nlink > 1:
+                raise MoocowError(
+                    f"{str(path)!r} has another name (a hard link): a player's folder could show it "
+                    "by that name; remove the other name, or copy the file"
+                )
 
 
 def other_names(real: Path, binds: Sequence[Path]) -> Iterator[Path]:

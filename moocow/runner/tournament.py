@@ -30,6 +30,7 @@ from moocow.runner.sandbox import (
     PACKAGE,
     Confinement,
     SandboxPolicy,
+    check_one_name,
     check_readable,
     referee_record,
     running_as_root,
@@ -206,6 +207,7 @@ def tournament_from(
     if file_key is not None and (not isinstance(file_key, str) or not file_key.strip()):
         raise MoocowError(f"key_file must be the path of a key file, not {file_key!r}")
     hidden = (config, key_file, file_key, seed_file)
+    check_one_name(*hidden)
     settings["sandbox"] = sandbox_policy(settings.get("sandbox")).hiding(*hidden)
     settings["seed"] = seed.value
     settings["limits"] = Limits.from_options(limits, settings.get("limits"))
@@ -293,6 +295,7 @@ def run_tournament(
     if workers < 1:
         raise MoocowError(f"workers must be at least 1, not {workers}")
     if results is not None:
+        check_one_name(results)
         tournament = replace(tournament, sandbox=tournament.sandbox.hiding(results))
     log = None
     if results is not None:
