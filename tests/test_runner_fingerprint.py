@@ -13,6 +13,7 @@ import pytest
 from moocow.runner import fingerprint
 from moocow.runner.fingerprint import player_digest
 from moocow.runner.players import parse_player
+from moocow.runner.process import remove_tree
 
 
 @pytest.fixture
@@ -82,3 +83,16 @@ def test_the_results_file_beside_it_its_place_and_times_do_not(bot: Path, tmp_pa
 def test_engine_strategies_and_the_machines_programs_have_none() -> None:
     assert player_digest(parse_player("minmax")) is None
     assert player_digest(parse_player("sh -c 'read x'")) is None
+
+
+def test_a_folder_deeper_than_python_recurses_is_fingerprinted(bot: Path) -> None:
+    """``os.walk`` recurses: 1,500 nested folders in a student's folder crashed the run's start."""
+    before = digest(bot)
+    deep = bot.parent / "deep"
+    for _ in range(1500):  # os.makedirs recurses too
+        deep = deep / "d"
+        deep.parent.mkdir(exist_ok=True)
+    try:
+        assert digest(bot) not in (None, before)
+    finally:
+        remove_tree(bot.parent / "deep")  # pytest's own clean-up of old folders would recurse

@@ -13,6 +13,7 @@ shown its file alone), so a run resumed from elsewhere may be refused too.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import stat
@@ -73,18 +74,26 @@ def _machines(path: str) -> bool:
 
 def _entries(root: Path) -> Iterator[tuple[str, Path, os.stat_result]]:
     """``root`` and everything under it, folders included, in a fixed order, with its name below
-    ``root`` and its own status (links are not followed: a link counts by where it points)."""
+    ``root`` and its own status (links are not followed: a link counts by where it points). A
+    loop of its own, not ``os.walk``, which recurses: a student's folder 1,500 deep crashed it."""
     yield ".", root, root.stat()
     if not root.is_dir():
         return
-    for folder, folders, names in os.walk(root):
-        folders.sort()
-        for name in sorted([*folders, *names]):
-            path = Path(folder) / name
-            try:
-                yield str(path.relative_to(root)), path, path.lstat()
-            except OSError:
-                continue
+    waiting = [root]
+    while waiting:
+        folder = waiting.pop()
+        try:
+            with os.scandir(folder) as listing:
+                found = sorted(listing, key=lambda entry: entry.name)
+        except OSError:  # past the longest path, say: what is below is not seen
+            continue
+        for entry in found:
+            path = Path(entry.path)
+            with contextlib.suppress(OSError):
+                status = entry.stat(follow_symlinks=False)
+                yield str(path.relative_to(root)), path, status
+                if stat.S_ISDIR(status.st_mode):
+                    waiting.append(path)
 
 
 def _hash_content(digest: Any, path: Path) -> None:
