@@ -384,9 +384,9 @@ def masks(hidden: Iterable[str], binds: Iterable[str]) -> list[str]:
     or of a second name a bind mount gives the runner's folder has the files masked under the name
     it shows them by."""
     shown = [(Path(path), identity(path)) for path in binds]
+    points = mount_points()
     options: list[str] = []
-    for text in hidden:
-        real = Path(os.path.realpath(text))
+    for real in dict.fromkeys(Path(os.path.realpath(text)) for text in hidden):  # a path's spellings once
         if not real.exists():
             continue
         kind = ["--tmpfs"] if real.is_dir() else ["--ro-bind", os.devnull]
@@ -394,7 +394,7 @@ def masks(hidden: Iterable[str], binds: Iterable[str]) -> list[str]:
         for bound, what in shown:
             if what is not None and what in within:
                 options += [*kind, str(bound / real.relative_to(within[what]))]
-        for other in other_names(real, [bound for bound, _ in shown]):
+        for other in other_names(real, [bound for bound, _ in shown], points):
             options += [*kind, str(other)]
     return options
 
@@ -406,26 +406,32 @@ def check_one_name(*paths: str | os.PathLike[str] | None) -> None:
     with the old content, so it is not asked."""
     for path in paths:
         with contextlib.suppress(OSError):
-            if path is not None and stat.S_ISREG(os.stat(path).st_mode) and os.stat(path).st_nlink > 1:
+            found = None if path is None else os.stat(path)
+            if found is not None and stat.S_ISREG(found.st_mode) and found.st_nlink > 1:
                 raise MoocowError(
                     f"{str(path)!r} has another name (a hard link): a player's folder could show it "
                     "by that name; remove the other name, or copy the file"
                 )
 
 
-def other_names(real: Path, binds: Sequence[Path]) -> Iterator[Path]:
+def other_names(real: Path, binds: Sequence[Path], points: Sequence[Path]) -> Iterator[Path]:
     """Where else in the binds a bind mount put the file ``real`` (an operator's ``mount --bind``
-    of the seed file into a student's folder); hard links are refused up front (``hiding``)."""
+    of the seed file into a student's folder), among the mount ``points``; hard links are refused
+    up front (``check_one_name``)."""
     what = identity(real)
-    with contextlib.suppress(OSError), open("/proc/self/mountinfo", "rb") as table:
-        for line in table:
-            point = Path(os.fsdecode(_OCTAL.sub(lambda m: bytes([int(m[1], 8)]), line.split()[4])))
-            if (
-                point != real
-                and any(point.is_relative_to(bound) for bound in binds)
-                and identity(point) == what
-            ):
-                yield point
+    for point in points:
+        if point != real and any(point.is_relative_to(bound) for bound in binds) and identity(point) == what:
+            yield point
+
+
+def mount_points() -> list[Path]:
+    """This machine's mount points, from ``/proc/self/mountinfo`` (none where it cannot be read)."""
+    try:
+        with open("/proc/self/mountinfo", "rb") as table:
+            lines = table.read().splitlines()
+    except OSError:
+        return []
+    return [Path(os.fsdecode(_OCTAL.sub(lambda m: bytes([int(m[1], 8)]), line.split()[4]))) for line in lines]
 
 
 _OCTAL = re.compile(rb"\\([0-7]{3})")
