@@ -27,12 +27,14 @@ import pytest
 from moocow.engine.errors import MoocowError
 from moocow.gradescope.course import Course, Points, course_from, read_course
 from moocow.gradescope.grading import Layout, run_autograder
-from moocow.gradescope.results import GUESS_SHOWN, MOST_BYTES, Mark, bounded, course_results, points
+from moocow.gradescope.results import Mark, course_results, points
 from moocow.gradescope.tryout import can_drop, default_metadata, student_view
 from moocow.runner import sandbox
-from moocow.runner.grading import Grade
+from moocow.runner.grading import Grade, grade
+from moocow.runner.limits import Limits
 from moocow.runner.protocol import Identity
 from moocow.runner.results import RoundResult
+from moocow.runner.shown import GUESS_SHOWN, MOST_BYTES, bounded
 
 PLAYERS = Path(__file__).parent / "players"
 SHARED = [folder / "shared" / "data" / "words_alpha.txt" for folder in Path(__file__).resolve().parents[1:4]]
@@ -350,6 +352,22 @@ def test_results_are_cut_to_a_megabyte() -> None:
     """However long the outputs, the file is kept under the bound by halving the longest."""
     results = {"output": "x" * 3_000_000, "tests": [{"output": "y" * 2_000_000} for _ in range(3)]}
     assert len(json.dumps(bounded(results)).encode()) <= MOST_BYTES
+
+
+def test_grade_writes_plain_bounded_results_for_a_flooding_player(tmp_path: Path) -> None:
+    """`moocow grade --gradescope` too: 65,535-character guesses and HTML are cut and plain text; the
+    file is kilobytes, where the same player once made megabytes."""
+    words = tmp_path / "words.txt"
+    words.write_text("hunts\nmotes\nplastin\n")
+    graded = grade(
+        str(PLAYERS / "hostile" / "flood.py"), words=str(words), rounds=2, limits=Limits(guess_seconds=20)
+    )
+    results = graded.gradescope()
+    assert results["output_format"] == "text" and all(
+        test["output_format"] == "text" for test in results["tests"]
+    )
+    assert len(json.dumps(results)) < 60_000 and max(map(len, results["output"].split())) <= GUESS_SHOWN + 40
+    assert sum(len(guess) for result in graded.rounds for guess in result.guesses) > 1_000_000
 
 
 def test_what_the_student_sees_is_the_visible_part() -> None:

@@ -13,7 +13,6 @@ to ``GUESS_SHOWN`` characters, and the whole file is kept under ``MOST_BYTES``.
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -21,21 +20,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from moocow.gradescope.course import Course, renamed_file
-from moocow.runner import bacrunner
-from moocow.runner.display import printable
+from moocow.runner.shown import PLAIN, TEXT, bounded, cut
 
 if TYPE_CHECKING:
     from moocow.runner.grading import Grade
     from moocow.runner.results import RoundResult
 
-GUESS_SHOWN = 200
-"""Characters of a guess written (a course guess may be any printable line of 64 KiB)."""
-TEXT_SHOWN = 300
-"""Characters of any other player text written: its id, author, a lost round's reason."""
-MOST_BYTES = 1_000_000
-"""The most ``results.json`` may hold (PrairieLearn caps its own at 1 MB)."""
-TEXT = "text"
-"""Gradescope's plain-text format: shown as written, never rendered."""
 LEADERBOARD = {
     "total": ("Graded total of guesses", "asc"),
     "failed": ("Failed graded rounds", "asc"),
@@ -47,34 +37,14 @@ GRADED_MARK = "graded"
 """``extra_data.moocow.graded``: this submission was graded (a rate-limited one is not)."""
 
 
-def cut(text: str, most: int = TEXT_SHOWN) -> str:
-    """Player text as written: control characters escaped, at most ``most`` characters kept."""
-    shown = printable(text)
-    return shown if len(shown) <= most else f"{shown[:most]}... ({len(shown) - most:,} more characters)"
-
-
 def deck_label(deck: str) -> str:
     """A deck as students read it: its file by name, not by the container's path."""
     return renamed_file(deck, lambda path: Path(path).name)
 
 
-def round_line(result: RoundResult) -> str:
-    """``[secret]: guess guess ...`` as the course writes it, each guess cut; why a lost round was lost."""
-    line = f"[{result.secret}]: " + " ".join(cut(guess, GUESS_SHOWN) for guess in result.guesses)
-    return line if result.solved else f"{line}\n    lost: {result.failure}: {cut(result.reason or '')}"
-
-
 def log(graded: Grade, secret_seed: bool = False) -> str:
-    """A session's log: the course runner's header (the seed unless ``secret_seed``: never shown),
-    a line per round, the total with who played."""
-    identity = graded.identity
-    return "\n".join(
-        [
-            "Graded rounds, on the secret seed." if secret_seed else bacrunner.header_line(graded.seed),
-            *(round_line(result) for result in graded.rounds),
-            f"total {graded.total} {cut(identity.student_id, 100)} {cut(identity.author, 100)}",
-        ]
-    )
+    """A session's log as written: the seed in its header unless ``secret_seed`` (never shown then)."""
+    return graded.written_log("Graded rounds, on the secret seed." if secret_seed else None)
 
 
 @dataclass(frozen=True)
@@ -171,9 +141,7 @@ def course_results(
     ]
     results: dict[str, Any] = {
         "output": "\n".join(lines),
-        "output_format": TEXT,
-        "test_output_format": TEXT,
-        "test_name_format": TEXT,
+        **PLAIN,
         "stdout_visibility": "hidden",
         "execution_time": round(sum(result.seconds for result in _rounds([*practice, *graded]))),
         "tests": tests,
@@ -212,16 +180,3 @@ def ungraded(message: str, version: str) -> dict[str, Any]:
         "tests": [],
         "extra_data": {"moocow": {"version": version, GRADED_MARK: False}},
     }
-
-
-def bounded(results: dict[str, Any], most: int = MOST_BYTES) -> dict[str, Any]:
-    """``results`` cut to at most ``most`` bytes of JSON: the longest output is halved until it fits."""
-    marker = "\n... (cut: results.json is kept under 1 MB)"
-    while len(json.dumps(results).encode("utf-8")) > most:
-        holders = [results, *results.get("tests", [])]
-        longest = max(holders, key=lambda holder: len(holder.get("output", "")))
-        kept = longest.get("output", "").removesuffix(marker)
-        if not kept:
-            break  # nothing left to cut: the rest is the file's own structure
-        longest["output"] = kept[: len(kept) // 2] + marker
-    return results
