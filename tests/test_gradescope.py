@@ -26,7 +26,7 @@ import pytest
 
 from moocow.engine.errors import MoocowError
 from moocow.gradescope.course import Course, Points, course_from, read_course
-from moocow.gradescope.grading import Layout, run_autograder
+from moocow.gradescope.grading import Layout, player_folder, run_autograder
 from moocow.gradescope.results import Mark, course_results, points
 from moocow.gradescope.tryout import can_drop, default_metadata, student_view
 from moocow.runner import sandbox
@@ -125,13 +125,13 @@ def assert_graded_deck_unseen(results: dict[str, Any], seed: str) -> set[str]:
 
 
 @pytest.fixture(scope="session")
-def readable_python(tmp_path_factory: pytest.TempPathFactory) -> str:
-    """This interpreter if other users can read it, else a venv of the system's Python of the same
-    version that imports this moocow (as setup.sh's venv in /opt is readable on Gradescope)."""
-    if not sandbox.running_as_root() or sandbox.readable_by_others(
-        Path(os.path.realpath(sys.executable)), True
-    ):
-        return sys.executable
+def readable_python() -> Iterator[str]:
+    """This interpreter if other users can run it, else a venv of the system's Python of the same
+    version that imports this moocow, in a folder every user can reach (as setup.sh's /opt/moocow)."""
+    spellings = (Path(sys.executable), Path(os.path.realpath(sys.executable)))
+    if not sandbox.running_as_root() or all(sandbox.readable_by_others(path, True) for path in spellings):
+        yield sys.executable
+        return
     system = Path("/usr/bin/python3")
     version = f"{sys.version_info[0]}.{sys.version_info[1]}"
     asked = [system, "-c", "import sys; print(*sys.version_info[:2], sep='.')"]
@@ -142,12 +142,17 @@ def readable_python(tmp_path_factory: pytest.TempPathFactory) -> str:
     )
     if same != version:
         pytest.skip(f"this Python is not readable by other users and {system} is not Python {version}")
-    folder = tmp_path_factory.mktemp("python")
+    folder = Path(tempfile.mkdtemp(prefix="moocow-test-python-"))
     folder.chmod(0o755)
-    subprocess.run([system, "-m", "venv", "--without-pip", folder / "venv"], check=True)
-    bridge = folder / "venv" / "lib" / f"python{version}" / "site-packages" / "moocow-bridge.pth"
-    bridge.write_text("".join(f"import site; site.addsitedir({path!r})\n" for path in site.getsitepackages()))
-    return str(folder / "venv" / "bin" / "python")
+    try:
+        subprocess.run([system, "-m", "venv", "--without-pip", folder / "venv"], check=True)
+        bridge = folder / "venv" / "lib" / f"python{version}" / "site-packages" / "moocow-bridge.pth"
+        bridge.write_text(
+            "".join(f"import site; site.addsitedir({path!r})\n" for path in site.getsitepackages())
+        )
+        yield str(folder / "venv" / "bin" / "python")
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def moocow(python: str, *arguments: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
@@ -238,13 +243,74 @@ def test_gradescope_try_grades_at_gradescopes_level_and_shows_no_graded_secret(
     assert stat.S_IMODE(layout.seed.stat().st_mode) == stat.S_IMODE(layout.metadata.stat().st_mode) == 0o600
     assert_graded_deck_unseen(results, layout.seed.read_text())
     assert "What the student sees:" in done.stdout and done.stdout.rstrip().endswith("}")
+    practice = results["tests"][0]["output"]
+    assert "disqualified" not in practice
     if player == "hostile/flood.py":
         longest = max(len(word) for test in results["tests"] for word in test["output"].split())
         assert longest <= GUESS_SHOWN + 40 and written.stat().st_size < 100_000
         scored = next(test for test in results["tests"] if test["name"].startswith("Graded rounds:"))
         assert scored["score"] == 0 and "<img" not in scored["output"]
+        assert "Lost rounds by cause: 3 mercy" in scored["output"]
     else:
         assert results["leaderboard"][0]["name"] == "Graded total of guesses"
+        assert "123456789 Course, Test" in practice and "disqualified" not in json.dumps(results)
+
+
+def test_a_player_hunting_the_seed_finds_nothing_under_gradescope_try(
+    readable_python: str, reachable: Path
+) -> None:
+    """tests/players/hostile/seed_thief.py (command lines, the runner's memory, environment and folders,
+    every seed and results file it can name) finds nothing to read, at the level Gradescope gives."""
+    (reachable / "course.toml").write_text(
+        '[gradescope]\ngames = ["mastermind:pegs=3,colors=3"]\nrounds = 2\n'
+    )
+    built = moocow(sys.executable, "gradescope", "build", "course.toml", "-o", "a.zip", cwd=reachable)
+    assert built.returncode == 0, built.stderr
+    (reachable / "submission").mkdir()
+    (reachable / "submission" / "bacplayer.py").write_bytes(
+        (PLAYERS / "hostile" / "seed_thief.py").read_bytes()
+    )
+    out = reachable / "out"
+    done = moocow(
+        readable_python, "gradescope", "try", "a.zip", "submission", "--out", str(out), cwd=reachable
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    results = json.loads((out / "results" / "results.json").read_text())
+    assert "(student id found:nothing, author Thief, Seed)" in results["output"], results["tests"][0][
+        "output"
+    ]
+
+
+def test_a_link_in_the_submission_is_not_copied_for_the_player(tmp_path: Path) -> None:
+    """A submitted link to the seed, copied by root, would hand the player the seed: links are left out,
+    and what they point to keeps its mode."""
+    seed = tmp_path / "seed"
+    seed.write_text("4711471147114711\n")
+    seed.chmod(0o600)
+    submission = tmp_path / "submission"
+    (submission / "lib").mkdir(parents=True)
+    (submission / "bacplayer.py").write_text("")
+    (submission / "lib" / "seed.txt").symlink_to(seed)
+    (submission / "seed").symlink_to(seed)
+    with player_folder(submission) as folder:
+        copied = sorted(str(path.relative_to(folder)) for path in folder.rglob("*"))
+        assert copied == ["bacplayer.py", "lib"] and stat.S_IMODE(folder.stat().st_mode) == 0o755
+    assert stat.S_IMODE(seed.stat().st_mode) == 0o600
+
+
+def test_try_with_a_broken_course_is_one_line(tmp_path: Path) -> None:
+    """run_autograder's own error, on one line, when it writes no results.json."""
+    (tmp_path / "course.toml").write_text('[gradescope]\ngames = ["bottles:n=3"]\n')
+    assert moocow(sys.executable, "gradescope", "build", "course.toml", cwd=tmp_path).returncode == 0
+    with zipfile.ZipFile(tmp_path / "autograder.zip") as opened:
+        entries = [(info, opened.read(info)) for info in opened.infolist()]
+    with zipfile.ZipFile(tmp_path / "broken.zip", "w") as broken:
+        for info, data in entries:
+            broken.writestr(info, b"[gradescope]\nbogus = 1\n" if info.filename == "course.toml" else data)
+    (tmp_path / "bacplayer.py").write_text("")
+    done = moocow(sys.executable, "gradescope", "try", "broken.zip", "bacplayer.py", cwd=tmp_path)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert done.stderr.startswith("error: ") and "unknown key 'bogus'" in done.stderr
 
 
 # --- The course file ---

@@ -96,8 +96,10 @@ def try_command(
         + ("" if out_dir else " (a scratch folder; --out DIR keeps one)")
     )
     if tried.results is None:
-        for line in tried.stdout.strip().splitlines()[-5:]:
-            err.line(printable(line))
+        said = [line for line in tried.stdout.splitlines() if line.startswith("error:")]
+        stdout = tried.root / "results" / "stdout"
+        why = f"error: run_autograder wrote no results.json (status {tried.status}); see {stdout}"
+        err.line(printable(said[-1] if said else why))
         raise typer.Exit(2)
     out.line("")
     out.line("What the student sees:")

@@ -16,6 +16,7 @@ import contextlib
 import json
 import os
 import shutil
+import stat
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -154,11 +155,14 @@ def check_strategy(mark: str | int) -> None:
 
 @contextlib.contextmanager
 def player_folder(submission: Path) -> Iterator[Path]:
-    """A copy of the submission that players can read and not write, removed afterwards."""
+    """A copy of the submission that players can read and not write, removed afterwards.
+
+    Only its regular files and folders are copied: a link is left out, since root copying it (or
+    opening it up) would hand the player what it points to (``/autograder/source/seed``)."""
     scratch = Path(tempfile.mkdtemp(prefix="moocow-submission-"))
     try:
         folder = scratch / "submission"
-        shutil.copytree(submission, folder, symlinks=False)
+        shutil.copytree(submission, folder, ignore=_not_plain)
         for path in (scratch, *folder.rglob("*"), folder):
             if path.is_dir():
                 path.chmod(0o755)
@@ -167,6 +171,16 @@ def player_folder(submission: Path) -> Iterator[Path]:
         yield folder
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _not_plain(folder: str, names: list[str]) -> set[str]:
+    """The names in ``folder`` that are not plain files or folders (links, devices, pipes)."""
+    plain = (stat.S_ISREG, stat.S_ISDIR)
+    return {
+        name
+        for name in names
+        if not any(kind(os.lstat(os.path.join(folder, name)).st_mode) for kind in plain)
+    }
 
 
 def _limited(limit: SubmissionLimit | None, metadata: Path) -> dict[str, Any] | None:
