@@ -507,6 +507,26 @@ def test_build_takes_a_course_file_or_options_not_both(tmp_path: Path) -> None:
     assert done.stderr.count("\n") == 1 and not (tmp_path / "autograder.zip").exists()
 
 
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["--words", "missing.txt"], "error: cannot read word file '"),
+        (["--game", "chess"], "error: unknown game 'chess'"),
+        (["course.toml"], "error: points mark 'bot.py' is not a built-in strategy"),
+    ],
+)
+def test_build_refuses_a_course_it_could_not_grade_in_one_line(
+    tmp_path: Path, arguments: list[str], message: str
+) -> None:
+    """A deck file missing, a game unknown, a points mark that is no strategy: one line before any zip."""
+    course = '[gradescope]\ngames = ["bottles:n=3"]\n[gradescope.points]\nscheme = "scale"\nmax = 5\n'
+    course += 'full_at = "bot.py"\n'
+    (tmp_path / "course.toml").write_text(course)
+    done = moocow(sys.executable, "gradescope", "build", *arguments, cwd=tmp_path)
+    assert done.returncode == 2 and done.stderr.startswith(message) and done.stderr.count("\n") == 1
+    assert not (tmp_path / "autograder.zip").exists()
+
+
 def test_build_from_options_puts_the_games_in_the_zip(tmp_path: Path) -> None:
     done = moocow(sys.executable, "gradescope", "build", "-g", "bottles:n=3", "--rounds", "2", "-o", "a.zip",
                   cwd=tmp_path)  # fmt: skip

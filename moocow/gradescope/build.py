@@ -26,6 +26,7 @@ from moocow.engine.errors import MoocowError
 from moocow.gradescope.course import Course
 from moocow.gradescope.grading import COURSE_FILE, SEED_FILE, check_strategy
 from moocow.gradescope.scripts import RUN_AUTOGRADER, SETUP
+from moocow.runner.bacrunner import WordSource, is_course_deck
 from moocow.runner.decks import load_deck
 from moocow.runner.files import PRIVATE, check_output
 from moocow.runner.seeds import FRESH_BELOW
@@ -51,6 +52,8 @@ def build_zip(course: Course, output: str | os.PathLike[str]) -> Built:
     target = check_output(output, "autograder zip")
     for deck in course.decks:
         load_deck(deck)
+        if is_course_deck(deck):
+            WordSource.from_spec(deck).words()  # read now: a missing or binary file is one line here
     check_strategy(course.points.full_at)
     check_strategy(course.points.zero_at)
     beside: dict[str, Path] = {}
@@ -68,7 +71,7 @@ def build_zip(course: Course, output: str | os.PathLike[str]) -> Built:
             ("setup.sh", SETUP.encode(), 0o755),
             ("run_autograder", RUN_AUTOGRADER.encode(), 0o755),
             (COURSE_FILE, zipped.to_toml().encode("utf-8"), 0o644),
-            *((name, path.read_bytes(), 0o644) for name, path in beside.items()),
+            *((name, _read(path), 0o644) for name, path in beside.items()),
             (wheel.name, wheel.read_bytes(), 0o644),
             (SEED_FILE, f"{secrets.randbelow(FRESH_BELOW)}\n".encode(), PRIVATE),
         ]
@@ -91,6 +94,14 @@ def write_zip(target: Path, entries: list[tuple[str, bytes, int]]) -> None:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def _read(path: Path) -> bytes:
+    """A deck's file, whole; one line if it cannot be read."""
+    try:
+        return path.read_bytes()
+    except OSError as error:
+        raise MoocowError(f"cannot read deck file {str(path)!r}: {error.strerror or error}") from None
 
 
 def project_root() -> Path:

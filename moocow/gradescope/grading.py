@@ -30,7 +30,7 @@ from moocow.gradescope.course import Course, SubmissionLimit, read_course
 from moocow.gradescope.results import GRADED_MARK, Mark, bounded, course_results, cut, ungraded
 from moocow.runner.files import PRIVATE, check_output, write_atomically
 from moocow.runner.grading import Grade, grade
-from moocow.runner.players import PlayerKind
+from moocow.runner.players import PlayerKind, parse_player
 from moocow.runner.sandbox import SandboxPolicy
 from moocow.runner.seeds import read_seed_file
 from moocow.runner.tournament import build_tournament
@@ -148,9 +148,13 @@ def _mark(mark: str | int, course: Course, seed: int, play: Any) -> Mark:
 def check_strategy(mark: str | int) -> None:
     """A points mark that names a strategy must name a built-in one (checked when the zip is built)."""
     if isinstance(mark, str) and mark != "mercy":
-        tournament = build_tournament({"players": [mark], "games": ["bottles:n=3"]})
-        if tournament.players[0].kind is not PlayerKind.STRATEGY:
+        try:
+            kind = parse_player(mark).kind
+        except MoocowError:
+            kind = None
+        if kind is not PlayerKind.STRATEGY:
             raise MoocowError(f"points mark {mark!r} is not a built-in strategy, a total or 'mercy'")
+        build_tournament({"players": [mark], "games": ["bottles:n=3"]})  # its parameters are checked
 
 
 @contextlib.contextmanager
