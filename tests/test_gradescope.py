@@ -323,7 +323,7 @@ def test_a_course_file_reads_back_as_the_zip_writes_it(tmp_path: Path) -> None:
         "practice_rounds": 1,
         "practice_seed": 5, "mercy": 9, "files": ["bot.py", "helper.py"], "leaderboard": ["points", "worst"],
         "points": {"scheme": "scale", "max": 50, "full_at": 30, "zero_at": "first"},
-        "visibility": {"practice": "after_published", "score": "hidden", "details": "hidden"},
+        "visibility": {"practice": "after_published", "score": "visible", "details": "hidden"},
         "submissions": {"most": 3, "hours": 12}, "limits": {"guess_seconds": 2},
     }  # fmt: skip
     course = course_from(table)
@@ -340,6 +340,7 @@ def test_a_course_file_reads_back_as_the_zip_writes_it(tmp_path: Path) -> None:
         ({"visibility": {"details": "visible"}}, "must be after_due_date or hidden"),
         ({"visibility": {"details": "after_published"}}, "must be after_due_date or hidden"),
         ({"visibility": {"score": "soon"}}, "not one of visible"),
+        ({"visibility": {"score": "after_published"}}, "a leaderboard shows the graded totals at once"),
         ({"seed": 4}, "unknown key 'seed'"),
         ({"files": ["../bot.py"]}, "not paths"),
         ({"leaderboard": ["speed"]}, "unknown leaderboard column"),
@@ -412,6 +413,19 @@ def test_no_graded_secret_guess_or_reason_where_a_student_looks(scheme: str) -> 
     details = results["tests"][-1]
     assert details["visibility"] == "after_due_date" and "[zebra]: gauzy fjord" in details["output"]
     assert "4242424242424" not in json.dumps(results)
+
+
+def test_totals_kept_until_published_show_nowhere_before() -> None:
+    """With the score shown once grades are published and no leaderboard, what a student sees before
+    holds no graded total: the covert channel of a visible total is closed."""
+    table = {"games": ["words:length=5"], "leaderboard": [], "visibility": {"score": "after_published"}}
+    graded = [graded_rounds(["zebra", "quilt"], ["gauzy", "fjord"], 4242424242424, solved=False)]
+    results = course_results(course_from(table), [], graded, None, {}, "0")
+    check_specification(results)
+    assert "leaderboard" not in results and "40" not in visible_text(results)
+    assert (
+        results["tests"][0]["visibility"] == "after_published" and "total 40" in results["tests"][0]["output"]
+    )
 
 
 def test_results_are_cut_to_a_megabyte() -> None:
