@@ -514,6 +514,22 @@ def test_over_the_submission_limit_the_last_graded_results_stand(tmp_path: Path)
 # --- The command line ---
 
 
+def test_try_takes_earlier_submissions_from_metadata(tmp_path: Path) -> None:
+    """`gradescope try --metadata`: a submission over the course's limit keeps the last graded results."""
+    course = '[gradescope]\ngames = ["bottles:n=3"]\n[gradescope.submissions]\nmost = 1\n'
+    (tmp_path / "course.toml").write_text(course)
+    assert moocow(sys.executable, "gradescope", "build", "course.toml", cwd=tmp_path).returncode == 0
+    metadata = default_metadata()
+    earlier = {"output": "earlier", "tests": [], "score": 7, "extra_data": {"moocow": {"graded": True}}}
+    metadata["previous_submissions"] = [{"submission_time": metadata["created_at"], "results": earlier}]
+    (tmp_path / "metadata.json").write_text(json.dumps(metadata))
+    (tmp_path / "bacplayer.py").write_text("")
+    arguments = ["autograder.zip", "bacplayer.py", "--metadata", "metadata.json"]
+    done = moocow(sys.executable, "gradescope", "try", *arguments, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "Not graded: at most 1 graded submissions in 24 hours" in done.stdout and "Score: 7" in done.stdout
+
+
 def test_build_takes_a_course_file_or_options_not_both(tmp_path: Path) -> None:
     (tmp_path / "course.toml").write_text("[gradescope]\n")
     done = moocow(sys.executable, "gradescope", "build", "course.toml", "--rounds", "3", cwd=tmp_path)
