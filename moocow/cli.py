@@ -104,9 +104,10 @@ def main_options(
 ) -> None:
     """Load local plugins before any command, and report plugins that failed to load."""
     from moocow import api
-    from moocow.engine.table import table_budget
+    from moocow.engine.table import forced_engine, table_budget
 
-    table_budget()  # a mistyped MOOCOW_TABLE_BUDGET is refused before any work starts
+    table_budget()  # a mistyped MOOCOW_TABLE_BUDGET or MOOCOW_ENGINE is refused before any work starts
+    forced_engine()
     for path in plugin or []:
         api.load_plugin_file(path)
     for problem in api.plugin_errors():
@@ -114,34 +115,43 @@ def main_options(
 
 
 @command
-def games() -> None:
+def games(as_json: JsonOpt = False) -> None:
     """List the games, their parameters and the size of their code spaces."""
     from rich.table import Table
 
     from moocow import api
+    from moocow.engine.params import format_defaults
 
-    table = Table("game", "parameters (default)", "secrets", "guesses", "about")
     infos = api.describe_games()
-    for info in infos:
-        parameters = ", ".join(f"{name}={value}" for name, value in info.defaults.items())
-        sizes = ("-", "-") if info.secrets is None else (f"{info.secrets:,}", f"{info.guesses:,}")
-        table.add_row(printable(info.name), printable(parameters), *sizes, printable(info.summary))
-    out.print(table)
+    if as_json:
+        print(json.dumps([info.to_dict() for info in infos], indent=2))
+    else:
+        table = Table("game", "parameters (default)", "secrets", "guesses", "about")
+        for info in infos:
+            sizes = ("-", "-") if info.secrets is None else (f"{info.secrets:,}", f"{info.guesses:,}")
+            parameters = printable(format_defaults(info.defaults))
+            table.add_row(printable(info.name), parameters, *sizes, printable(info.summary))
+        out.print(table)
     for info in infos:
         if info.problem is not None:
             err.line(f"warning: game {printable(info.name)!r} cannot be built: {printable(info.problem)}")
 
 
 @command
-def strategies() -> None:
+def strategies(as_json: JsonOpt = False) -> None:
     """List the strategies and their parameters."""
     from rich.table import Table
 
     from moocow import api
+    from moocow.engine.params import format_defaults
 
-    table = Table("strategy", "parameters", "about")
-    for name, parameters, summary in api.describe_strategies():
-        table.add_row(name, ", ".join(parameters), summary)
+    infos = api.describe_strategies()
+    if as_json:
+        print(json.dumps([info.to_dict() for info in infos], indent=2))
+        return
+    table = Table("strategy", "parameters (default)", "about")
+    for info in infos:
+        table.add_row(info.name, format_defaults(info.defaults), info.summary)
     out.print(table)
 
 
@@ -162,10 +172,10 @@ def solve(
     if as_json:
         print(json.dumps(playout.to_dict(), indent=2))
         return
-    table = Table("#", "guess", "", "feedback", "remaining")
+    table = Table("#", "guess", "feedback", "remaining")
     for number, step in enumerate(playout.steps, 1):
-        marker = ("" if step.was_candidate else "(not possible)") + (" *" if step.note else "")
-        table.add_row(str(number), step.guess, marker.strip(), step.feedback, f"{step.remaining:,}")
+        guess = step.guess + ("" if step.was_candidate else " (not possible)") + (" *" if step.note else "")
+        table.add_row(str(number), guess, step.feedback, f"{step.remaining:,}")
     out.print(table)
     count = len(playout.steps)
     out.line(f"Found {playout.secret} in {count} {plural(count, 'guess')} with {playout.strategy}.")

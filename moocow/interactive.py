@@ -14,6 +14,7 @@ from collections.abc import Callable
 from moocow.assistant import Assistant
 from moocow.engine.errors import MoocowError
 from moocow.engine.game import Game
+from moocow.runner.seeds import checked_seed
 from moocow.terminal import plural
 
 Ask = Callable[[str], str | None]
@@ -63,7 +64,10 @@ def _assist_command(assistant: Assistant, line: str, say: Say) -> None:
     if command == "help":
         say(ASSIST_HELP.format(example=_example(game), feedback=_example_feedback(game)))
     elif command == "undo":
-        say("Took back the last entry." if assistant.undo() else "Nothing to undo.")
+        if not assistant.undo():
+            say("Nothing to undo: no entry yet.")
+            return
+        say("Took back the last entry.")
         _report(assistant, say)
     elif command == "list":
         _list(assistant, say, limit=LIST_MOST)
@@ -74,20 +78,27 @@ def _assist_command(assistant: Assistant, line: str, say: Say) -> None:
         if not entries:
             say("No entries yet.")
     else:
-        guess, _, feedback = line.partition(" ")
-        if not feedback.strip():
+        guess, _, feedback = _split_entry(line)
+        if not feedback:
             example = f"{_example(game)} {_example_feedback(game)}"
             say(f"error: expected a guess and its score, e.g. '{example}' (type help)")
             return
         try:
             assistant.record(guess, feedback)
         except MoocowError as error:
-            say(f"error: {error}; nothing recorded (undo takes back the previous entry)")
+            earlier = " (if an earlier entry was mistyped, undo takes back the last one)"
+            say(f"error: {error}; nothing recorded{earlier if assistant.position.history else ''}")
             return
         earlier = assistant.earlier_entry()
         if earlier is not None:
             say(f"warning: guess {earlier} was {guess.strip()} too; the same guess again tells nothing new")
         _report(assistant, say)
+
+
+def _split_entry(line: str) -> tuple[str, str, str]:
+    """A guess and its score, split at the first run of whitespace: a space, several, or a tab."""
+    parts = line.split(None, 1)
+    return (parts[0], " ", parts[1].strip()) if len(parts) == 2 else (line, "", "")
 
 
 def _report(assistant: Assistant, say: Say) -> None:
@@ -150,6 +161,8 @@ def _example_feedback(game: Game) -> str:
 
 def play(game: Game, seed: int | None, ask: Ask, say: Say) -> int | None:
     """You guess the computer's secret; returns the number of guesses, or ``None`` if you gave up."""
+    if seed is not None:
+        checked_seed(seed, "--seed")  # the runner's rule: -N would deal the secret of N
     secret = random.Random(seed).randrange(len(game.secrets))
     secret_code = game.secrets[secret : secret + 1]
     say(f"I have chosen a secret for {game.spec} ({len(game.secrets):,} are possible). 'quit' gives up.")
@@ -183,7 +196,11 @@ def play(game: Game, seed: int | None, ask: Ask, say: Say) -> int | None:
                 say(f"error: {error}")
                 continue
             value = int(game.feedback(game.guesses[guess : guess + 1], secret_code)[0, 0])
-            history.append((game.format_code(game.guesses[guess]), game.format_feedback(value)))
+            shown = game.format_code(game.guesses[guess])
+            earlier = next((number for number, (made, _) in enumerate(history, 1) if made == shown), None)
+            if earlier is not None:
+                say(f"warning: guess {earlier} was {shown} too; the same guess again tells nothing new")
+            history.append((shown, game.format_feedback(value)))
             if value == game.win and game.secret_guess_index[secret] == guess:
                 say(f"Solved in {len(history)} {plural(len(history), 'guess')}.")
                 return len(history)

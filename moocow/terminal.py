@@ -43,8 +43,18 @@ class Output:
         return self._console
 
     def print(self, renderable: object) -> None:
-        """A rich renderable (a table)."""
-        self.console.print(renderable)
+        """A rich renderable (a table). Off a terminal it is drawn as wide as it needs, not cut
+        at 80 columns: a file or a pipe has no width, and a name cut short is a name lost."""
+        console = self.console
+        if console.is_terminal:
+            console.print(renderable)
+            return
+        from rich.console import Console
+        from rich.measure import Measurement
+
+        needed = Measurement.get(console, console.options.update_width(UNCUT), renderable).maximum
+        width = max(console.width, min(needed, UNCUT))  # a console never prints wider than its own width
+        Console(file=self._stream(), width=width, highlight=False).print(renderable)
 
     def line(self, text: str = "") -> None:
         """One line as it is: no markup, highlighting, emoji codes or wrapping. Through the
@@ -64,6 +74,9 @@ class Output:
     def _stream(self) -> TextIO:
         return sys.stderr if self.stderr else sys.stdout  # looked up at each write: tests replace them
 
+
+UNCUT = 10_000
+"""Widest a table is drawn off a terminal."""
 
 out = Output()
 """Results, on stdout."""

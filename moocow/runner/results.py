@@ -187,7 +187,11 @@ def recorded_seed(path: str | os.PathLike[str]) -> int | None:
         return None
     tournament = first.get("tournament") if isinstance(first, dict) else None
     seed = tournament.get("seed") if isinstance(tournament, dict) else None
-    return seed if isinstance(seed, int) and not isinstance(seed, bool) else None
+    if seed is None:
+        return None
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise MoocowError(f"results file {str(path)!r}: its seed is {_shown(seed)}, not a whole number")
+    return seed
 
 
 def read_results(path: Path, expected_header: dict[str, Any], key: bytes | None = None) -> list[RoundResult]:
@@ -218,7 +222,7 @@ def read_results(path: Path, expected_header: dict[str, Any], key: bytes | None 
         # The rest of what protected an earlier run may differ (the level a machine allows): a record.
         found = {name: value for name, value in found.items() if name != REFEREE}
     expected_header = {name: value for name, value in expected_header.items() if name != REFEREE}
-    if found != json.loads(json.dumps(expected_header)):
+    if not _same_json(found, expected_header):
         raise MoocowError(
             f"results file {str(path)!r} belongs to another tournament "
             "(players, games, rounds, seed, mercy or limits differ)"
@@ -235,6 +239,12 @@ def read_results(path: Path, expected_header: dict[str, Any], key: bytes | None 
         with path.open("r+b") as torn:
             torn.truncate(complete)
     return results
+
+
+def _same_json(found: Any, expected: Any) -> bool:
+    """Equal as JSON, types included: Python takes ``5.0 == 5`` and ``true == 1``, and a header
+    whose seed read ``5.0`` was resumed as seed 5."""
+    return json.dumps(found, sort_keys=True) == json.dumps(expected, sort_keys=True)
 
 
 def _check_players_unchanged(path: Path, found: Any, expected: dict[str, Any]) -> None:
