@@ -109,7 +109,7 @@ def main_options(
     table_budget()  # a mistyped MOOCOW_TABLE_BUDGET or MOOCOW_ENGINE is refused before any work starts
     forced_engine()
     for path in plugin or []:
-        api.load_plugin_file(path)
+        api.load_plugin_file(path, strict=True)
     for problem in api.plugin_errors():
         err.line(f"warning: {problem}")
 

@@ -131,12 +131,28 @@ def lazy_command(target: str) -> Any:
 
 
 def usage_message(error: Any) -> str:
-    """Click's message on one line, lower case first, pointing at the command's help."""
+    """Click's message on one line, lower case first, pointing at the command's help, or, for an
+    option of ``moocow`` itself given after the command, at where it goes."""
     message = " ".join(error.format_message().split()).rstrip(".")
     message = message[:1].lower() + message[1:]
     context = getattr(error, "ctx", None)
     where = f"; see '{context.command_path} --help'" if context is not None else ""
+    main = _main_option(error)
+    if main is not None and context is not None:
+        name = error.option_name
+        usage = name if main.is_flag else f"{name} {main.metavar or 'VALUE'} {context.info_name} ..."
+        where = f"; {name} is an option of moocow itself and goes before the command: moocow {usage}"
     return printable(message + where)
+
+
+def _main_option(error: Any) -> Any:
+    """The option of ``moocow`` itself (the group above the command) that a command was given, if any."""
+    context = getattr(error, "ctx", None)
+    name = getattr(error, "option_name", None)
+    parent = getattr(context, "parent", None)
+    if not isinstance(error, click_errors.NoSuchOption) or parent is None or not name:
+        return None
+    return next((param for param in parent.command.params if name in getattr(param, "opts", ())), None)
 
 
 def metavar_word(param: Any) -> str:

@@ -207,3 +207,32 @@ def test_tournament_prints_json() -> None:
         row["player"] for row in data["by_game"]["mastermind"]
     ]
     assert {"player", "total", "average", "worst", "failed", "seconds_per_guess"} <= set(data["standings"][0])
+
+
+# ---------------------------------------------------------------- --plugin
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "fragment"),
+    [
+        ("notes.txt", "hello\n", "is not a Python file"),
+        ("nohook.py", "x = 1\n", "no @hookimpl function"),
+        ("garbled.py", "def (:\n", "SyntaxError"),
+    ],
+)
+def test_a_plugin_file_that_does_not_load_is_an_error(
+    tmp_path: Path, name: str, text: str, fragment: str
+) -> None:
+    """A file named with ``--plugin`` that is not Python or has no hook: one line, status 2, not a warning."""
+    plugin = tmp_path / name
+    plugin.write_text(text)
+    result = run("--plugin", str(plugin), "games")
+    one_line_error(result, fragment)
+    assert result.stdout == ""
+
+
+def test_plugin_after_the_command_says_where_it_goes() -> None:
+    line = one_line_error(run("games", "--plugin", "x.py"), "no such option: --plugin")
+    assert "goes before the command: moocow --plugin FILE games ..." in line
+    assert "--version is an option of moocow itself" in one_line_error(run("games", "--version"), "--version")
+    assert "itself" not in one_line_error(run("games", "--plugi", "x"), "--plugi")

@@ -63,9 +63,17 @@ def reset_plugins(manager: PluginManager | None = None) -> None:
         _manager = manager
 
 
-def load_plugin_file(path: str | os.PathLike[str]) -> None:
-    """Load a local ``.py`` plugin (``--plugin PATH``); a missing file raises ``MoocowError``."""
-    get_plugin_manager().load_file(path)
+def load_plugin_file(path: str | os.PathLike[str], strict: bool = False) -> None:
+    """Load a local ``.py`` plugin (``--plugin PATH``); a missing file raises ``MoocowError``.
+
+    A file that fails to load (not Python, no hook, its import raised) is recorded as a broken
+    plugin (``plugin_errors``); ``strict`` raises ``MoocowError`` instead: a file a person named
+    on the command line did not do what they asked, and a warning scrolled past unread."""
+    manager = get_plugin_manager()
+    problem = manager.load_file(path)
+    if strict and problem is not None:
+        manager.errors.remove(problem)
+        raise MoocowError(problem)
 
 
 def local_plugin_files() -> list[str]:
