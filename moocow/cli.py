@@ -41,7 +41,7 @@ app = typer.Typer(
     name="moocow",
     help="Play, solve and referee code-breaking games: Mastermind, Bulls and Cows, the bottle game.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )

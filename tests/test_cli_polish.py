@@ -236,3 +236,20 @@ def test_plugin_after_the_command_says_where_it_goes() -> None:
     assert "goes before the command: moocow --plugin FILE games ..." in line
     assert "--version is an option of moocow itself" in one_line_error(run("games", "--version"), "--version")
     assert "itself" not in one_line_error(run("games", "--plugi", "x"), "--plugi")
+
+
+# ---------------------------------------------------------------- shell completion
+
+
+def test_completion_is_offered_and_completes_every_command() -> None:
+    """``--show-completion`` prints the shell's script; the script's request completes commands,
+    those made only when used (``tournament``) included, and options."""
+    script = run("--show-completion", "bash")
+    assert script.exit_code == 0 and "_MOOCOW_COMPLETE=complete_bash" in script.stdout
+    for words, cword, expected in [
+        ("moocow tou", "1", "tournament"),
+        ("moocow evaluate --st", "2", "--strategy"),
+    ]:
+        environment = {"_MOOCOW_COMPLETE": "complete_bash", "COMP_WORDS": words, "COMP_CWORD": cword}
+        result = CliRunner().invoke(app, [], env=environment, prog_name="moocow")
+        assert result.stdout.split() == [expected], result.stdout
