@@ -31,6 +31,7 @@ class Moocow(MoocowGroup):
     lazy_commands: ClassVar[dict[str, str]] = {
         "tournament": "moocow.runner.cli:tournament",
         "grade": "moocow.runner.cli:grade",
+        "verify": "moocow.runner.cli:verify",
         "optimal": "moocow.optimal.cli:optimal",
         "tree": "moocow.tree_command:tree",
     }

@@ -307,3 +307,29 @@ def grade(
             write_atomically(written, json.dumps(graded.gradescope(key), indent=2) + "\n")
     report_seed(chosen, parse_player(player).kind is not PlayerKind.STRATEGY)
     report_referee(graded.referee)
+
+
+def verify(
+    results: Annotated[Path, typer.Argument(help="The results file to check (a tournament's --results).")],
+    key_file: Annotated[
+        Path | None,
+        typer.Option("--key-file", help="The key it was signed with (or MOOCOW_RESULTS_KEY)."),
+    ] = None,
+) -> None:
+    """Check a signed results file against its key: every line's signature and every round, as
+    --resume checks them. One line per problem; exit status 0 if sound, 1 if not, 2 on bad input."""
+    from moocow.runner.signing import KEY_VARIABLE, choose_key
+    from moocow.runner.verify import verify_results
+
+    with one_line_errors():
+        key = choose_key(key_file)
+        if key is None:
+            raise MoocowError(
+                f"verify needs the key the file was signed with: --key-file PATH or {KEY_VARIABLE}"
+            )
+        found = verify_results(results, key)
+    for problem in found.problems:
+        out.line(printable(f"{results}, {problem}"))
+    out.line(printable(found.summary(results)))
+    if not found.sound:
+        raise typer.Exit(1)
