@@ -196,7 +196,7 @@ def evaluate(
     )
     widest = max(result.histogram)
     for guesses, count in enumerate(result.histogram, 1):
-        bar = "█" * max(1 if count else 0, round(40 * count / widest))
+        bar = out.bar(max(1 if count else 0, round(40 * count / widest)))
         out.line(f"{guesses:>3} {plural(guesses, 'guess'):<7} {count:>8,} {bar}")
 
 
