@@ -4,7 +4,8 @@
   starting ``error:`` and exit status 2, like every other mistake (``terminal.one_line_errors``),
   not typer's boxed panel.
 - ``moocow`` alone prints the help, with status 0.
-- Ctrl-C outside a prompt ends on a fresh line with status 130, never with a traceback.
+- Ctrl-C ends on a fresh line with status 130, never with a traceback; a command that stops
+  cleanly on it (a prompt, a tournament, ``optimal``) first says what it kept, and exits 130 too.
 - Metavars read as words: ``--seed N``, ``--save FILE``, ``--strategy SPEC``, ``GAME``; a flag
   shows none. An option that sets ``metavar=`` keeps it; the rest get a word from their type.
 - Commands named in ``MoocowGroup.lazy_commands`` are made only when used or listed, so their
@@ -117,7 +118,7 @@ class MoocowGroup(WordsMixin, TyperGroup):
             status = 2
         except typer.Abort:  # end of input inside click itself
             status = INTERRUPTED
-        if status == INTERRUPTED:
+        if status == INTERRUPTED:  # typer turns Ctrl-C into this status, as a command stopped by it does
             err.line()
         sys.exit(status if isinstance(status, int) else 0)
 
