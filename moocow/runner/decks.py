@@ -62,7 +62,9 @@ class GameDeck(Deck):
         return self.game.spec
 
     def deal(self, seed: int, rounds: int) -> list[Deal]:
-        return [Deal(self.game, index) for index in entry_draws(seed, self.spec, rounds, len(self.game.secrets))]
+        return [
+            Deal(self.game, index) for index in entry_draws(seed, self.spec, rounds, len(self.game.secrets))
+        ]
 
 
 DEAL_DOMAIN = b"moocow deal v1\0"
