@@ -169,3 +169,63 @@ def test_a_secret_file_others_can_read_is_refused_before_round_one(course: Path,
     if what == "tournament file":
         engine_only = moocow(course, "tournament", "-c", named, "-p", "first", "-p", "minmax")
         assert engine_only.returncode == 0, engine_only.stderr
+
+
+def test_a_runner_at_the_user_level_plays_no_player_on_a_cluster(course: Path) -> None:
+    """At this level a player shares its worker's network, and Dask's scheduler runs the code of
+    anyone who reaches it (by default, unauthenticated) as the worker's user, root, with the
+    session's seed in its memory: players outside the engine go to a cluster only at the
+    namespaces level, and this is one line before anything is played or connected to."""
+    args = ["tournament", "-p", "first", "-p", thief_command(), "-g", GAME, "--seed-file", "private/seed.txt"]
+    done = moocow(course, *args, "--scheduler", "tcp://127.0.0.1:9", "--results", "r.jsonl")
+    assert done.returncode == 2 and not (course / "r.jsonl").exists()
+    assert done.stderr.splitlines() == [
+        "error: on a Dask cluster players outside the engine run only at the namespaces level, whose network "
+        "namespace keeps them off the scheduler; this machine gives user (bubblewrap cannot make namespaces "
+        "here: bwrap: Creating new namespace failed: Operation not permitted): install bubblewrap where it "
+        "works, or play here"
+    ]
+
+
+@pytest.fixture
+def weak_worker() -> Iterator[str]:
+    """A Dask scheduler whose one worker runs without CAP_SYS_ADMIN, so at best at the user level."""
+    distributed = pytest.importorskip("distributed")
+    if sandbox.strongest()[0] is not sandbox.Confinement.NAMESPACES:
+        pytest.skip("the runner itself needs namespaces here")
+    with distributed.LocalCluster(n_workers=0, processes=True, dashboard_address=":0") as cluster:
+        address = cluster.scheduler_address
+        worker = subprocess.Popen(
+            [*DROPPED, sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1",
+             "--no-dashboard"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        try:
+            with distributed.Client(address, set_as_default=False) as client:
+                client.wait_for_workers(1, timeout=60)
+            yield address
+        finally:
+            worker.terminate()
+            worker.wait(timeout=30)
+
+
+def test_a_worker_that_cannot_give_the_runners_level_refuses_the_session(
+    course: Path, weak_worker: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The runner chose namespaces and its header says so; a worker without bubblewrap's namespaces
+    ran the players at the user level anyway. The level travels with the session: the worker
+    refuses it, and the run says so in one line."""
+    from typer.testing import CliRunner
+
+    from moocow.cli import app
+
+    monkeypatch.chdir(course)
+    args = ["tournament", "-p", "first", "-p", thief_command(), "-g", GAME, "--seed-file", "private/seed.txt"]
+    done = CliRunner().invoke(app, [*args, "--scheduler", weak_worker])
+    assert done.exit_code == 2
+    (line,) = done.output.splitlines()
+    assert line.startswith("error: the Dask worker tcp://") and line.endswith(
+        "cannot run players at the namespaces level this run chose (bubblewrap cannot make namespaces here: "
+        "bwrap: Creating new namespace failed: Operation not permitted); install moocow there as here, "
+        "bubblewrap included"
+    )

@@ -76,6 +76,13 @@ class Tournament:
         outside = any(player.kind is not PlayerKind.STRATEGY for player in self.players)
         return referee_record(self.sandbox if outside else None, self.limits)
 
+    def on_cluster(self) -> Tournament:
+        """This tournament as a Dask cluster plays it: players outside the engine at the level
+        chosen here, which travels with each session (``SandboxPolicy.on_cluster``)."""
+        if all(player.kind is PlayerKind.STRATEGY for player in self.players):
+            return self
+        return replace(self, sandbox=self.sandbox.on_cluster())
+
     def describe(self) -> dict[str, Any]:
         """The results file's header: a resumed tournament must match it."""
         return {
@@ -303,6 +310,8 @@ def run_tournament(
         raise MoocowError("--resume needs the results file to finish (--results PATH)")
     if workers < 1:
         raise MoocowError(f"workers must be at least 1, not {workers}")
+    if scheduler is not None:
+        tournament = tournament.on_cluster()  # before the header, which records the level
     if results is not None:
         check_one_name(results)
         if os.path.isfile(results) and os.path.getsize(results):  # a new one is made private
