@@ -34,6 +34,7 @@ class Moocow(MoocowGroup):
         "verify": "moocow.runner.cli:verify",
         "optimal": "moocow.optimal.cli:optimal",
         "tree": "moocow.tree_command:tree",
+        "gradescope": "moocow.gradescope.cli:app",
     }
 
 

@@ -9,7 +9,8 @@
 - Metavars read as words: ``--seed N``, ``--save FILE``, ``--strategy SPEC``, ``GAME``; a flag
   shows none. An option that sets ``metavar=`` keeps it; the rest get a word from their type.
 - Commands named in ``MoocowGroup.lazy_commands`` are made only when used or listed, so their
-  modules load only then; help, order and "did you mean" are those of the others.
+  modules load only then; help, order and "did you mean" are those of the others. One may be a
+  group of its own (a ``typer.Typer``).
 
 The app is made with a subclass of ``MoocowGroup`` (naming its lazy commands) and its commands
 with ``cls=MoocowCommand``.
@@ -124,10 +125,14 @@ class MoocowGroup(WordsMixin, TyperGroup):
 
 
 def lazy_command(target: str) -> Any:
-    """The command of ``"module:function"``, made as typer makes the group's own."""
+    """The command of ``"module:function"``, made as typer makes the group's own; a ``typer.Typer``
+    there is a group of subcommands (``moocow gradescope build``)."""
     module, _, name = target.partition(":")
+    found = getattr(importlib.import_module(module), name)
+    if isinstance(found, typer.Typer):
+        return typer.main.get_group(found)
     alone = typer.Typer(add_completion=False)
-    alone.command(cls=MoocowCommand)(getattr(importlib.import_module(module), name))
+    alone.command(cls=MoocowCommand)(found)
     return typer.main.get_command(alone)
 
 
