@@ -33,6 +33,7 @@ class Moocow(MoocowGroup):
         "grade": "moocow.runner.cli:grade",
         "optimal": "moocow.optimal.cli:optimal",
         "tree": "moocow.tree_command:tree",
+        "serve": "moocow.web.serve:serve",
     }
 
 
