@@ -150,7 +150,7 @@ def _example_feedback(game: Game) -> str:
 
 def play(game: Game, seed: int | None, ask: Ask, say: Say) -> int | None:
     """You guess the computer's secret; returns the number of guesses, or ``None`` if you gave up."""
-    secret = random.Random(seed).randrange(len(game.secrets))
+    secret = deal_secret(game, seed)
     say(f"I have chosen a secret for {game.spec} ({len(game.secrets):,} are possible). 'quit' gives up.")
     history: list[tuple[str, str]] = []
     while True:
@@ -181,7 +181,7 @@ def play(game: Game, seed: int | None, ask: Ask, say: Say) -> int | None:
             except MoocowError as error:
                 say(f"error: {error}")
                 continue
-            value, solved = answer(game, secret, guess)
+            value, solved = scored(game, secret, guess)
             history.append((game.format_code(game.guesses[guess]), game.format_feedback(value)))
             if solved:
                 say(f"Solved in {len(history)} {plural(len(history), 'guess')}.")
@@ -189,7 +189,12 @@ def play(game: Game, seed: int | None, ask: Ask, say: Say) -> int | None:
             say(f"  {game.format_feedback(value)}")
 
 
-def answer(game: Game, secret: int, guess: int) -> tuple[int, bool]:
+def deal_secret(game: Game, seed: int | None) -> int:
+    """The computer's secret for ``seed`` (an index of the secrets; any when ``None``)."""
+    return random.Random(seed).randrange(len(game.secrets))
+
+
+def scored(game: Game, secret: int, guess: int) -> tuple[int, bool]:
     """The computer's answer to ``guess`` (an index of the guesses) when the secret is ``secret``
     (an index of the secrets), and whether it wins."""
     value = int(game.feedback(game.guesses[guess : guess + 1], game.secrets[secret : secret + 1])[0, 0])

@@ -31,12 +31,13 @@ MAX_BODY = 1 << 20
 def create_app(results: Sequence[str | Path] = (), key: bytes | None = None) -> Starlette:
     """The app; ``results`` are the only files it opens, ``key`` signs the secrets of games
     against the computer (a fresh random one when ``None``: a restart forgets running games)."""
-    from moocow.web import assist, home
+    from moocow.web import assist, home, play
 
     routes: list[Any] = []
     views = {
         "/": home.home_page,
         assist.PATH: assist.assist_page,
+        play.PATH: play.play_page,
     }
     for path, view in views.items():
         routes += [Route(twin, view) for twin in (twin_paths(path) if path != "/" else ("/", "/index.json"))]

@@ -7,6 +7,7 @@ computer has ``m=GUESS`` alone, the score being the computer's. ``g`` is a guess
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -54,15 +55,21 @@ def read_url(request: Request, path: str, keys: tuple[str, ...]) -> Url:
     return Url(path, base, moves, query.get("g", "").strip())
 
 
-def pieces(game: Game, url: Url) -> dict[str, Any]:
-    """What can be tapped next: each piece as a link adding it, and links taking pieces back."""
+def pieces(game: Game, url: Url, finish: Callable[[str], str] | None = None) -> dict[str, Any]:
+    """What can be tapped next: each piece as a link adding it, and links taking pieces back;
+    ``finish`` makes the link of a guess's last piece (a game against the computer plays it)."""
     letters = alphabet(game)
     offered = next_pieces(game, url.typed) if letters is not None else []
+
+    def adding(piece: str) -> str:
+        typed = url.typed + piece
+        return finish(typed) if finish is not None and len(typed) == game.code_length else url.to(typed=typed)
+
     return {
         "tappable": letters is not None,
         "typed": url.typed,
         "length": game.code_length,
-        "pieces": [{"piece": piece, "link": url.to(typed=url.typed + piece)} for piece in offered],
+        "pieces": [{"piece": piece, "link": adding(piece)} for piece in offered],
         "all": list(letters or ""),
         "back": url.to(typed=url.typed[:-1]) if url.typed else None,
         "clear": url.to(typed="") if url.typed else None,
