@@ -31,13 +31,17 @@ MAX_BODY = 1 << 20
 def create_app(results: Sequence[str | Path] = (), key: bytes | None = None) -> Starlette:
     """The app; ``results`` are the only files it opens, ``key`` signs the secrets of games
     against the computer (a fresh random one when ``None``: a restart forgets running games)."""
-    from moocow.web import assist, home, play
+    from moocow.web import assist, home, play, tournament
 
     routes: list[Any] = []
     views = {
         "/": home.home_page,
         assist.PATH: assist.assist_page,
         play.PATH: play.play_page,
+        tournament.PATH: tournament.files_page,
+        tournament.PATH + "/{number:int}": tournament.file_page,
+        tournament.PATH + "/{number:int}/player": tournament.player_page,
+        tournament.PATH + "/{number:int}/round": tournament.round_page,
     }
     for path, view in views.items():
         routes += [Route(twin, view) for twin in (twin_paths(path) if path != "/" else ("/", "/index.json"))]

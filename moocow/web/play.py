@@ -12,17 +12,16 @@ from starlette.responses import RedirectResponse, Response
 
 from moocow.engine.errors import MoocowError, quoted
 from moocow.engine.game import Game
-from moocow.interactive import deal_secret, marked, scored
+from moocow.interactive import deal_secret, scored
 from moocow.pieces import alphabet
 from moocow.terminal import plural
 from moocow.web.moves import MAX_TYPED, Url, pieces, read_url
 from moocow.web.pages import page, problem
-from moocow.web.specs import web_assistant, web_game
+from moocow.web.review import review
+from moocow.web.specs import web_game
 from moocow.web.tokens import seal, unseal
 
 PATH = "/play"
-REVIEWER = "minmax"
-"""The strategy whose choices the review shows."""
 
 
 def play_page(request: Request) -> Response:
@@ -107,26 +106,3 @@ def board(game: Game, url: Url, played: list[tuple[int, int]], solved: bool, gav
     if not over:
         data["board"] = pieces(game, url, finish=lambda typed: url.to(moves=[*url.moves, typed]))
     return data
-
-
-def review(game: Game, played: list[tuple[int, int]]) -> list[dict[str, Any]]:
-    """Each guess beside the engine's choice in the same position, and the codes left after it."""
-    assistant = web_assistant(game, REVIEWER)
-    steps = []
-    for guess, value in played:
-        try:
-            engine = marked(assistant)
-        except MoocowError as error:
-            engine = f"no suggestion: {error}"
-        possible = bool((assistant.position.candidate_guesses == guess).any())
-        assistant.record(game.format_code(game.guesses[guess]), game.format_feedback(value))
-        steps.append(
-            {
-                "guess": game.format_code(game.guesses[guess]),
-                "feedback": game.format_feedback(value),
-                "possible": possible,
-                "engine": engine,
-                "left": assistant.remaining,
-            }
-        )
-    return steps
