@@ -35,6 +35,7 @@ class Moocow(MoocowGroup):
         "optimal": "moocow.optimal.cli:optimal",
         "tree": "moocow.tree_command:tree",
         "gradescope": "moocow.gradescope.cli:app",
+        "serve": "moocow.web.serve:serve",
     }
 
 
