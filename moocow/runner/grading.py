@@ -137,6 +137,8 @@ def grade(
     settings = {"players": [player], "games": [deck], "rounds": rounds, "seed": seed, "mercy": mercy}
     policy = sandbox or SandboxPolicy()
     tournament = build_tournament({**settings, "limits": limits or Limits(), "sandbox": policy})
+    if scheduler is not None:
+        tournament = tournament.on_cluster()
     (plan,) = tournament.plans()
     results: list[RoundResult] = []
     if scheduler is not None:
