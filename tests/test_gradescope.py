@@ -29,6 +29,7 @@ from moocow.gradescope.course import Course, Points, course_from, read_course
 from moocow.gradescope.grading import Layout, player_folder, run_autograder
 from moocow.gradescope.results import Mark, course_results, points
 from moocow.gradescope.tryout import can_drop, default_metadata, student_view
+from moocow.gradescope.wheel import moocow_wheel
 from moocow.runner import sandbox
 from moocow.runner.grading import Grade, grade
 from moocow.runner.limits import Limits
@@ -311,6 +312,29 @@ def test_try_with_a_broken_course_is_one_line(tmp_path: Path) -> None:
     done = moocow(sys.executable, "gradescope", "try", "broken.zip", "bacplayer.py", cwd=tmp_path)
     assert done.returncode == 2 and done.stderr.count("\n") == 1
     assert done.stderr.startswith("error: ") and "unknown key 'bogus'" in done.stderr
+
+
+def test_an_installed_moocow_is_packed_again_as_the_wheel_it_came_from(tmp_path: Path) -> None:
+    """Without a checkout (moocow installed from a wheel), the zip's wheel is the installed files
+    packed again: the same files, byte for byte, with metadata pip installs."""
+    (tmp_path / "built").mkdir()
+    built = moocow_wheel(tmp_path / "built")
+    installed = tmp_path / "installed"
+    pip = [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target"]
+    subprocess.run([*pip, str(installed), str(built)], check=True, capture_output=True)
+    packing = "import pathlib, moocow.gradescope.wheel as w; print(w.moocow_wheel(pathlib.Path('.')))"
+    done = subprocess.run(  # -S: no site, so not the editable install of this checkout
+        [sys.executable, "-S", "-c", packing], cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(installed)},
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    repacked = Path(done.stdout.strip())
+    assert repacked.parent == tmp_path and repacked.name == built.name
+    with zipfile.ZipFile(built) as first, zipfile.ZipFile(repacked) as second:
+        assert sorted(first.namelist()) == sorted(second.namelist())
+        for name in first.namelist():
+            assert name.endswith(("RECORD", "WHEEL")) or first.read(name) == second.read(name), name
+    subprocess.run([*pip, str(tmp_path / "again"), str(repacked)], check=True, capture_output=True)
+    assert (tmp_path / "again" / "moocow" / "gradescope" / "wheel.py").is_file()
 
 
 # --- The course file ---
