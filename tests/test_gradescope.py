@@ -510,6 +510,8 @@ def test_a_missing_file_is_one_line_and_no_points(tmp_path: Path) -> None:
     check_specification(results)
     assert results["score"] == 0 and results["output"].count("\n") == 0
     assert "no bacplayer.py" in results["output"] and "player.py" in results["output"]
+    (Layout(root).submission / "bacplayer.py").symlink_to(Layout(root).seed)
+    assert "Not graded: the submission has no bacplayer.py" in run_autograder(root)["output"]
 
 
 def test_over_the_submission_limit_the_last_graded_results_stand(tmp_path: Path) -> None:

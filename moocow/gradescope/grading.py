@@ -91,7 +91,7 @@ def run_autograder(root: Path) -> dict[str, Any]:
             os.chmod(secret, PRIVATE)
     course = read_course(layout.course)
     version = installed_version("moocow")
-    missing = [name for name in course.files if not (layout.submission / name).is_file()]
+    missing = [name for name in course.files if not _plain_file(layout.submission / name)]
     if missing:
         found = (
             sorted(path.name for path in layout.submission.iterdir()) if layout.submission.is_dir() else []
@@ -175,6 +175,11 @@ def player_folder(submission: Path) -> Iterator[Path]:
         yield folder
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _plain_file(path: Path) -> bool:
+    """A regular file, not a link (the player's copy leaves links out)."""
+    return path.is_file() and not path.is_symlink()
 
 
 def _not_plain(folder: str, names: list[str]) -> set[str]:
