@@ -568,6 +568,10 @@ def test_build_takes_a_course_file_or_options_not_both(tmp_path: Path) -> None:
     [
         (["--words", "missing.txt"], "error: cannot read word file '"),
         (["--game", "chess"], "error: unknown game 'chess'"),
+        (
+            ["--game", "bottles:n=3", "--rounds", "0"],
+            "error: the options: rounds must be a whole number of at least 1",
+        ),
         (["course.toml"], "error: points mark 'bot.py' is not a built-in strategy"),
     ],
 )

@@ -53,7 +53,7 @@ def build(
 
     with one_line_errors():
         given = {"words": words, "games": game, "rounds": rounds, "mercy": mercy}
-        options = {key: value for key, value in given.items() if value}
+        options = {key: value for key, value in given.items() if value is not None}
         if course is not None and options:
             raise MoocowError(
                 "give the course file or the options --words, --game, --rounds, --mercy, not both"
