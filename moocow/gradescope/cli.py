@@ -72,7 +72,9 @@ def build(
 @app.command("try", cls=MoocowCommand)
 def try_command(
     archive: Annotated[Path, typer.Argument(metavar="ZIP", help="The autograder zip.")],
-    submission: Annotated[Path, typer.Argument(help="A submission: a file, or a folder of files.")],
+    submission: Annotated[
+        Path, typer.Argument(metavar="SUBMISSION", help="A submission: a file, or a folder of files.")
+    ],
     out_dir: Annotated[
         Path | None,
         typer.Option("--out", metavar="DIR", help="Lay out Gradescope's folders here and keep them."),
@@ -118,7 +120,9 @@ def try_command(
 def run(
     root: Annotated[
         Path | None,
-        typer.Argument(help="The autograder's root (default $AUTOGRADER_ROOT, else /autograder)."),
+        typer.Argument(
+            metavar="ROOT", help="The autograder's root (default $AUTOGRADER_ROOT, else /autograder)."
+        ),
     ] = None,
 ) -> None:
     """Grade the submission under the root and write results/results.json (what run_autograder does)."""
