@@ -220,7 +220,7 @@ def test_tournament_cli_prints_leaderboards_and_writes_results(tmp_path: Path) -
         assert title in outcome.stdout
     assert len(path.read_text().splitlines()) == 1 + 12
     again = CliRunner().invoke(app, [*arguments, "--resume"])
-    assert again.exit_code == 0 and "0 rounds played" in again.stdout
+    assert again.exit_code == 0 and "All 12 rounds were already played" in again.stdout
 
 
 def test_tournament_cli_error_is_one_line() -> None:

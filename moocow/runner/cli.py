@@ -300,7 +300,7 @@ def grade(
         )  # fmt: skip
     for line in graded.log_lines():
         print(line)
-    for line in graded.failures():
+    for line in graded.failures(stderr=True):
         err.line(line)
     if written is not None:
         with one_line_errors():

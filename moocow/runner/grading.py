@@ -56,13 +56,19 @@ class Grade:
             bacrunner.total_line(self.total, self.identity.student_id, self.identity.author),
         ]
 
-    def failures(self) -> list[str]:
-        """One line per lost round: its number, secret, and why (escaped: the reason is the player's)."""
-        return [
-            printable(f"round {result.round + 1} [{result.secret}]: {result.failure}: {result.reason}")
-            for result in self.rounds
-            if not result.solved
-        ]
+    def failures(self, stderr: bool = False) -> list[str]:
+        """One line per lost round: its number, secret, and why; with ``stderr``, each followed by
+        the last lines the player wrote to stderr in it, indented (all escaped: they are the player's)."""
+        lines = []
+        for result in self.rounds:
+            if not result.solved:
+                lines.append(
+                    printable(
+                        f"round {result.round + 1} [{result.secret}]: {result.failure}: {result.reason}"
+                    )
+                )
+                lines.extend(printable(f"  stderr: {line}") for line in (result.stderr if stderr else ()))
+        return lines
 
     def gradescope(self, key: bytes | None = None) -> dict[str, Any]:
         """Gradescope's ``results.json``: a test per round (a point if solved), the log, a leaderboard.
@@ -80,7 +86,7 @@ class Grade:
             }
             for result in self.rounds
         ]
-        output = "\n".join([*self.log_lines(), *self.failures()])
+        output = "\n".join([*self.log_lines(), *self.failures(stderr=True)])
         results = {
             "output": output,
             "execution_time": round(sum(result.seconds for result in self.rounds)),

@@ -16,6 +16,7 @@ import math
 import os
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
+from dataclasses import field as dataclass_field
 from pathlib import Path
 from typing import Any
 
@@ -59,8 +60,13 @@ class RoundResult:
     """One line saying how the round was lost, or ``None``."""
     seconds: float
     """Time spent waiting for the player's guesses (a timing field: varies run to run)."""
+    stderr: tuple[str, ...] = dataclass_field(default=(), compare=False, repr=False)
+    """The last lines the player wrote to stderr in a lost round, for ``grade`` to show (students
+    debug with ``print``); not written to the results file, whose rows are the referee's record."""
 
     TIMING_FIELDS = ("seconds",)
+    UNWRITTEN_FIELDS = ("stderr",)
+    """Fields the results file does not hold: the player's words, not the referee's record."""
 
     @property
     def key(self) -> tuple[str, str, int]:
@@ -68,8 +74,11 @@ class RoundResult:
         return (self.player, self.game, self.round)
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict."""
-        return {**asdict(self), "guesses": list(self.guesses)}
+        """A JSON-ready dict: the results file's row (``stderr`` is left out)."""
+        data = {**asdict(self), "guesses": list(self.guesses)}
+        for name in self.UNWRITTEN_FIELDS:
+            del data[name]
+        return data
 
     def without_timing(self) -> dict[str, Any]:
         """Everything that must be identical between two runs of the same tournament."""

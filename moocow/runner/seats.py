@@ -48,6 +48,10 @@ class Seat(ABC):
     def close(self) -> None:
         """The session is over: release what the seat holds."""
 
+    def stderr_lines(self) -> tuple[str, ...]:
+        """The last lines the player wrote to stderr in this round (none for the engine's players)."""
+        return ()
+
 
 class EngineSeat(Seat):
     """A built-in strategy: follows the position and asks the strategy (decisions are cached)."""
@@ -101,9 +105,15 @@ class ProgramSeat(Seat):
         self._round_start = ""
         self._round_seconds = 0.0
         self._round_cpu_start: float | None = None
+        self._stderr_from = 0
+        """How much the process had written to stderr when the round began."""
+        self._lost_stderr: tuple[str, ...] = ()
+        """What a process ended by a foul wrote to stderr in the round, taken before it went."""
 
     def start_round(self, game: Game) -> None:
+        self._lost_stderr = ()
         process = self._ready()
+        self._stderr_from = process.stderr_written()
         self._game, self._round_seconds = game, 0.0
         self._round_cpu_start = process.cpu_seconds()
         self._round_start = protocol.start_round(game.code_length, game.spec)
@@ -124,6 +134,11 @@ class ProgramSeat(Seat):
         if self._process is not None:
             self._process.close(goodbye=protocol.QUIT)
             self._process = None
+
+    def stderr_lines(self) -> tuple[str, ...]:
+        if self._lost_stderr or self._process is None:
+            return self._lost_stderr
+        return self._process.stderr_lines(self._stderr_from)
 
     # ------------------------------------------------------------------ the process
     def _ready(self) -> PlayerProcess:
@@ -146,9 +161,11 @@ class ProgramSeat(Seat):
             process.send(protocol.hello(self.deck), setup)
             self.identity = protocol.read_reply_hello(process.receive(setup))
         except protocol.ProtocolError as error:
+            self._lost_stderr = process.stderr_lines(0)
             process.close()
             raise Foul(Failure.PROTOCOL, str(error)) from None
         except Foul:
+            self._lost_stderr = process.stderr_lines(0)
             process.close()
             raise
         return process
@@ -188,8 +205,10 @@ class ProgramSeat(Seat):
         return Allowance(seconds, seconds_rule, cpu, cpu_rule)
 
     def _drop(self) -> None:
-        """After a foul: end the process; the next round starts a fresh one."""
+        """After a foul: end the process, keeping what it wrote to stderr in the round; the next
+        round starts a fresh one."""
         if self._process is not None:
+            self._lost_stderr = self._process.stderr_lines(self._stderr_from)
             self._process.close()
             self._process = None
 

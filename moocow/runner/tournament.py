@@ -297,7 +297,7 @@ class TournamentResult:
             return f"{total} rounds played, {rules}"
         if not self.played:
             return f"All {total} rounds were already played (read from the results file), {rules}"
-        return f"{total} rounds: {self.played} played now, {resumed} read from the results file, {rules}"
+        return f"{self.played} rounds played, {rules} {resumed} more were read from the results file."
 
 
 class Progress(Protocol):
