@@ -91,7 +91,7 @@ def prune(directory: Path) -> None:
     current = package_stamp()[:STAMP]
     for path in directory.iterdir():
         parts = path.name.split(".")[0].rsplit("_", 2)
-        if len(parts) == 3 and parts[1] != current:
+        if len(parts) == 3 and parts[1] != current and not path.is_dir():  # a build under way: tmpab_c_d
             path.unlink(missing_ok=True)
 
 
