@@ -112,6 +112,14 @@ class Assistant:
         shown = self.position.candidates[:limit]
         return [self.game.format_code(code) for code in self.game.secrets[shown]]
 
+    def answers(self, guess: int) -> list[tuple[int, int]]:
+        """Each feedback some remaining code would give to ``guess`` (a guess index), with how many
+        codes it would leave, in feedback order: the scores a person can tap at the table."""
+        given = self.position.feedback_to(guess)
+        counts = np.bincount(given, minlength=self.game.feedback_count)
+        counts[self.game.win] = int((self.position.candidate_guesses == guess).sum())
+        return [(int(value), int(counts[value])) for value in np.flatnonzero(counts)]
+
     def history(self) -> list[tuple[str, str]]:
         """The entries so far, as people write them."""
         return [(guess, self.game.format_feedback(feedback)) for guess, feedback in self._entries]

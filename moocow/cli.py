@@ -19,7 +19,7 @@ from typing import Annotated, Any, ClassVar, TypeVar
 
 import typer
 
-from moocow.commandline import MoocowCommand, MoocowGroup
+from moocow.commandline import INTERRUPTED, MoocowCommand, MoocowGroup
 from moocow.runner.display import printable
 from moocow.terminal import err, note_long_evaluation, one_line_errors, out, plural, progress_bars
 
@@ -34,6 +34,8 @@ class Moocow(MoocowGroup):
         "verify": "moocow.runner.cli:verify",
         "optimal": "moocow.optimal.cli:optimal",
         "tree": "moocow.tree_command:tree",
+        "gradescope": "moocow.gradescope.cli:app",
+        "serve": "moocow.web.serve:serve",
     }
 
 
@@ -207,7 +209,7 @@ def evaluate(
     )
     widest = max(result.histogram)
     for guesses, count in enumerate(result.histogram, 1):
-        bar = "█" * max(1 if count else 0, round(40 * count / widest))
+        bar = out.bar(max(1 if count else 0, round(40 * count / widest)))
         out.line(f"{guesses:>3} {plural(guesses, 'guess'):<7} {count:>8,} {bar}")
 
 
@@ -218,7 +220,9 @@ def assist(game: GameArg, strategy: StrategyOpt = "minmax") -> None:
     from moocow.interactive import assist as run_assistant
 
     _tolerant_stdin()
-    run_assistant(api.assistant(game, strategy), _ask, _say)
+    ask = Prompt()
+    run_assistant(api.assistant(game, strategy), ask, _say)
+    ask.exit_if_interrupted()
 
 
 @command
@@ -233,16 +237,33 @@ def play(
     from moocow.interactive import play as run_play
 
     _tolerant_stdin()
-    run_play(api.load_game(game), seed, _ask, _say)
+    ask = Prompt()
+    run_play(api.load_game(game), seed, ask, _say)
+    ask.exit_if_interrupted()
 
 
-def _ask(prompt: str) -> str | None:
-    """A line typed at the prompt; ``None`` at the end of input or Ctrl-C, after a fresh line."""
-    try:
-        return input(prompt)
-    except (EOFError, KeyboardInterrupt):
-        print()
+class Prompt:
+    """Lines typed at the prompts. Ctrl-C ends the conversation as the end of input does (``play``
+    still shows the secret), and then the command exits 130, as Ctrl-C does everywhere: a script
+    tells a session a person broke off from one that ended."""
+
+    def __init__(self) -> None:
+        self.interrupted = False
+
+    def __call__(self, prompt: str) -> str | None:
+        """A line typed at the prompt; ``None`` at the end of input or Ctrl-C, after a fresh line."""
+        try:
+            return input(prompt)
+        except EOFError:
+            print()
+        except KeyboardInterrupt:
+            print()
+            self.interrupted = True
         return None
+
+    def exit_if_interrupted(self) -> None:
+        if self.interrupted:
+            raise typer.Exit(INTERRUPTED)
 
 
 def _say(line: str) -> None:

@@ -4,11 +4,13 @@
   starting ``error:`` and exit status 2, like every other mistake (``terminal.one_line_errors``),
   not typer's boxed panel.
 - ``moocow`` alone prints the help, with status 0.
-- Ctrl-C outside a prompt ends on a fresh line with status 130, never with a traceback.
+- Ctrl-C ends on a fresh line with status 130, never with a traceback; a command that stops
+  cleanly on it (a prompt, a tournament, ``optimal``) first says what it kept, and exits 130 too.
 - Metavars read as words: ``--seed N``, ``--save FILE``, ``--strategy SPEC``, ``GAME``; a flag
   shows none. An option that sets ``metavar=`` keeps it; the rest get a word from their type.
 - Commands named in ``MoocowGroup.lazy_commands`` are made only when used or listed, so their
-  modules load only then; help, order and "did you mean" are those of the others.
+  modules load only then; help, order and "did you mean" are those of the others. One may be a
+  group of its own (a ``typer.Typer``).
 
 The app is made with a subclass of ``MoocowGroup`` (naming its lazy commands) and its commands
 with ``cls=MoocowCommand``.
@@ -117,16 +119,20 @@ class MoocowGroup(WordsMixin, TyperGroup):
             status = 2
         except typer.Abort:  # end of input inside click itself
             status = INTERRUPTED
-        if status == INTERRUPTED:
+        if status == INTERRUPTED:  # typer turns Ctrl-C into this status, as a command stopped by it does
             err.line()
         sys.exit(status if isinstance(status, int) else 0)
 
 
 def lazy_command(target: str) -> Any:
-    """The command of ``"module:function"``, made as typer makes the group's own."""
+    """The command of ``"module:function"``, made as typer makes the group's own; a ``typer.Typer``
+    there is a group of subcommands (``moocow gradescope build``)."""
     module, _, name = target.partition(":")
+    found = getattr(importlib.import_module(module), name)
+    if isinstance(found, typer.Typer):
+        return typer.main.get_group(found)
     alone = typer.Typer(add_completion=False)
-    alone.command(cls=MoocowCommand)(getattr(importlib.import_module(module), name))
+    alone.command(cls=MoocowCommand)(found)
     return typer.main.get_command(alone)
 
 

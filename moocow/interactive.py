@@ -44,7 +44,7 @@ def assist(assistant: Assistant, ask: Ask, say: Say) -> int:
     game = assistant.game
     say(f"moocow assistant for {game.spec}: {_count(assistant.remaining, game.code_noun)} are possible.")
     say(ASSIST_HELP.format(example=_example(game), feedback=_example_feedback(game)))
-    say(f"Suggested first guess: {_marked(assistant)}")  # a strategy unusable here ends the session
+    say(f"Suggested first guess: {marked(assistant)}")  # a strategy unusable here ends the session
     while not assistant.solved:
         line = ask(f"guess {assistant.entries + 1} and score> ")
         if line is None or line.strip().lower() in QUIT:
@@ -129,12 +129,12 @@ def _report(assistant: Assistant, say: Say) -> None:
 def _suggest(assistant: Assistant, say: Say, prefix: str) -> None:
     """The strategy's suggestion; a strategy with none here (a tree left behind) says why."""
     try:
-        say(f"{prefix} {_marked(assistant)}")
+        say(f"{prefix} {marked(assistant)}")
     except MoocowError as error:
         say(f"No suggestion: {error}.")
 
 
-def _marked(assistant: Assistant) -> str:
+def marked(assistant: Assistant) -> str:
     """The suggestion, marked as ``solve`` marks a guess that cannot be the secret, or a quick one."""
     note = assistant.suggestion_note()
     marks = ("" if assistant.suggestion_is_possible() else " (not possible)") + (f" ({note})" if note else "")
@@ -176,10 +176,7 @@ def _example_feedback(game: Game) -> str:
 
 def play(game: Game, seed: int | None, ask: Ask, say: Say) -> int | None:
     """You guess the computer's secret; returns the number of guesses, or ``None`` if you gave up."""
-    if seed is not None:
-        checked_seed(seed, "--seed")  # the runner's rule: -N would deal the secret of N
-    secret = random.Random(seed).randrange(len(game.secrets))
-    secret_code = game.secrets[secret : secret + 1]
+    secret = deal_secret(game, seed)
     say(f"I have chosen a secret for {game.spec} ({len(game.secrets):,} are possible). 'quit' gives up.")
     history: list[tuple[str, str]] = []
     while True:
@@ -210,13 +207,27 @@ def play(game: Game, seed: int | None, ask: Ask, say: Say) -> int | None:
             except MoocowError as error:
                 say(f"error: {error}")
                 continue
-            value = int(game.feedback(game.guesses[guess : guess + 1], secret_code)[0, 0])
+            value, solved = scored(game, secret, guess)
             shown = game.format_code(game.guesses[guess])
             earlier = next((number for number, (made, _) in enumerate(history, 1) if made == shown), None)
             if earlier is not None:
                 say(f"warning: guess {earlier} was {shown} too; the same guess again tells nothing new")
             history.append((shown, game.format_feedback(value)))
-            if value == game.win and game.secret_guess_index[secret] == guess:
+            if solved:
                 say(f"Solved in {len(history)} {plural(len(history), 'guess')}.")
                 return len(history)
             say(f"  {game.format_feedback(value)}")
+
+
+def deal_secret(game: Game, seed: int | None) -> int:
+    """The computer's secret for ``seed`` (an index of the secrets; any when ``None``)."""
+    if seed is not None:
+        checked_seed(seed, "--seed")  # the runner's rule: -N would deal the secret of N
+    return random.Random(seed).randrange(len(game.secrets))
+
+
+def scored(game: Game, secret: int, guess: int) -> tuple[int, bool]:
+    """The computer's answer to ``guess`` (an index of the guesses) when the secret is ``secret``
+    (an index of the secrets), and whether it wins."""
+    value = int(game.feedback(game.guesses[guess : guess + 1], game.secrets[secret : secret + 1])[0, 0])
+    return value, value == game.win and int(game.secret_guess_index[secret]) == guess

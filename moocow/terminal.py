@@ -60,9 +60,27 @@ class Output:
         """One line as it is: no markup, highlighting, emoji codes or wrapping. Through the
         console once there is one, so that it keeps its place above any bars drawn."""
         if self._console is None:
-            self._stream().write(text + "\n")
+            self._stream().write(self.encodable(text) + "\n")
         else:
             self._console.print(text, markup=False, highlight=False, emoji=False, soft_wrap=True)
+
+    def encodable(self, text: str) -> str:
+        """``text`` with what the stream cannot encode escaped (``\\u2588``): a legacy locale or
+        ``PYTHONIOENCODING=ascii`` made a line of ``evaluate`` a ``UnicodeEncodeError``."""
+        encoding = getattr(self._stream(), "encoding", None) or "utf-8"
+        try:
+            text.encode(encoding)
+        except UnicodeEncodeError:
+            return text.encode(encoding, errors="backslashreplace").decode(encoding)
+        except LookupError:
+            pass
+        return text
+
+    def bar(self, length: int) -> str:
+        """A bar of ``length`` blocks, ``#`` where the stream cannot show a block (as rich's tables
+        fall back to ASCII borders)."""
+        block = "\u2588"
+        return (block if self.encodable(block) == block else "#") * length
 
     @property
     def is_terminal(self) -> bool:

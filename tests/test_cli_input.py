@@ -450,11 +450,14 @@ def interrupted_input(prompt: str) -> str:
 def test_ctrl_c_or_eof_at_the_prompt_ends_on_a_fresh_line(
     command: tuple[str, ...], ctrl_c: bool, monkeypatch
 ) -> None:
-    """Ctrl-C or the end of input at a prompt ends the session like quit, on a fresh line, no traceback."""
+    """Ctrl-C or the end of input at a prompt ends the session like quit, on a fresh line, no
+    traceback; Ctrl-C exits 130, as everywhere (it was 0, as if the session had ended)."""
     if ctrl_c:
         monkeypatch.setattr("builtins.input", interrupted_input)
     result = run(*command, input="")
-    assert result.exit_code == 0 and result.exception is None and result.stderr == ""
+    assert result.exit_code == (130 if ctrl_c else 0), result.stderr
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert result.stderr == ("\n" if ctrl_c else "")
     assert "> \n" in result.stdout and "Traceback" not in result.stdout
     assert command[0] == "assist" or "The secret was" in result.stdout
 

@@ -278,6 +278,7 @@ def grade(
     from moocow.runner.files import check_output, write_atomically
     from moocow.runner.grading import grade as grade_player
     from moocow.runner.players import PlayerKind, parse_player
+    from moocow.runner.secrecy import check_private
     from moocow.runner.seeds import Seed, Source, choose_seed
     from moocow.runner.signing import choose_key
 
@@ -291,6 +292,7 @@ def grade(
         chosen = choose_seed(seed, seed_file, fallback=Seed(bacrunner.SEED, Source.COURSE))
         check_one_name(key_file, seed_file)
         sandbox = SandboxPolicy(unconfined=no_sandbox).hiding(gradescope, written, key_file, seed_file)
+        check_private([(seed_file, "seed file"), (key_file, "key file")], [parse_player(player)], sandbox)
         shortest, longest = 5 if min_length is None else min_length, 15 if max_length is None else max_length
         if game is None:
             bacrunner.check_lengths(shortest, longest, ("--min-length", "--max-length"))

@@ -156,6 +156,8 @@ class PlayerProcess:
                 stdout=subprocess.DEVNULL,
                 stderr=self._stderr.writing,
                 env=player_environment(str(self._home or SANDBOX_HOME), launch.plugins),
+                # at the user level, its home, not the runner's folder (its command's paths are absolute)
+                cwd=self._home if self.confinement is Confinement.USER else None,
                 start_new_session=True,
                 pass_fds=passed,
             )

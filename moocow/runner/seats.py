@@ -116,7 +116,7 @@ class ProgramSeat(Seat):
         self._stderr_from = process.stderr_written()
         self._game, self._round_seconds = game, 0.0
         self._round_cpu_start = process.cpu_seconds()
-        self._round_start = protocol.start_round(game.code_length, game.spec)
+        self._round_start = protocol.start_round(game.code_length, as_told(game.spec))
 
     def guess(self, feedback: int | None) -> Guess:
         assert self._game is not None, "start_round comes first"
@@ -158,7 +158,7 @@ class ProgramSeat(Seat):
         process = PlayerProcess(self.launch)
         setup = Allowance(self.limits.setup_seconds, f"{self.limits.setup_seconds:g} s of setup")
         try:
-            process.send(protocol.hello(self.deck), setup)
+            process.send(protocol.hello(as_told(self.deck)), setup)
             self.identity = protocol.read_reply_hello(process.receive(setup))
         except protocol.ProtocolError as error:
             self._lost_stderr = process.stderr_lines(0)
@@ -226,3 +226,15 @@ def deck_files(deck: str) -> tuple[str, ...]:
     """The data a deck names (its word file), which a player is shown read-only to read the same words."""
     named = parse_spec(deck)[1].get("file")
     return (str(Path(named).absolute()),) if named else ()
+
+
+def as_told(spec: str) -> str:
+    """A deck or game spec as a player is told it: its word file named absolutely, so that the
+    player reads the file it is shown wherever it starts (at the ``user`` level, in its home). The
+    results keep the canonical spec."""
+    name, arguments = parse_spec(spec)
+    named = arguments.get("file")
+    if not named or Path(named).is_absolute():
+        return spec
+    arguments["file"] = deck_files(spec)[0]
+    return f"{name}:" + ",".join(f"{key}={value}" for key, value in arguments.items())

@@ -37,6 +37,7 @@ from moocow.runner.sandbox import (
     sandbox_policy,
 )
 from moocow.runner.seats import deck_files
+from moocow.runner.secrecy import check_private
 from moocow.runner.seeds import Seed, Source, checked_seed, choose_seed
 from moocow.runner.session import SessionPlan
 from moocow.runner.signing import choose_key
@@ -74,6 +75,13 @@ class Tournament:
         """What protects the run from its players, for the record: the sandbox and the limits in force."""
         outside = any(player.kind is not PlayerKind.STRATEGY for player in self.players)
         return referee_record(self.sandbox if outside else None, self.limits)
+
+    def on_cluster(self) -> Tournament:
+        """This tournament as a Dask cluster plays it: players outside the engine at the level
+        chosen here, which travels with each session (``SandboxPolicy.on_cluster``)."""
+        if all(player.kind is PlayerKind.STRATEGY for player in self.players):
+            return self
+        return replace(self, sandbox=self.sandbox.on_cluster())
 
     def describe(self) -> dict[str, Any]:
         """The results file's header: a resumed tournament must match it."""
@@ -195,6 +203,7 @@ def tournament_from(
     one recorded in the results file being resumed (``resuming``), else a fresh one.
     """
     settings = read_settings(config) if config is not None else {}
+    secret_config = config if "seed" in settings or "key_file" in settings else None
     recorded = recorded_seed(resuming) if resuming is not None else None
     seed = choose_seed(
         options.pop("seed", None),
@@ -217,7 +226,14 @@ def tournament_from(
     scheduler = settings.pop("scheduler", None)
     if scheduler is not None and (not isinstance(scheduler, str) or not scheduler.strip()):
         raise MoocowError(f"scheduler must be a Dask address, e.g. tcp://HOST:8786, not {scheduler!r}")
-    return Setup(build_tournament(settings), workers, seed, key, scheduler)
+    tournament = build_tournament(settings)
+    read_key = key_file if key_file is not None else file_key
+    check_private(
+        [(secret_config, "tournament file"), (seed_file, "seed file"), (read_key, "key file")],
+        tournament.players,
+        tournament.sandbox,
+    )
+    return Setup(tournament, workers, seed, key, scheduler)
 
 
 def check_openings(tournament: Tournament) -> None:
@@ -329,8 +345,12 @@ def run_tournament(
         raise MoocowError("--resume needs the results file to finish (--results PATH)")
     if workers < 1:
         raise MoocowError(f"workers must be at least 1, not {workers}")
+    if scheduler is not None:
+        tournament = tournament.on_cluster()  # before the header, which records the level
     if results is not None:
         check_one_name(results)
+        if os.path.isfile(results) and os.path.getsize(results):  # a new one is made private
+            check_private([(results, "results file")], tournament.players, tournament.sandbox)
         tournament = replace(tournament, sandbox=tournament.sandbox.hiding(results))
     log = None
     if results is not None:
