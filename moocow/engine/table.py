@@ -198,7 +198,9 @@ class FeedbackTable:
                 self._prepared = None
                 return None
             from moocow.engine.compiled import prepare
+            from moocow.engine.warmup import warm_up
 
+            warm_up()  # a first compile is said, and done at once for every kernel
             self._prepared = prepare(self.game, form)
         return self._prepared or None
 

@@ -243,11 +243,14 @@ def leaderboard_table(rows: list[Standing], title: str) -> Table:
 def grade(
     player: Annotated[str, typer.Argument(help="The player: a .py file, a command line or a strategy.")],
     words: Annotated[
-        str,
+        str | None,
         typer.Option(
-            "--words", metavar="FILE", help="The course's word file (read as bacrunner.py reads it)."
+            "--words",
+            metavar="FILE",
+            help="The course's word file, read as bacrunner.py reads it "
+            "(default: its words_alpha.txt, shipped with moocow).",
         ),
-    ] = "words_alpha.txt",
+    ] = None,
     min_length: Annotated[
         int | None, typer.Option("--min-length", help="Shortest secret word (default 5).")
     ] = None,
