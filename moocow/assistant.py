@@ -6,6 +6,8 @@ see how many codes remain (listed when few), get a suggested next guess, take en
 
 from __future__ import annotations
 
+import numpy as np
+
 from moocow.engine.game import Game
 from moocow.engine.position import Position
 from moocow.engine.strategies import Strategy
@@ -75,6 +77,14 @@ class Assistant:
         """The first ``limit`` codes still possible, in the game's order."""
         shown = self.position.candidates[:limit]
         return [self.game.format_code(code) for code in self.game.secrets[shown]]
+
+    def answers(self, guess: int) -> list[tuple[int, int]]:
+        """Each feedback some remaining code would give to ``guess`` (a guess index), with how many
+        codes it would leave, in feedback order: the scores a person can tap at the table."""
+        given = self.position.feedback_to(guess)
+        counts = np.bincount(given, minlength=self.game.feedback_count)
+        counts[self.game.win] = int((self.position.candidate_guesses == guess).sum())
+        return [(int(value), int(counts[value])) for value in np.flatnonzero(counts)]
 
     def history(self) -> list[tuple[str, str]]:
         """The entries so far, as people write them."""

@@ -44,6 +44,16 @@ def is_course_deck(spec: str) -> bool:
     return spec.split(":", 1)[0].strip() == NAME
 
 
+def check_lengths(minlen: int, maxlen: int, names: tuple[str, str] = ("minlen", "maxlen")) -> None:
+    """One line unless the length limits can be the course's, naming them as the caller's user
+    knows them (``grade`` says ``--min-length``, not the spec's ``minlen``)."""
+    for param, value, name in zip(PARAMS[1:], (minlen, maxlen), names, strict=True):
+        if not param.minimum <= value <= param.maximum:
+            raise MoocowError(f"{name} must be from {param.minimum:g} to {param.maximum:g}, not {value}")
+    if minlen > maxlen:
+        raise MoocowError(f"{names[0]} {minlen} is more than {names[1]} {maxlen}")
+
+
 def acceptable(word: str, minlen: int, maxlen: int) -> bool:
     """The course's filter: a length within the limits and no character twice."""
     return minlen <= len(word) <= maxlen and len(set(word)) == len(word)

@@ -18,6 +18,7 @@ from moocow.runner.limits import Limits
 from moocow.runner.results import RoundResult
 from moocow.runner.sandbox import SandboxPolicy
 from moocow.runner.session import play_session
+from moocow.runner.shown import PLAIN, TEXT, bounded, cut, shown_each
 from moocow.runner.tournament import build_tournament
 
 
@@ -64,8 +65,26 @@ class Grade:
             if not result.solved
         ]
 
+    def written_log(self, header: str | None = None) -> str:
+        """The log, then the lost rounds, as written to be read later (``results.json``): each guess and
+        other player text cut (``shown``), so an honest player's log is the course's line for line;
+        ``header`` replaces the course's first line (which names the seed)."""
+        identity = self.identity
+        return "\n".join(
+            [
+                bacrunner.header_line(self.seed) if header is None else header,
+                *(bacrunner.round_line(result.secret, shown_each(result.guesses)) for result in self.rounds),
+                bacrunner.total_line(self.total, cut(identity.student_id, 100), cut(identity.author, 100)),
+                *map(cut, self.failures()),
+            ]
+        )
+
     def gradescope(self, key: bytes | None = None) -> dict[str, Any]:
         """Gradescope's ``results.json``: a test per round (a point if solved), the log, a leaderboard.
+
+        Plain text throughout, each guess and other player text cut, the file bounded (``shown``): an
+        honest player's log is the course's, line for line. Each test is named by its secret: for a
+        deck kept secret across resubmissions, build the autograder with ``moocow gradescope build``.
 
         ``extra_data.referee`` records the sandbox and limits in force. With a ``key``,
         ``extra_data.hmac`` signs everything else (``signing.signature`` of the file without it), so
@@ -76,13 +95,15 @@ class Grade:
                 "name": f"round {result.round + 1}: {result.secret}",
                 "score": 1 if result.solved else 0,
                 "max_score": 1,
-                "output": " ".join(result.guesses) + ("" if result.solved else f"\n{result.reason}"),
+                "output": " ".join(shown_each(result.guesses))
+                + ("" if result.solved else f"\n{cut(result.reason or '')}"),
+                "output_format": TEXT,
             }
             for result in self.rounds
         ]
-        output = "\n".join([*self.log_lines(), *self.failures()])
         results = {
-            "output": output,
+            "output": self.written_log(),
+            **PLAIN,
             "execution_time": round(sum(result.seconds for result in self.rounds)),
             "tests": tests,
             "leaderboard": [
@@ -91,6 +112,7 @@ class Grade:
             ],
             "extra_data": {"referee": self.referee},
         }
+        bounded(results)
         if key is not None:
             results["extra_data"][signing.FIELD] = signing.signature(results, key)
         return results

@@ -265,6 +265,10 @@ def read_settings(path: str | os.PathLike[str]) -> dict[str, Any]:
     return settings
 
 
+LOST_FIELDS = ("player", "game", "round", "secret", "failure", "reason")
+"""What ``TournamentResult.to_dict`` tells of each lost round (the results file has the rest)."""
+
+
 @dataclass(frozen=True)
 class TournamentResult:
     """Every round of a tournament, in tournament order, and the leaderboards made from them."""
@@ -279,6 +283,37 @@ class TournamentResult:
     def standings(self, game: str | None = None) -> list[Standing]:
         """The leaderboard of one entry, or over all entries."""
         return standings(self.results, game)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict: the rules, how many rounds, the leaderboard over all games and of each
+        game (each best first), and every lost round with its reason."""
+        chosen = self.tournament
+        return {
+            "seed": chosen.seed,
+            "mercy": chosen.mercy,
+            "rounds_per_game": chosen.rounds,
+            "games": list(chosen.games),
+            "rounds": len(self.results),
+            "played": self.played,
+            "standings": [row.to_dict() for row in self.standings()],
+            "by_game": {game: [row.to_dict() for row in self.standings(game)] for game in chosen.games},
+            "lost": [
+                {key: value for key, value in result.to_dict().items() if key in LOST_FIELDS}
+                for result in self.results
+                if result.failure is not None
+            ],
+        }
+
+    def summary(self) -> str:
+        """What the leaderboard counts: a resumed run says which rounds came from its results file
+        (a finished one said "0 rounds played" under a leaderboard of 400)."""
+        chosen, total, resumed = self.tournament, len(self.results), len(self.results) - self.played
+        rules = f"seed {chosen.seed}, mercy {chosen.mercy}."
+        if not resumed:
+            return f"{total} rounds played, {rules}"
+        if not self.played:
+            return f"All {total} rounds were already played (read from the results file), {rules}"
+        return f"{total} rounds: {self.played} played now, {resumed} read from the results file, {rules}"
 
 
 class Progress(Protocol):
