@@ -13,7 +13,8 @@ The strongest of three levels that the machine allows is used:
   write kernel settings under ``/proc/sys`` (tried here; a test keeps it so).
 - ``user`` (root where namespaces cannot be made, as under Docker's default seccomp profile, which
   Gradescope's containers use): the player runs under an unprivileged user id of its own, which
-  cannot read the runner's private files or signal its processes, in a private home.
+  cannot read the runner's private files or signal its processes, and starts in a private home
+  (``secrecy.py`` refuses the runner's secret files others can read).
 - ``none``: the player runs as the runner's own user. Only on request (``--no-sandbox``).
 
 Every level keeps the limits of ``launch.py``; the policy is plain data, so it crosses to workers.
