@@ -26,9 +26,10 @@ import pytest
 
 from moocow.engine.errors import MoocowError
 from moocow.gradescope.course import Course, Points, course_from, read_course
-from moocow.gradescope.grading import Layout, run_autograder
+from moocow.gradescope.grading import Layout, player_folder, run_autograder
 from moocow.gradescope.results import Mark, course_results, points
 from moocow.gradescope.tryout import can_drop, default_metadata, student_view
+from moocow.gradescope.wheel import moocow_wheel
 from moocow.runner import sandbox
 from moocow.runner.grading import Grade, grade
 from moocow.runner.limits import Limits
@@ -125,13 +126,13 @@ def assert_graded_deck_unseen(results: dict[str, Any], seed: str) -> set[str]:
 
 
 @pytest.fixture(scope="session")
-def readable_python(tmp_path_factory: pytest.TempPathFactory) -> str:
-    """This interpreter if other users can read it, else a venv of the system's Python of the same
-    version that imports this moocow (as setup.sh's venv in /opt is readable on Gradescope)."""
-    if not sandbox.running_as_root() or sandbox.readable_by_others(
-        Path(os.path.realpath(sys.executable)), True
-    ):
-        return sys.executable
+def readable_python() -> Iterator[str]:
+    """This interpreter if other users can run it, else a venv of the system's Python of the same
+    version that imports this moocow, in a folder every user can reach (as setup.sh's /opt/moocow)."""
+    spellings = (Path(sys.executable), Path(os.path.realpath(sys.executable)))
+    if not sandbox.running_as_root() or all(sandbox.readable_by_others(path, True) for path in spellings):
+        yield sys.executable
+        return
     system = Path("/usr/bin/python3")
     version = f"{sys.version_info[0]}.{sys.version_info[1]}"
     asked = [system, "-c", "import sys; print(*sys.version_info[:2], sep='.')"]
@@ -142,12 +143,17 @@ def readable_python(tmp_path_factory: pytest.TempPathFactory) -> str:
     )
     if same != version:
         pytest.skip(f"this Python is not readable by other users and {system} is not Python {version}")
-    folder = tmp_path_factory.mktemp("python")
+    folder = Path(tempfile.mkdtemp(prefix="moocow-test-python-"))
     folder.chmod(0o755)
-    subprocess.run([system, "-m", "venv", "--without-pip", folder / "venv"], check=True)
-    bridge = folder / "venv" / "lib" / f"python{version}" / "site-packages" / "moocow-bridge.pth"
-    bridge.write_text("".join(f"import site; site.addsitedir({path!r})\n" for path in site.getsitepackages()))
-    return str(folder / "venv" / "bin" / "python")
+    try:
+        subprocess.run([system, "-m", "venv", "--without-pip", folder / "venv"], check=True)
+        bridge = folder / "venv" / "lib" / f"python{version}" / "site-packages" / "moocow-bridge.pth"
+        bridge.write_text(
+            "".join(f"import site; site.addsitedir({path!r})\n" for path in site.getsitepackages())
+        )
+        yield str(folder / "venv" / "bin" / "python")
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def moocow(python: str, *arguments: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
@@ -238,13 +244,97 @@ def test_gradescope_try_grades_at_gradescopes_level_and_shows_no_graded_secret(
     assert stat.S_IMODE(layout.seed.stat().st_mode) == stat.S_IMODE(layout.metadata.stat().st_mode) == 0o600
     assert_graded_deck_unseen(results, layout.seed.read_text())
     assert "What the student sees:" in done.stdout and done.stdout.rstrip().endswith("}")
+    practice = results["tests"][0]["output"]
+    assert "disqualified" not in practice
     if player == "hostile/flood.py":
         longest = max(len(word) for test in results["tests"] for word in test["output"].split())
         assert longest <= GUESS_SHOWN + 40 and written.stat().st_size < 100_000
         scored = next(test for test in results["tests"] if test["name"].startswith("Graded rounds:"))
         assert scored["score"] == 0 and "<img" not in scored["output"]
+        assert "Lost rounds by cause: 3 mercy" in scored["output"]
     else:
         assert results["leaderboard"][0]["name"] == "Graded total of guesses"
+        assert "123456789 Course, Test" in practice and "disqualified" not in json.dumps(results)
+
+
+def test_a_player_hunting_the_seed_finds_nothing_under_gradescope_try(
+    readable_python: str, reachable: Path
+) -> None:
+    """tests/players/hostile/seed_thief.py (command lines, the runner's memory, environment and folders,
+    every seed and results file it can name) finds nothing to read, at the level Gradescope gives."""
+    (reachable / "course.toml").write_text(
+        '[gradescope]\ngames = ["mastermind:pegs=3,colors=3"]\nrounds = 2\n'
+    )
+    built = moocow(sys.executable, "gradescope", "build", "course.toml", "-o", "a.zip", cwd=reachable)
+    assert built.returncode == 0, built.stderr
+    (reachable / "submission").mkdir()
+    (reachable / "submission" / "bacplayer.py").write_bytes(
+        (PLAYERS / "hostile" / "seed_thief.py").read_bytes()
+    )
+    out = reachable / "out"
+    done = moocow(
+        readable_python, "gradescope", "try", "a.zip", "submission", "--out", str(out), cwd=reachable
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    results = json.loads((out / "results" / "results.json").read_text())
+    assert "(student id found:nothing, author Thief, Seed)" in results["output"], results["tests"][0][
+        "output"
+    ]
+
+
+def test_a_link_in_the_submission_is_not_copied_for_the_player(tmp_path: Path) -> None:
+    """A submitted link to the seed, copied by root, would hand the player the seed: links are left out,
+    and what they point to keeps its mode."""
+    seed = tmp_path / "seed"
+    seed.write_text("4711471147114711\n")
+    seed.chmod(0o600)
+    submission = tmp_path / "submission"
+    (submission / "lib").mkdir(parents=True)
+    (submission / "bacplayer.py").write_text("")
+    (submission / "lib" / "seed.txt").symlink_to(seed)
+    (submission / "seed").symlink_to(seed)
+    with player_folder(submission) as folder:
+        copied = sorted(str(path.relative_to(folder)) for path in folder.rglob("*"))
+        assert copied == ["bacplayer.py", "lib"] and stat.S_IMODE(folder.stat().st_mode) == 0o755
+    assert stat.S_IMODE(seed.stat().st_mode) == 0o600
+
+
+def test_try_with_a_broken_course_is_one_line(tmp_path: Path) -> None:
+    """run_autograder's own error, on one line, when it writes no results.json."""
+    (tmp_path / "course.toml").write_text('[gradescope]\ngames = ["bottles:n=3"]\n')
+    assert moocow(sys.executable, "gradescope", "build", "course.toml", cwd=tmp_path).returncode == 0
+    with zipfile.ZipFile(tmp_path / "autograder.zip") as opened:
+        entries = [(info, opened.read(info)) for info in opened.infolist()]
+    with zipfile.ZipFile(tmp_path / "broken.zip", "w") as broken:
+        for info, data in entries:
+            broken.writestr(info, b"[gradescope]\nbogus = 1\n" if info.filename == "course.toml" else data)
+    (tmp_path / "bacplayer.py").write_text("")
+    done = moocow(sys.executable, "gradescope", "try", "broken.zip", "bacplayer.py", cwd=tmp_path)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert done.stderr.startswith("error: ") and "unknown key 'bogus'" in done.stderr
+
+
+def test_an_installed_moocow_is_packed_again_as_the_wheel_it_came_from(tmp_path: Path) -> None:
+    """Without a checkout (moocow installed from a wheel), the zip's wheel is the installed files
+    packed again: the same files, byte for byte, with metadata pip installs."""
+    (tmp_path / "built").mkdir()
+    built = moocow_wheel(tmp_path / "built")
+    installed = tmp_path / "installed"
+    pip = [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target"]
+    subprocess.run([*pip, str(installed), str(built)], check=True, capture_output=True)
+    packing = "import pathlib, moocow.gradescope.wheel as w; print(w.moocow_wheel(pathlib.Path('.')))"
+    done = subprocess.run(  # -S: no site, so not the editable install of this checkout
+        [sys.executable, "-S", "-c", packing], cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(installed)},
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    repacked = Path(done.stdout.strip())
+    assert repacked.parent == tmp_path and repacked.name == built.name
+    with zipfile.ZipFile(built) as first, zipfile.ZipFile(repacked) as second:
+        assert sorted(first.namelist()) == sorted(second.namelist())
+        for name in first.namelist():
+            assert name.endswith(("RECORD", "WHEEL")) or first.read(name) == second.read(name), name
+    subprocess.run([*pip, str(tmp_path / "again"), str(repacked)], check=True, capture_output=True)
+    assert (tmp_path / "again" / "moocow" / "gradescope" / "wheel.py").is_file()
 
 
 # --- The course file ---
@@ -257,7 +347,7 @@ def test_a_course_file_reads_back_as_the_zip_writes_it(tmp_path: Path) -> None:
         "practice_rounds": 1,
         "practice_seed": 5, "mercy": 9, "files": ["bot.py", "helper.py"], "leaderboard": ["points", "worst"],
         "points": {"scheme": "scale", "max": 50, "full_at": 30, "zero_at": "first"},
-        "visibility": {"practice": "after_published", "score": "hidden", "details": "hidden"},
+        "visibility": {"practice": "after_published", "score": "visible", "details": "hidden"},
         "submissions": {"most": 3, "hours": 12}, "limits": {"guess_seconds": 2},
     }  # fmt: skip
     course = course_from(table)
@@ -274,6 +364,7 @@ def test_a_course_file_reads_back_as_the_zip_writes_it(tmp_path: Path) -> None:
         ({"visibility": {"details": "visible"}}, "must be after_due_date or hidden"),
         ({"visibility": {"details": "after_published"}}, "must be after_due_date or hidden"),
         ({"visibility": {"score": "soon"}}, "not one of visible"),
+        ({"visibility": {"score": "after_published"}}, "a leaderboard shows the graded totals at once"),
         ({"seed": 4}, "unknown key 'seed'"),
         ({"files": ["../bot.py"]}, "not paths"),
         ({"leaderboard": ["speed"]}, "unknown leaderboard column"),
@@ -348,6 +439,19 @@ def test_no_graded_secret_guess_or_reason_where_a_student_looks(scheme: str) -> 
     assert "4242424242424" not in json.dumps(results)
 
 
+def test_totals_kept_until_published_show_nowhere_before() -> None:
+    """With the score shown once grades are published and no leaderboard, what a student sees before
+    holds no graded total: the covert channel of a visible total is closed."""
+    table = {"games": ["words:length=5"], "leaderboard": [], "visibility": {"score": "after_published"}}
+    graded = [graded_rounds(["zebra", "quilt"], ["gauzy", "fjord"], 4242424242424, solved=False)]
+    results = course_results(course_from(table), [], graded, None, {}, "0")
+    check_specification(results)
+    assert "leaderboard" not in results and "40" not in visible_text(results)
+    assert (
+        results["tests"][0]["visibility"] == "after_published" and "total 40" in results["tests"][0]["output"]
+    )
+
+
 def test_results_are_cut_to_a_megabyte() -> None:
     """However long the outputs, the file is kept under the bound by halving the longest."""
     results = {"output": "x" * 3_000_000, "tests": [{"output": "y" * 2_000_000} for _ in range(3)]}
@@ -406,6 +510,8 @@ def test_a_missing_file_is_one_line_and_no_points(tmp_path: Path) -> None:
     check_specification(results)
     assert results["score"] == 0 and results["output"].count("\n") == 0
     assert "no bacplayer.py" in results["output"] and "player.py" in results["output"]
+    (Layout(root).submission / "bacplayer.py").symlink_to(Layout(root).seed)
+    assert "Not graded: the submission has no bacplayer.py" in run_autograder(root)["output"]
 
 
 def test_over_the_submission_limit_the_last_graded_results_stand(tmp_path: Path) -> None:
@@ -434,11 +540,51 @@ def test_over_the_submission_limit_the_last_graded_results_stand(tmp_path: Path)
 # --- The command line ---
 
 
+def test_try_takes_earlier_submissions_from_metadata(tmp_path: Path) -> None:
+    """`gradescope try --metadata`: a submission over the course's limit keeps the last graded results."""
+    course = '[gradescope]\ngames = ["bottles:n=3"]\n[gradescope.submissions]\nmost = 1\n'
+    (tmp_path / "course.toml").write_text(course)
+    assert moocow(sys.executable, "gradescope", "build", "course.toml", cwd=tmp_path).returncode == 0
+    metadata = default_metadata()
+    earlier = {"output": "earlier", "tests": [], "score": 7, "extra_data": {"moocow": {"graded": True}}}
+    metadata["previous_submissions"] = [{"submission_time": metadata["created_at"], "results": earlier}]
+    (tmp_path / "metadata.json").write_text(json.dumps(metadata))
+    (tmp_path / "bacplayer.py").write_text("")
+    arguments = ["autograder.zip", "bacplayer.py", "--metadata", "metadata.json"]
+    done = moocow(sys.executable, "gradescope", "try", *arguments, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "Not graded: at most 1 graded submissions in 24 hours" in done.stdout and "Score: 7" in done.stdout
+
+
 def test_build_takes_a_course_file_or_options_not_both(tmp_path: Path) -> None:
     (tmp_path / "course.toml").write_text("[gradescope]\n")
     done = moocow(sys.executable, "gradescope", "build", "course.toml", "--rounds", "3", cwd=tmp_path)
     assert done.returncode == 2 and done.stderr.startswith("error: give the course file or the options")
     assert done.stderr.count("\n") == 1 and not (tmp_path / "autograder.zip").exists()
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["--words", "missing.txt"], "error: cannot read word file '"),
+        (["--game", "chess"], "error: unknown game 'chess'"),
+        (
+            ["--game", "bottles:n=3", "--rounds", "0"],
+            "error: the options: rounds must be a whole number of at least 1",
+        ),
+        (["course.toml"], "error: points mark 'bot.py' is not a built-in strategy"),
+    ],
+)
+def test_build_refuses_a_course_it_could_not_grade_in_one_line(
+    tmp_path: Path, arguments: list[str], message: str
+) -> None:
+    """A deck file missing, a game unknown, a points mark that is no strategy: one line before any zip."""
+    course = '[gradescope]\ngames = ["bottles:n=3"]\n[gradescope.points]\nscheme = "scale"\nmax = 5\n'
+    course += 'full_at = "bot.py"\n'
+    (tmp_path / "course.toml").write_text(course)
+    done = moocow(sys.executable, "gradescope", "build", *arguments, cwd=tmp_path)
+    assert done.returncode == 2 and done.stderr.startswith(message) and done.stderr.count("\n") == 1
+    assert not (tmp_path / "autograder.zip").exists()
 
 
 def test_build_from_options_puts_the_games_in_the_zip(tmp_path: Path) -> None:

@@ -215,6 +215,12 @@ def course_from(table: Mapping[str, Any], where: str = "the course") -> Course:
     for column in columns:
         if column not in COLUMNS:
             raise MoocowError(f"{where}: unknown leaderboard column {column!r} (known: {', '.join(COLUMNS)})")
+    visibility = _visibility(_table(table, "visibility", where), where)
+    if columns and visibility.score != "visible":
+        raise MoocowError(
+            f"{where}: a leaderboard shows the graded totals at once, where the score is shown "
+            f"{visibility.score}: set leaderboard = [] (or the score's visibility to visible)"
+        )
     return Course(
         decks=tuple(decks),
         rounds=_whole(table, "rounds", bacrunner.ROUNDS, where, least=1),
@@ -224,7 +230,7 @@ def course_from(table: Mapping[str, Any], where: str = "the course") -> Course:
         files=files,
         player=player,
         points=_points(_table(table, "points", where), where),
-        visibility=_visibility(_table(table, "visibility", where), where),
+        visibility=visibility,
         leaderboard=columns,
         submissions=_submissions(table.get("submissions"), where),
         limits=Limits.from_mapping(_table(table, "limits", where)),
