@@ -13,7 +13,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.browser import need_browser, phone, served  # noqa: E402
+from tests.browser import need_browser, phone, served
 
 HERE = Path(__file__).resolve().parent
 SEVEN = "assist?game=bottles%3An%3D7"

@@ -31,13 +31,15 @@ MAX_BODY = 1 << 20
 def create_app(results: Sequence[str | Path] = (), key: bytes | None = None) -> Starlette:
     """The app; ``results`` are the only files it opens, ``key`` signs the secrets of games
     against the computer (a fresh random one when ``None``: a restart forgets running games)."""
-    from moocow.web import assist, home, play, tournament
+    from moocow.web import assist, compare, home, play, tournament
+    from moocow.web.jobs import Jobs
 
     routes: list[Any] = []
     views = {
         "/": home.home_page,
         assist.PATH: assist.assist_page,
         play.PATH: play.play_page,
+        compare.PATH: compare.compare_page,
         tournament.PATH: tournament.files_page,
         tournament.PATH + "/{number:int}": tournament.file_page,
         tournament.PATH + "/{number:int}/player": tournament.player_page,
@@ -52,6 +54,7 @@ def create_app(results: Sequence[str | Path] = (), key: bytes | None = None) -> 
     )
     app.state.results = [Path(path) for path in results]
     app.state.key = key if key is not None else secrets.token_bytes(32)
+    app.state.jobs = Jobs()
     return Bounded(app)  # type: ignore[return-value]
 
 
