@@ -22,8 +22,8 @@ RUNNING = 2
 """Evaluations run at once."""
 WAITING = 8
 """Evaluations that may wait for a process; more is refused."""
-KEPT = 64
-"""Finished evaluations kept (the oldest go first)."""
+KEPT = 16
+"""Finished evaluations kept, trees and all (the oldest go first)."""
 
 
 @dataclass
@@ -37,6 +37,9 @@ class Job:
     total: float = 0.0
     what: str = ""
     result: dict[str, Any] | None = None
+    """The evaluation, as ``Evaluation.to_dict`` writes it."""
+    tree: dict[str, Any] | None = None
+    """The strategy's tree, as a tree file holds it."""
     error: str | None = None
     started: float = field(default_factory=time.monotonic)
 
@@ -75,14 +78,20 @@ class _Reporter:
 
 
 def _evaluate(game: str, strategy: str, pipe: Connection) -> None:
-    """The child process: evaluate, reporting progress, then send the result or the error."""
+    """The child process: evaluate, reporting progress, then send the result and the strategy's
+    tree (as a tree file's document), or the error."""
     from moocow import api
+    from moocow.engine.evaluation import evaluate_with_tree
     from moocow.engine.progress import reporting
+    from moocow.engine.treefile import tree_to_dict
 
     try:
+        loaded, chosen = api.load_game(game), api.load_strategy(strategy)
         with reporting(_Reporter(pipe)):
-            result = api.evaluate(game, strategy)
-        pipe.send(("result", result.to_dict(), 0.0))
+            result, root = evaluate_with_tree(loaded, chosen)
+        pipe.send(
+            ("result", {"evaluation": result.to_dict(), "tree": tree_to_dict(loaded, root, chosen.spec)}, 0.0)
+        )
     except MoocowError as error:
         pipe.send(("error", str(error), 0.0))
     except Exception as error:  # a bug: one line on the page, like every refusal
@@ -135,7 +144,8 @@ class Jobs:
                     elif kind == "update":
                         job.done = number
                     elif kind == "result":
-                        job.result, job.state = text, "done"  # type: ignore[assignment]
+                        job.result, job.tree = text["evaluation"], text["tree"]  # type: ignore[index]
+                        job.state = "done"
                         break
                     elif kind == "error":
                         job.error, job.state = text, "failed"
