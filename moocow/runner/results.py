@@ -203,14 +203,7 @@ def read_results(path: Path, expected_header: dict[str, Any], key: bytes | None 
             data = file.read()
     except OSError as error:
         raise MoocowError(f"cannot read results file {str(path)!r}: {error.strerror}") from None
-    complete = data.rfind(b"\n") + 1
-    lines = [_text(path, number, line) for number, line in enumerate(data[:complete].split(b"\n")[:-1], 1)]
-    try:
-        found = _json(lines[0]) if lines else None
-    except BadRow:
-        found = None
-    if not isinstance(found, dict) or found.get("format") != FORMAT:
-        raise MoocowError(f"results file {str(path)!r} is not a moocow results file (no header line)")
+    lines, found, complete = complete_lines(path, data)
     found = _signature_checked(path, found, key)
     if isinstance(found, dict):
         _check_trust(path, found.get(REFEREE), expected_header.get(REFEREE))
@@ -235,6 +228,20 @@ def read_results(path: Path, expected_header: dict[str, Any], key: bytes | None 
         with path.open("r+b") as torn:
             torn.truncate(complete)
     return results
+
+
+def complete_lines(path: Path, data: bytes) -> tuple[list[str], dict[str, Any], int]:
+    """A results file's complete lines as text, its header line read, and where the complete lines
+    end (a torn last line is being written, or was cut by a kill); one line if it has no header."""
+    complete = data.rfind(b"\n") + 1
+    lines = [_text(path, number, line) for number, line in enumerate(data[:complete].split(b"\n")[:-1], 1)]
+    try:
+        found = _json(lines[0]) if lines else None
+    except BadRow:
+        found = None
+    if not isinstance(found, dict) or found.get("format") != FORMAT:
+        raise MoocowError(f"results file {str(path)!r} is not a moocow results file (no header line)")
+    return lines, found, complete
 
 
 def _check_players_unchanged(path: Path, found: Any, expected: dict[str, Any]) -> None:

@@ -7,11 +7,11 @@ listed with the secrets each leads to, each unfolded one level further.
 from __future__ import annotations
 
 import hashlib
-import os
 from collections import OrderedDict
 from dataclasses import dataclass
 from email.parser import BytesParser
 from email.policy import HTTP
+from pathlib import Path
 from typing import Any
 
 from starlette.concurrency import run_in_threadpool
@@ -31,6 +31,7 @@ from moocow.engine.treefile import (
 from moocow.tree_svg import tree_to_svg
 from moocow.web.app import MAX_BODY
 from moocow.web.compare import check_cost
+from moocow.web.named import named_file
 from moocow.web.pages import link, page, problem
 from moocow.web.specs import web_game, web_strategy
 
@@ -54,9 +55,6 @@ class Tree:
     """What names it in a URL."""
 
 
-_files: dict[str, tuple[tuple[int, int], Tree]] = {}
-
-
 def checked(document: dict[str, Any], where: str, params: list[tuple[str, str]]) -> Tree:
     """A document's tree checked for the game it names (a spec a page may use), made canonical."""
     named = document.get("game")
@@ -69,20 +67,11 @@ def checked(document: dict[str, Any], where: str, params: list[tuple[str, str]])
 
 def from_file(request: Request, number: int) -> Tree:
     """The ``number``-th ``--tree`` file, read again when it changed."""
-    files = request.app.state.trees
-    if not 0 <= number < len(files):
-        raise MoocowError(f"no tree file {number}: the server was started with {len(files)}")
-    path = files[number]
-    try:
-        status = os.stat(path)
-    except OSError as error:
-        raise MoocowError(f"cannot read tree {path}: {error.strerror}") from None
-    stamp = (status.st_size, status.st_mtime_ns)
-    cached = _files.get(str(path))
-    if cached is None or cached[0] != stamp:
-        cached = (stamp, checked(read_tree_document(path), path.name, [("file", str(number))]))
-        _files[str(path)] = cached
-    return cached[1]
+
+    def read(path: Path) -> Tree:
+        return checked(read_tree_document(path), path.name, [("file", str(number))])
+
+    return named_file(request.app.state.trees, number, "tree file", read)[1]
 
 
 def source(request: Request) -> Tree | dict[str, Any]:
