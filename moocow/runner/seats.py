@@ -154,21 +154,24 @@ class ProgramSeat(Seat):
         return process
 
     def _exchange(self, message: str) -> str:
-        """Send ``message`` and read the answer within this guess's allowance."""
-        assert self._process is not None
+        """Send ``message`` and read the answer within this guess's allowance. The round's clock
+        counts the wait, not the time the runner spent measuring the player."""
+        process = self._process
+        assert process is not None
         allowance = self._allowance()
         if allowance.seconds <= 0:  # the round's time is spent, though every answer came at once
             self._drop()
             raise Foul(Failure.TIMEOUT, f"no answer within {allowance.seconds_rule}")
-        started = time.perf_counter()
+        started, measured = time.perf_counter(), process.measuring_seconds
         try:
-            self._process.send(message, allowance)
-            return self._process.receive(allowance)
+            process.send(message, allowance)
+            return process.receive(allowance)
         except Foul:
             self._drop()
             raise
         finally:
-            self._round_seconds += time.perf_counter() - started
+            measuring = process.measuring_seconds - measured
+            self._round_seconds += time.perf_counter() - started - measuring
 
     def _allowance(self) -> Allowance:
         """The per-guess limits, or what is left of the round's when that is less."""
@@ -178,7 +181,7 @@ class ProgramSeat(Seat):
             limits.round_seconds - self._round_seconds, f"{limits.round_seconds:g} s per round",
         )  # fmt: skip
         assert self._process is not None
-        used = self._process.cpu_seconds()
+        used = self._process.cpu_seconds()  # the reading that ended the last answer
         if used is None or self._round_cpu_start is None:
             return Allowance(seconds, seconds_rule)
         cpu, cpu_rule = tighter(
