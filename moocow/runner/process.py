@@ -375,14 +375,16 @@ class PlayerProcess:
             pause *= 2
 
     def close(self, goodbye: str | None = None) -> None:
-        """Say ``goodbye`` if given, then kill all the player's processes and clean up; safe to call twice."""
+        """Say ``goodbye`` if given, then kill all the player's processes and clean up; safe to call twice.
+
+        Nothing waits for the player to exit by itself: whatever it would do after ``quit`` goes with
+        its sandbox, and an interpreter's own exit took 10 to 15 ms of every close."""
         if self._closed:
             return
         self._closed = True
         if goodbye is not None:
             with contextlib.suppress(OSError, Foul):
                 self.send(goodbye, Allowance(0.1, "0.1 s"))
-                self._exit_status(0.2)
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.pid, signal.SIGKILL)
         assert self._group is not None

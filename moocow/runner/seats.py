@@ -10,6 +10,7 @@ setup is disqualified for the rest of the session.
 
 from __future__ import annotations
 
+import functools
 import time
 from abc import ABC, abstractmethod
 from pathlib import Path
@@ -106,14 +107,14 @@ class ProgramSeat(Seat):
         process = self._ready()
         self._game, self._round_seconds = game, 0.0
         self._round_cpu_start = process.cpu_seconds()
-        self._round_start = protocol.start_round(game.code_length, game.spec)
+        self._round_start = round_message(game)
 
     def guess(self, feedback: int | None) -> Guess:
         assert self._game is not None, "start_round comes first"
         if feedback is None:
             line = self._exchange(self._round_start)
         else:
-            line = self._exchange(protocol.feedback(self._game.decode_feedback(feedback)))
+            line = self._exchange(feedback_message(self._game, feedback))
         try:
             return read_course_guess(line) if self._course else read_guess(self._game, line)
         except Foul:
@@ -204,6 +205,18 @@ def open_seat(
     if player.kind is PlayerKind.STRATEGY:
         return EngineSeat(load_strategy(player.source))
     return ProgramSeat(player, deck, limits, sandbox or SandboxPolicy(), rounds)
+
+
+@functools.lru_cache(maxsize=256)
+def round_message(game: Game) -> str:
+    """The message that starts a round of ``game`` (once per game: its spec is written afresh)."""
+    return protocol.start_round(game.code_length, game.spec)
+
+
+@functools.lru_cache(maxsize=4096)
+def feedback_message(game: Game, value: int) -> str:
+    """The message carrying feedback ``value`` of ``game`` (once per value)."""
+    return protocol.feedback(game.decode_feedback(value))
 
 
 def deck_files(deck: str) -> tuple[str, ...]:

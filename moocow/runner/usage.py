@@ -28,6 +28,7 @@ import contextlib
 import functools
 import itertools
 import os
+import select
 import signal
 import time
 from abc import ABC, abstractmethod
@@ -355,10 +356,21 @@ class CgroupGroup(ProcessGroup):
             except FileNotFoundError:
                 return
             except OSError:
-                if time.monotonic() > deadline:
+                left = deadline - time.monotonic()
+                if left <= 0:
                     return  # left for remove_cgroups_of, or for the machine's own clean-up
                 self.kill()
-                time.sleep(0.002)
+                self._wait_emptied(min(left, 0.1))
+
+    def _wait_emptied(self, wait: float) -> None:
+        """Wait until no process is left in the cgroup (``cgroup.events`` says ``populated 0``, and
+        the kernel wakes whoever watches it), for at most ``wait`` seconds."""
+        events = self._read("cgroup.events")
+        kept = self._files.get("cgroup.events")
+        if events is None or kept is None:
+            time.sleep(0.002)
+        elif b"populated 0" not in events:
+            select.select([], [], [kept.descriptor], wait)
 
 
 @functools.cache
