@@ -126,6 +126,11 @@ class ProgramSeat(Seat):
             self._process.close(goodbye=protocol.QUIT)
             self._process = None
 
+    @property
+    def process(self) -> PlayerProcess | None:
+        """The player's running process, if any (to measure it: ``bench``)."""
+        return self._process
+
     # ------------------------------------------------------------------ the process
     def _ready(self) -> PlayerProcess:
         """The running process, started and greeted if need be; a failed setup disqualifies."""

@@ -32,8 +32,11 @@ while True:
     processes += 1
 sys.stdin.readline()
 print(f"moocow 1 crowd:{processes}:{len(held)}", flush=True)
+length = 3
 for line in sys.stdin:
     if line.startswith("quit"):
         break
+    if line.startswith("game"):
+        length = int(line.split()[1])
     time.sleep(pause)
-    print("111", flush=True)
+    print("1" * length, flush=True)
