@@ -218,6 +218,14 @@ class FeedbackTable:
         game = self.game
         return game.feedback(game.guesses[guess : guess + 1], game.secrets[secrets])[0]
 
+    def value(self, guess: int, secret: int) -> int:
+        """Feedback of one guess against one secret: a lookup where the table is held or small
+        enough to build at once (the referee asks this at every guess), else one pair scored."""
+        if self._use_held(1):
+            return int(self._held()[secret, guess])
+        game = self.game
+        return int(game.feedback(game.guesses[guess : guess + 1], game.secrets[secret : secret + 1])[0, 0])
+
     @property
     def built(self) -> bool:
         """Whether the whole table is held in memory now."""

@@ -259,7 +259,8 @@ def complete_lines(path: Path, data: bytes) -> tuple[list[str], dict[str, Any], 
     """A results file's complete lines as text, its header read, and where the complete lines end (a
     torn last line is being written, or was cut by a kill); one line if it has no header."""
     complete = data.rfind(b"\n") + 1
-    lines = [line_text(path, number, line) for number, line in enumerate(data[:complete].split(b"\n")[:-1], 1)]
+    raw = data[:complete].split(b"\n")[:-1]
+    lines = [line_text(path, number, line) for number, line in enumerate(raw, 1)]
     return lines, header_of(path, lines[0] if lines else None), complete
 
 
