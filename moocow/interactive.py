@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from moocow.assistant import Assistant
+from moocow.assistant import Assistant, OutsideGuess
 from moocow.engine.errors import MoocowError
 from moocow.engine.game import Game
 from moocow.runner.seeds import checked_seed
@@ -46,17 +46,17 @@ def assist(assistant: Assistant, ask: Ask, say: Say) -> int:
     say(ASSIST_HELP.format(example=_example(game), feedback=_example_feedback(game)))
     say(f"Suggested first guess: {marked(assistant)}")  # a strategy unusable here ends the session
     while not assistant.solved:
-        line = ask(f"guess {len(assistant.position.history) + 1} and score> ")
+        line = ask(f"guess {assistant.entries + 1} and score> ")
         if line is None or line.strip().lower() in QUIT:
             break
-        _assist_command(assistant, line.strip(), say)
-    entries = len(assistant.position.history)
+        _assist_command(assistant, line.strip(), ask, say)
+    entries = assistant.entries
     if assistant.solved:
         say(f"Solved in {entries} {plural(entries, 'guess')}.")
     return entries
 
 
-def _assist_command(assistant: Assistant, line: str, say: Say) -> None:
+def _assist_command(assistant: Assistant, line: str, ask: Ask, say: Say) -> None:
     command = line.lower()
     game = assistant.game
     if not line:
@@ -83,16 +83,31 @@ def _assist_command(assistant: Assistant, line: str, say: Say) -> None:
             example = f"{_example(game)} {_example_feedback(game)}"
             say(f"error: expected a guess and its score, e.g. '{example}' (type help)")
             return
-        try:
-            assistant.record(guess, feedback)
-        except MoocowError as error:
-            earlier = " (if an earlier entry was mistyped, undo takes back the last one)"
-            say(f"error: {error}; nothing recorded{earlier if assistant.position.history else ''}")
+        if not _record(assistant, guess, feedback, ask, say):
             return
         earlier = assistant.earlier_entry()
         if earlier is not None:
             say(f"warning: guess {earlier} was {guess.strip()} too; the same guess again tells nothing new")
         _report(assistant, say)
+
+
+def _record(assistant: Assistant, guess: str, feedback: str, ask: Ask, say: Say) -> bool:
+    """Record an entry, or say why not; a code outside the game's guesses (a word not in its
+    list, played at a real table) is recorded as such if the person says so."""
+    try:
+        try:
+            assistant.record(guess, feedback)
+        except OutsideGuess as outside:
+            answer = ask(f"{outside}. Record it anyway, as a guess outside the list? [y/N] ")
+            if (answer or "").strip().lower() not in ("y", "yes"):
+                say("Nothing recorded.")
+                return False
+            assistant.record_outside(outside.code, feedback)
+    except MoocowError as error:
+        earlier = " (if an earlier entry was mistyped, undo takes back the last one)"
+        say(f"error: {error}; nothing recorded{earlier if assistant.entries else ''}")
+        return False
+    return True
 
 
 def _split_entry(line: str) -> tuple[str, str, str]:

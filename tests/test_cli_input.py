@@ -638,11 +638,15 @@ def test_a_malformed_word_has_its_own_reason(word: str, reason: str) -> None:
 
 @pytest.mark.parametrize("command", [("play", "words", "--seed", "1"), ("assist", "words")])
 def test_a_word_outside_the_list_is_refused_at_the_table(command: tuple[str, ...]) -> None:
-    """Typed at play's or assist's prompt, the word is refused with the reason and the game goes on."""
-    typed = "zhang\nquit\n" if command[0] == "play" else "zhang 1 2\nquit\n"
+    """Typed at play's prompt, the word is refused with the reason and the game goes on; at
+    assist's, the reason comes with an offer to record it anyway (declined here)."""
+    typed = "zhang\nquit\n" if command[0] == "play" else "zhang 1 2\nn\nquit\n"
     result = run(*command, input=typed)
     assert result.exit_code == 0, result.stderr
-    assert f"> error: {OUTSIDE}" in result.stdout
+    if command[0] == "play":
+        assert f"> error: {OUTSIDE}" in result.stdout
+    else:
+        assert f"> {OUTSIDE}" in result.stdout and "Record it anyway" in result.stdout
 
 
 def test_a_tree_file_with_a_word_outside_the_list_says_so(tmp_path: Path) -> None:

@@ -253,3 +253,18 @@ def test_completion_is_offered_and_completes_every_command() -> None:
         environment = {"_MOOCOW_COMPLETE": "complete_bash", "COMP_WORDS": words, "COMP_CWORD": cword}
         result = CliRunner().invoke(app, [], env=environment, prog_name="moocow")
         assert result.stdout.split() == [expected], result.stdout
+
+
+def test_pruning_the_kernel_cache_leaves_a_build_under_way(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another process's build folder (``tmpgr1m_x_9``) looked like a stale module: unlinking it
+    raised IsADirectoryError, a traceback from ``moocow optimal`` while another one compiled."""
+    from moocow.optimal.kernel import ahead
+
+    monkeypatch.setattr(ahead, "IN_TREE", tmp_path)
+    (tmp_path / "tmpgr1m_x_9").mkdir()
+    stale = tmp_path / "search_000000000000_0123456789abcdef.so"
+    stale.write_bytes(b"")
+    ahead.prune(tmp_path)
+    assert (tmp_path / "tmpgr1m_x_9").is_dir() and not stale.exists()

@@ -16,6 +16,7 @@ import math
 import os
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
+from dataclasses import field as dataclass_field
 from pathlib import Path
 from typing import Any
 
@@ -59,8 +60,13 @@ class RoundResult:
     """One line saying how the round was lost, or ``None``."""
     seconds: float
     """Time spent waiting for the player's guesses (a timing field: varies run to run)."""
+    stderr: tuple[str, ...] = dataclass_field(default=(), compare=False, repr=False)
+    """The last lines the player wrote to stderr in a lost round, for ``grade`` to show (students
+    debug with ``print``); not written to the results file, whose rows are the referee's record."""
 
     TIMING_FIELDS = ("seconds",)
+    UNWRITTEN_FIELDS = ("stderr",)
+    """Fields the results file does not hold: the player's words, not the referee's record."""
 
     @property
     def key(self) -> tuple[str, str, int]:
@@ -68,8 +74,11 @@ class RoundResult:
         return (self.player, self.game, self.round)
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict."""
-        return {**asdict(self), "guesses": list(self.guesses)}
+        """A JSON-ready dict: the results file's row (``stderr`` is left out)."""
+        data = {**asdict(self), "guesses": list(self.guesses)}
+        for name in self.UNWRITTEN_FIELDS:
+            del data[name]
+        return data
 
     def without_timing(self) -> dict[str, Any]:
         """Everything that must be identical between two runs of the same tournament."""
@@ -210,11 +219,7 @@ def read_results(path: Path, expected_header: dict[str, Any], key: bytes | None 
     killed mid-write) is cut off, once everything else has passed.
     """
     data = read_whole(path)
-    complete = data.rfind(b"\n") + 1
-    lines = [
-        line_text(path, number, line) for number, line in enumerate(data[:complete].split(b"\n")[:-1], 1)
-    ]
-    found = header_of(path, lines[0] if lines else None)
+    lines, found, complete = complete_lines(path, data)
     found = _signature_checked(path, found, key)
     if isinstance(found, dict):
         _check_trust(path, found.get(REFEREE), expected_header.get(REFEREE))
@@ -248,6 +253,15 @@ def read_whole(path: str | os.PathLike[str]) -> bytes:
             return file.read()
     except OSError as error:
         raise MoocowError(f"cannot read results file {str(path)!r}: {error.strerror}") from None
+
+
+def complete_lines(path: Path, data: bytes) -> tuple[list[str], dict[str, Any], int]:
+    """A results file's complete lines as text, its header read, and where the complete lines end (a
+    torn last line is being written, or was cut by a kill); one line if it has no header."""
+    complete = data.rfind(b"\n") + 1
+    raw = data[:complete].split(b"\n")[:-1]
+    lines = [line_text(path, number, line) for number, line in enumerate(raw, 1)]
+    return lines, header_of(path, lines[0] if lines else None), complete
 
 
 def header_of(path: str | os.PathLike[str], first: str | None) -> dict[str, Any]:

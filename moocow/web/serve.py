@@ -33,22 +33,27 @@ def serve(
         list[Path] | None,
         typer.Option("--results", metavar="FILE", help="A tournament's results file to show (repeatable)."),
     ] = None,
+    trees: Annotated[
+        list[Path] | None,
+        typer.Option("--tree", metavar="FILE", help="A strategy tree file to show (repeatable)."),
+    ] = None,
 ) -> None:
     """Serve the assistant, games against the computer and tournament results as web pages."""
     from moocow.terminal import one_line_errors
 
     with one_line_errors():
-        files = [_readable(path) for path in results or []]
+        files = [_readable(path, "results file") for path in results or []]
+        tree_files = [_readable(path, "tree file") for path in trees or []]
         listening = listen(host, port)
     actual = listening.getsockname()[1]
     for line in addresses(host, actual):
         print(line, flush=True)
-    run(listening, files)
+    run(listening, files, tree_files)
 
 
-def _readable(path: Path) -> Path:
-    """A results file that can be opened now (it is read again at each request)."""
-    with open_regular(path, "results file"):
+def _readable(path: Path, what: str) -> Path:
+    """A file that can be opened now (it is read again when it changes)."""
+    with open_regular(path, what):
         return path
 
 
@@ -107,13 +112,15 @@ def qr_lines(url: str) -> list[str]:
     return drawn.getvalue().rstrip("\n").splitlines()
 
 
-def run(listening: socket.socket, results: list[Path]) -> None:
+def run(listening: socket.socket, results: list[Path], trees: list[Path]) -> None:
     """Serve until Ctrl-C; uvicorn's access log stays off (the terminal shows the QR code)."""
     import uvicorn
 
     from moocow.web.app import create_app
 
-    config = uvicorn.Config(create_app(results), log_level="warning", access_log=False, lifespan="off")
+    config = uvicorn.Config(
+        create_app(results, trees=trees), log_level="warning", access_log=False, lifespan="off"
+    )
     server = uvicorn.Server(config)
     try:
         server.run(sockets=[listening])
