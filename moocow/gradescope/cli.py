@@ -37,7 +37,11 @@ def build(
     ),
     words: Annotated[
         str | None,
-        typer.Option("--words", metavar="FILE", help="The course's word file (default words_alpha.txt)."),
+        typer.Option(
+            "--words",
+            metavar="FILE",
+            help="The course's word file (default: its words_alpha.txt, shipped with moocow).",
+        ),
     ] = None,
     game: Annotated[
         list[str] | None, typer.Option("--game", "-g", help="Grade on this game instead (repeatable).")

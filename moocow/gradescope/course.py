@@ -194,10 +194,8 @@ def course_from(table: Mapping[str, Any], where: str = "the course") -> Course:
     words = table.get("words")
     if words is not None and not (isinstance(words, str) and words):
         raise MoocowError(f"{where}: words must be a file name, not {words!r}")
-    if words is None and not games:
-        words = "words_alpha.txt"
     decks = list(games)
-    if words is not None:
+    if words is not None or not games:  # no file: the course's words_alpha.txt, shipped with moocow
         limits = {
             "minlen": _whole(table, "min_length", 5, where),
             "maxlen": _whole(table, "max_length", 15, where),
