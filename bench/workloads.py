@@ -18,6 +18,7 @@ from bench.referee import CrowdWorkload, RefereeWorkload
 from bench.rounds import RunnerWorkload
 from bench.rows import Row
 from bench.sandbox import SandboxWorkload
+from bench.web import AssistStepWorkload, ServeWorkload
 
 
 class Workload(Protocol):
@@ -73,6 +74,8 @@ WORKLOADS: tuple[Workload, ...] = (
     ProcessWorkload(("--help",), ("typer", "rich"), repeats=3, quick=True),
     ProcessWorkload(("evaluate", "mastermind", "-s", "minmax:first=1122"), ("typer", "numpy")),
     ProcessWorkload(("optimal", "mastermind"), ("typer", "numpy")),
+    ServeWorkload(),
+    AssistStepWorkload(),
 )
 """The suite; ``--quick`` runs the ones marked quick (a few seconds in all)."""
 

@@ -15,6 +15,7 @@ __version__ = "0.1.0"
 _API = {
     "GameInfo",
     "Playout",
+    "StrategyInfo",
     "assistant",
     "describe_games",
     "describe_strategies",

@@ -26,6 +26,7 @@ from moocow.plugins import game_classes, load_game, load_plugin_file, plugin_err
 __all__ = [
     "GameInfo",
     "Playout",
+    "StrategyInfo",
     "assistant",
     "describe_games",
     "describe_strategies",
@@ -156,6 +157,25 @@ class GameInfo:
     problem: str | None = None
     """Why the game cannot be built at its defaults (a plugin's bug), instead of its sizes."""
 
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict: ``parameters`` maps each name to its default (``null``: none)."""
+        data = {"name": self.name, "summary": self.summary, "parameters": self.defaults}
+        return {**data, "secrets": self.secrets, "guesses": self.guesses, "problem": self.problem}
+
+
+@dataclass(frozen=True)
+class StrategyInfo:
+    """A strategy, for listings."""
+
+    name: str
+    summary: str
+    defaults: dict[str, Any]
+    """Each parameter's default (``None``: none)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict: ``parameters`` maps each name to its default (``null``: none)."""
+        return {"name": self.name, "summary": self.summary, "parameters": self.defaults}
+
 
 def describe_games() -> list[GameInfo]:
     """Every registered game at its default parameters, with the sizes of its spaces. A game a
@@ -173,9 +193,9 @@ def describe_games() -> list[GameInfo]:
     return infos
 
 
-def describe_strategies() -> list[tuple[str, list[str], str]]:
-    """Every built-in strategy: name, parameters with defaults, summary."""
+def describe_strategies() -> list[StrategyInfo]:
+    """Every built-in strategy: name, summary, parameters with defaults."""
     return [
-        (name, [f"{param.name}={param.default}" for param in cls.params], cls.summary)
+        StrategyInfo(name, cls.summary, {param.name: param.default for param in cls.params})
         for name, cls in STRATEGIES.items()
     ]

@@ -6,9 +6,22 @@ see how many codes remain (listed when few), get a suggested next guess, take en
 
 from __future__ import annotations
 
+import numpy as np
+
+from moocow.engine.errors import MoocowError
 from moocow.engine.game import Game
 from moocow.engine.position import Position
 from moocow.engine.strategies import Strategy
+
+
+class OutsideGuess(MoocowError):
+    """A well-formed code that is no guess of the game (a word outside its list): it may still be
+    recorded, with ``Assistant.record_outside``, since it was played at the table."""
+
+    def __init__(self, message: str, code: np.ndarray) -> None:
+        super().__init__(message)
+        self.code = code
+        """The code as the game reads it."""
 
 
 class Assistant:
@@ -18,11 +31,18 @@ class Assistant:
         self.game = game
         self.strategy = strategy
         self._positions = [Position.start(game)]
+        self._entries: list[tuple[str, int]] = []
+        """Each entry's guess, as the game writes it, and its feedback, in the order recorded."""
 
     @property
     def position(self) -> Position:
         """The current position."""
         return self._positions[-1]
+
+    @property
+    def entries(self) -> int:
+        """How many entries are recorded."""
+        return len(self._entries)
 
     @property
     def remaining(self) -> int:
@@ -35,17 +55,33 @@ class Assistant:
         return self.position.solved
 
     def record(self, guess: str, feedback: str) -> Position:
-        """Add a guess and its feedback; impossible or malformed input raises ``MoocowError``."""
-        guess_index = self.game.guess_index(guess)
+        """Add a guess and its feedback; impossible or malformed input raises ``MoocowError``, and
+        a well-formed code outside the game's guesses ``OutsideGuess``."""
+        try:
+            guess_index = self.game.guess_index(guess)
+        except MoocowError as error:
+            code = self.game.parse_code(guess)  # malformed: this says why
+            self.game.parse_feedback(feedback)  # and so does malformed feedback, before any offer
+            raise OutsideGuess(str(error), code) from None
         value = self.game.parse_feedback(feedback)
-        self._positions.append(self.position.after(guess_index, value))
-        return self.position
+        return self._push(self.position.after(guess_index, value), self.game.guesses[guess_index], value)
+
+    def record_outside(self, code: np.ndarray, feedback: str) -> Position:
+        """Add a code that is no guess of the game, as played at the table, and its feedback."""
+        value = self.game.parse_feedback(feedback)
+        return self._push(self.position.after_outside(code, value), code, value)
+
+    def _push(self, position: Position, code: np.ndarray, value: int) -> Position:
+        self._positions.append(position)
+        self._entries.append((self.game.format_code(code), value))
+        return position
 
     def undo(self) -> bool:
         """Take back the last entry; ``False`` when there is none."""
         if len(self._positions) == 1:
             return False
         self._positions.pop()
+        self._entries.pop()
         return True
 
     def suggestion(self) -> str:
@@ -64,11 +100,11 @@ class Assistant:
 
     def earlier_entry(self) -> int | None:
         """The number of an earlier entry with the same guess as the last one, if any."""
-        if not self.position.history:
+        if not self._entries:
             return None
-        last = self.position.history[-1][0]
+        last = self._entries[-1][0]
         return next(
-            (number for number, (guess, _) in enumerate(self.position.history[:-1], 1) if guess == last), None
+            (number for number, (guess, _) in enumerate(self._entries[:-1], 1) if guess == last), None
         )
 
     def possible_codes(self, limit: int) -> list[str]:
@@ -76,9 +112,14 @@ class Assistant:
         shown = self.position.candidates[:limit]
         return [self.game.format_code(code) for code in self.game.secrets[shown]]
 
+    def answers(self, guess: int) -> list[tuple[int, int]]:
+        """Each feedback some remaining code would give to ``guess`` (a guess index), with how many
+        codes it would leave, in feedback order: the scores a person can tap at the table."""
+        given = self.position.feedback_to(guess)
+        counts = np.bincount(given, minlength=self.game.feedback_count)
+        counts[self.game.win] = int((self.position.candidate_guesses == guess).sum())
+        return [(int(value), int(counts[value])) for value in np.flatnonzero(counts)]
+
     def history(self) -> list[tuple[str, str]]:
         """The entries so far, as people write them."""
-        return [
-            (self.game.format_code(self.game.guesses[guess]), self.game.format_feedback(feedback))
-            for guess, feedback in self.position.history
-        ]
+        return [(guess, self.game.format_feedback(feedback)) for guess, feedback in self._entries]

@@ -19,7 +19,7 @@ from typing import Annotated, Any, ClassVar, TypeVar
 
 import typer
 
-from moocow.commandline import MoocowCommand, MoocowGroup
+from moocow.commandline import INTERRUPTED, MoocowCommand, MoocowGroup
 from moocow.runner.display import printable
 from moocow.terminal import err, note_long_evaluation, one_line_errors, out, plural, progress_bars
 
@@ -31,8 +31,11 @@ class Moocow(MoocowGroup):
     lazy_commands: ClassVar[dict[str, str]] = {
         "tournament": "moocow.runner.cli:tournament",
         "grade": "moocow.runner.cli:grade",
+        "verify": "moocow.runner.cli:verify",
         "optimal": "moocow.optimal.cli:optimal",
         "tree": "moocow.tree_command:tree",
+        "gradescope": "moocow.gradescope.cli:app",
+        "serve": "moocow.web.serve:serve",
     }
 
 
@@ -41,7 +44,7 @@ app = typer.Typer(
     name="moocow",
     help="Play, solve and referee code-breaking games: Mastermind, Bulls and Cows, the bottle game.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
@@ -104,44 +107,54 @@ def main_options(
 ) -> None:
     """Load local plugins before any command, and report plugins that failed to load."""
     from moocow import api
-    from moocow.engine.table import table_budget
+    from moocow.engine.table import forced_engine, table_budget
 
-    table_budget()  # a mistyped MOOCOW_TABLE_BUDGET is refused before any work starts
+    table_budget()  # a mistyped MOOCOW_TABLE_BUDGET or MOOCOW_ENGINE is refused before any work starts
+    forced_engine()
     for path in plugin or []:
-        api.load_plugin_file(path)
+        api.load_plugin_file(path, strict=True)
     for problem in api.plugin_errors():
         err.line(f"warning: {problem}")
 
 
 @command
-def games() -> None:
+def games(as_json: JsonOpt = False) -> None:
     """List the games, their parameters and the size of their code spaces."""
     from rich.table import Table
 
     from moocow import api
+    from moocow.engine.params import format_defaults
 
-    table = Table("game", "parameters (default)", "secrets", "guesses", "about")
     infos = api.describe_games()
-    for info in infos:
-        parameters = ", ".join(f"{name}={value}" for name, value in info.defaults.items())
-        sizes = ("-", "-") if info.secrets is None else (f"{info.secrets:,}", f"{info.guesses:,}")
-        table.add_row(printable(info.name), printable(parameters), *sizes, printable(info.summary))
-    out.print(table)
+    if as_json:
+        print(json.dumps([info.to_dict() for info in infos], indent=2))
+    else:
+        table = Table("game", "parameters (default)", "secrets", "guesses", "about")
+        for info in infos:
+            sizes = ("-", "-") if info.secrets is None else (f"{info.secrets:,}", f"{info.guesses:,}")
+            parameters = printable(format_defaults(info.defaults))
+            table.add_row(printable(info.name), parameters, *sizes, printable(info.summary))
+        out.print(table)
     for info in infos:
         if info.problem is not None:
             err.line(f"warning: game {printable(info.name)!r} cannot be built: {printable(info.problem)}")
 
 
 @command
-def strategies() -> None:
+def strategies(as_json: JsonOpt = False) -> None:
     """List the strategies and their parameters."""
     from rich.table import Table
 
     from moocow import api
+    from moocow.engine.params import format_defaults
 
-    table = Table("strategy", "parameters", "about")
-    for name, parameters, summary in api.describe_strategies():
-        table.add_row(name, ", ".join(parameters), summary)
+    infos = api.describe_strategies()
+    if as_json:
+        print(json.dumps([info.to_dict() for info in infos], indent=2))
+        return
+    table = Table("strategy", "parameters (default)", "about")
+    for info in infos:
+        table.add_row(info.name, format_defaults(info.defaults), info.summary)
     out.print(table)
 
 
@@ -162,10 +175,10 @@ def solve(
     if as_json:
         print(json.dumps(playout.to_dict(), indent=2))
         return
-    table = Table("#", "guess", "", "feedback", "remaining")
+    table = Table("#", "guess", "feedback", "remaining")
     for number, step in enumerate(playout.steps, 1):
-        marker = ("" if step.was_candidate else "(not possible)") + (" *" if step.note else "")
-        table.add_row(str(number), step.guess, marker.strip(), step.feedback, f"{step.remaining:,}")
+        guess = step.guess + ("" if step.was_candidate else " (not possible)") + (" *" if step.note else "")
+        table.add_row(str(number), guess, step.feedback, f"{step.remaining:,}")
     out.print(table)
     count = len(playout.steps)
     out.line(f"Found {playout.secret} in {count} {plural(count, 'guess')} with {playout.strategy}.")
@@ -196,7 +209,7 @@ def evaluate(
     )
     widest = max(result.histogram)
     for guesses, count in enumerate(result.histogram, 1):
-        bar = "█" * max(1 if count else 0, round(40 * count / widest))
+        bar = out.bar(max(1 if count else 0, round(40 * count / widest)))
         out.line(f"{guesses:>3} {plural(guesses, 'guess'):<7} {count:>8,} {bar}")
 
 
@@ -207,7 +220,9 @@ def assist(game: GameArg, strategy: StrategyOpt = "minmax") -> None:
     from moocow.interactive import assist as run_assistant
 
     _tolerant_stdin()
-    run_assistant(api.assistant(game, strategy), _ask, _say)
+    ask = Prompt()
+    run_assistant(api.assistant(game, strategy), ask, _say)
+    ask.exit_if_interrupted()
 
 
 @command
@@ -222,16 +237,33 @@ def play(
     from moocow.interactive import play as run_play
 
     _tolerant_stdin()
-    run_play(api.load_game(game), seed, _ask, _say)
+    ask = Prompt()
+    run_play(api.load_game(game), seed, ask, _say)
+    ask.exit_if_interrupted()
 
 
-def _ask(prompt: str) -> str | None:
-    """A line typed at the prompt; ``None`` at the end of input or Ctrl-C, after a fresh line."""
-    try:
-        return input(prompt)
-    except (EOFError, KeyboardInterrupt):
-        print()
+class Prompt:
+    """Lines typed at the prompts. Ctrl-C ends the conversation as the end of input does (``play``
+    still shows the secret), and then the command exits 130, as Ctrl-C does everywhere: a script
+    tells a session a person broke off from one that ended."""
+
+    def __init__(self) -> None:
+        self.interrupted = False
+
+    def __call__(self, prompt: str) -> str | None:
+        """A line typed at the prompt; ``None`` at the end of input or Ctrl-C, after a fresh line."""
+        try:
+            return input(prompt)
+        except EOFError:
+            print()
+        except KeyboardInterrupt:
+            print()
+            self.interrupted = True
         return None
+
+    def exit_if_interrupted(self) -> None:
+        if self.interrupted:
+            raise typer.Exit(INTERRUPTED)
 
 
 def _say(line: str) -> None:
@@ -245,5 +277,8 @@ def _tolerant_stdin() -> None:
 
 
 def main() -> None:
-    """The console script's entry point."""
+    """The console script's entry point: the engine's notices (a first compile) go to stderr."""
+    from moocow.engine.progress import listen
+
+    listen(err.line)
     app(prog_name="moocow")

@@ -4,11 +4,13 @@
   starting ``error:`` and exit status 2, like every other mistake (``terminal.one_line_errors``),
   not typer's boxed panel.
 - ``moocow`` alone prints the help, with status 0.
-- Ctrl-C outside a prompt ends on a fresh line with status 130, never with a traceback.
+- Ctrl-C ends on a fresh line with status 130, never with a traceback; a command that stops
+  cleanly on it (a prompt, a tournament, ``optimal``) first says what it kept, and exits 130 too.
 - Metavars read as words: ``--seed N``, ``--save FILE``, ``--strategy SPEC``, ``GAME``; a flag
   shows none. An option that sets ``metavar=`` keeps it; the rest get a word from their type.
 - Commands named in ``MoocowGroup.lazy_commands`` are made only when used or listed, so their
-  modules load only then; help, order and "did you mean" are those of the others.
+  modules load only then; help, order and "did you mean" are those of the others. One may be a
+  group of its own (a ``typer.Typer``).
 
 The app is made with a subclass of ``MoocowGroup`` (naming its lazy commands) and its commands
 with ``cls=MoocowCommand``.
@@ -117,26 +119,46 @@ class MoocowGroup(WordsMixin, TyperGroup):
             status = 2
         except typer.Abort:  # end of input inside click itself
             status = INTERRUPTED
-        if status == INTERRUPTED:
+        if status == INTERRUPTED:  # typer turns Ctrl-C into this status, as a command stopped by it does
             err.line()
         sys.exit(status if isinstance(status, int) else 0)
 
 
 def lazy_command(target: str) -> Any:
-    """The command of ``"module:function"``, made as typer makes the group's own."""
+    """The command of ``"module:function"``, made as typer makes the group's own; a ``typer.Typer``
+    there is a group of subcommands (``moocow gradescope build``)."""
     module, _, name = target.partition(":")
+    found = getattr(importlib.import_module(module), name)
+    if isinstance(found, typer.Typer):
+        return typer.main.get_group(found)
     alone = typer.Typer(add_completion=False)
-    alone.command(cls=MoocowCommand)(getattr(importlib.import_module(module), name))
+    alone.command(cls=MoocowCommand)(found)
     return typer.main.get_command(alone)
 
 
 def usage_message(error: Any) -> str:
-    """Click's message on one line, lower case first, pointing at the command's help."""
+    """Click's message on one line, lower case first, pointing at the command's help, or, for an
+    option of ``moocow`` itself given after the command, at where it goes."""
     message = " ".join(error.format_message().split()).rstrip(".")
     message = message[:1].lower() + message[1:]
     context = getattr(error, "ctx", None)
     where = f"; see '{context.command_path} --help'" if context is not None else ""
+    main = _main_option(error)
+    if main is not None and context is not None:
+        name = error.option_name
+        usage = name if main.is_flag else f"{name} {main.metavar or 'VALUE'} {context.info_name} ..."
+        where = f"; {name} is an option of moocow itself and goes before the command: moocow {usage}"
     return printable(message + where)
+
+
+def _main_option(error: Any) -> Any:
+    """The option of ``moocow`` itself (the group above the command) that a command was given, if any."""
+    context = getattr(error, "ctx", None)
+    name = getattr(error, "option_name", None)
+    parent = getattr(context, "parent", None)
+    if not isinstance(error, click_errors.NoSuchOption) or parent is None or not name:
+        return None
+    return next((param for param in parent.command.params if name in getattr(param, "opts", ())), None)
 
 
 def metavar_word(param: Any) -> str:

@@ -9,11 +9,13 @@ so a game or player from a local plugin plays there as here.
 from __future__ import annotations
 
 import contextlib
+import socket
 from collections.abc import Iterator
 from typing import Any
 
 from moocow.engine.errors import MoocowError
 from moocow.plugins import load_plugin_file, local_plugin_files
+from moocow.terminal import err, plural
 
 CONNECT_SECONDS = 10.0
 """How long to wait for the scheduler, and for its first worker, before saying so in one line."""
@@ -32,9 +34,20 @@ def connected(scheduler: str) -> Iterator[Any]:
     with client, client.as_current():
         try:
             client.wait_for_workers(1, timeout=CONNECT_SECONDS)
-        except (OSError, TimeoutError) as error:
-            raise MoocowError(f"the Dask scheduler at {scheduler!r} has no worker: {error}") from None
+        except (OSError, TimeoutError):
+            raise MoocowError(
+                f"the Dask scheduler at {scheduler!r} has no worker after {CONNECT_SECONDS:g} s: start one "
+                f"with 'dask worker {scheduler} --nthreads 1'"
+            ) from None
+        err.line(cluster_line(client.scheduler_info()))
         yield client
+
+
+def cluster_line(info: dict[str, Any]) -> str:
+    """Where a run is, said before it starts: a run on a cluster looked like one on this machine."""
+    workers = info.get("workers") or {}
+    count = f"{len(workers)} {plural(len(workers), 'worker')}"
+    return f"on the Dask cluster at {info.get('address', '?')}, {count}"
 
 
 def check_scheduler(scheduler: str) -> None:
@@ -60,6 +73,7 @@ def check_scheduler(scheduler: str) -> None:
         finally:
             comm.abort()
 
+    refused_at_once(scheduler)
     try:
         answer = asyncio.run(asyncio.wait_for(identity(), CONNECT_SECONDS))
     except (OSError, TimeoutError, ValueError, TypeError) as error:
@@ -71,6 +85,29 @@ def check_scheduler(scheduler: str) -> None:
     if kind != "Scheduler":
         what = f"a Dask {kind.lower()}" if isinstance(kind, str) else "not Dask"
         raise MoocowError(f"{scheduler!r} is not a Dask scheduler (what answers there is {what})")
+
+
+def refused_at_once(scheduler: str) -> None:
+    """One line at once where nothing listens at a TCP address: Dask's ``connect`` tries again
+    and again until its timeout, so a refused port took the full ten seconds to be said."""
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    try:
+        scheme, location = parse_address(scheduler)
+        host, port = parse_host_port(location)
+    except (ValueError, TypeError):
+        return  # not host:port: Dask says what is wrong with it
+    if scheme not in ("tcp", "tls"):
+        return
+    try:
+        socket.create_connection((host, port), timeout=CONNECT_SECONDS).close()
+    except ConnectionRefusedError:
+        raise MoocowError(
+            f"cannot reach the Dask scheduler at {scheduler!r}: connection refused (is 'dask scheduler' "
+            "running there, on that port?)"
+        ) from None
+    except OSError:
+        return  # a timeout or an unreachable network: Dask's own try says so
 
 
 def load_plugins(plugins: list[str]) -> None:

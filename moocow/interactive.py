@@ -11,9 +11,10 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from moocow.assistant import Assistant
+from moocow.assistant import Assistant, OutsideGuess
 from moocow.engine.errors import MoocowError
 from moocow.engine.game import Game
+from moocow.runner.seeds import checked_seed
 from moocow.terminal import plural
 
 Ask = Callable[[str], str | None]
@@ -43,19 +44,19 @@ def assist(assistant: Assistant, ask: Ask, say: Say) -> int:
     game = assistant.game
     say(f"moocow assistant for {game.spec}: {_count(assistant.remaining, game.code_noun)} are possible.")
     say(ASSIST_HELP.format(example=_example(game), feedback=_example_feedback(game)))
-    say(f"Suggested first guess: {_marked(assistant)}")  # a strategy unusable here ends the session
+    say(f"Suggested first guess: {marked(assistant)}")  # a strategy unusable here ends the session
     while not assistant.solved:
-        line = ask(f"guess {len(assistant.position.history) + 1} and score> ")
+        line = ask(f"guess {assistant.entries + 1} and score> ")
         if line is None or line.strip().lower() in QUIT:
             break
-        _assist_command(assistant, line.strip(), say)
-    entries = len(assistant.position.history)
+        _assist_command(assistant, line.strip(), ask, say)
+    entries = assistant.entries
     if assistant.solved:
         say(f"Solved in {entries} {plural(entries, 'guess')}.")
     return entries
 
 
-def _assist_command(assistant: Assistant, line: str, say: Say) -> None:
+def _assist_command(assistant: Assistant, line: str, ask: Ask, say: Say) -> None:
     command = line.lower()
     game = assistant.game
     if not line:
@@ -63,7 +64,10 @@ def _assist_command(assistant: Assistant, line: str, say: Say) -> None:
     if command == "help":
         say(ASSIST_HELP.format(example=_example(game), feedback=_example_feedback(game)))
     elif command == "undo":
-        say("Took back the last entry." if assistant.undo() else "Nothing to undo.")
+        if not assistant.undo():
+            say("Nothing to undo: no entry yet.")
+            return
+        say("Took back the last entry.")
         _report(assistant, say)
     elif command == "list":
         _list(assistant, say, limit=LIST_MOST)
@@ -74,20 +78,42 @@ def _assist_command(assistant: Assistant, line: str, say: Say) -> None:
         if not entries:
             say("No entries yet.")
     else:
-        guess, _, feedback = line.partition(" ")
-        if not feedback.strip():
+        guess, _, feedback = _split_entry(line)
+        if not feedback:
             example = f"{_example(game)} {_example_feedback(game)}"
             say(f"error: expected a guess and its score, e.g. '{example}' (type help)")
             return
-        try:
-            assistant.record(guess, feedback)
-        except MoocowError as error:
-            say(f"error: {error}; nothing recorded (undo takes back the previous entry)")
+        if not _record(assistant, guess, feedback, ask, say):
             return
         earlier = assistant.earlier_entry()
         if earlier is not None:
             say(f"warning: guess {earlier} was {guess.strip()} too; the same guess again tells nothing new")
         _report(assistant, say)
+
+
+def _record(assistant: Assistant, guess: str, feedback: str, ask: Ask, say: Say) -> bool:
+    """Record an entry, or say why not; a code outside the game's guesses (a word not in its
+    list, played at a real table) is recorded as such if the person says so."""
+    try:
+        try:
+            assistant.record(guess, feedback)
+        except OutsideGuess as outside:
+            answer = ask(f"{outside}. Record it anyway, as a guess outside the list? [y/N] ")
+            if (answer or "").strip().lower() not in ("y", "yes"):
+                say("Nothing recorded.")
+                return False
+            assistant.record_outside(outside.code, feedback)
+    except MoocowError as error:
+        earlier = " (if an earlier entry was mistyped, undo takes back the last one)"
+        say(f"error: {error}; nothing recorded{earlier if assistant.entries else ''}")
+        return False
+    return True
+
+
+def _split_entry(line: str) -> tuple[str, str, str]:
+    """A guess and its score, split at the first run of whitespace: a space, several, or a tab."""
+    parts = line.split(None, 1)
+    return (parts[0], " ", parts[1].strip()) if len(parts) == 2 else (line, "", "")
 
 
 def _report(assistant: Assistant, say: Say) -> None:
@@ -103,12 +129,12 @@ def _report(assistant: Assistant, say: Say) -> None:
 def _suggest(assistant: Assistant, say: Say, prefix: str) -> None:
     """The strategy's suggestion; a strategy with none here (a tree left behind) says why."""
     try:
-        say(f"{prefix} {_marked(assistant)}")
+        say(f"{prefix} {marked(assistant)}")
     except MoocowError as error:
         say(f"No suggestion: {error}.")
 
 
-def _marked(assistant: Assistant) -> str:
+def marked(assistant: Assistant) -> str:
     """The suggestion, marked as ``solve`` marks a guess that cannot be the secret, or a quick one."""
     note = assistant.suggestion_note()
     marks = ("" if assistant.suggestion_is_possible() else " (not possible)") + (f" ({note})" if note else "")
@@ -150,8 +176,7 @@ def _example_feedback(game: Game) -> str:
 
 def play(game: Game, seed: int | None, ask: Ask, say: Say) -> int | None:
     """You guess the computer's secret; returns the number of guesses, or ``None`` if you gave up."""
-    secret = random.Random(seed).randrange(len(game.secrets))
-    secret_code = game.secrets[secret : secret + 1]
+    secret = deal_secret(game, seed)
     say(f"I have chosen a secret for {game.spec} ({len(game.secrets):,} are possible). 'quit' gives up.")
     history: list[tuple[str, str]] = []
     while True:
@@ -182,9 +207,27 @@ def play(game: Game, seed: int | None, ask: Ask, say: Say) -> int | None:
             except MoocowError as error:
                 say(f"error: {error}")
                 continue
-            value = int(game.feedback(game.guesses[guess : guess + 1], secret_code)[0, 0])
-            history.append((game.format_code(game.guesses[guess]), game.format_feedback(value)))
-            if value == game.win and game.secret_guess_index[secret] == guess:
+            value, solved = scored(game, secret, guess)
+            shown = game.format_code(game.guesses[guess])
+            earlier = next((number for number, (made, _) in enumerate(history, 1) if made == shown), None)
+            if earlier is not None:
+                say(f"warning: guess {earlier} was {shown} too; the same guess again tells nothing new")
+            history.append((shown, game.format_feedback(value)))
+            if solved:
                 say(f"Solved in {len(history)} {plural(len(history), 'guess')}.")
                 return len(history)
             say(f"  {game.format_feedback(value)}")
+
+
+def deal_secret(game: Game, seed: int | None) -> int:
+    """The computer's secret for ``seed`` (an index of the secrets; any when ``None``)."""
+    if seed is not None:
+        checked_seed(seed, "--seed")  # the runner's rule: -N would deal the secret of N
+    return random.Random(seed).randrange(len(game.secrets))
+
+
+def scored(game: Game, secret: int, guess: int) -> tuple[int, bool]:
+    """The computer's answer to ``guess`` (an index of the guesses) when the secret is ``secret``
+    (an index of the secrets), and whether it wins."""
+    value = int(game.feedback(game.guesses[guess : guess + 1], game.secrets[secret : secret + 1])[0, 0])
+    return value, value == game.win and int(game.secret_guess_index[secret]) == guess

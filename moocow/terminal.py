@@ -43,16 +43,44 @@ class Output:
         return self._console
 
     def print(self, renderable: object) -> None:
-        """A rich renderable (a table)."""
-        self.console.print(renderable)
+        """A rich renderable (a table). Off a terminal it is drawn as wide as it needs, not cut
+        at 80 columns: a file or a pipe has no width, and a name cut short is a name lost."""
+        console = self.console
+        if console.is_terminal:
+            console.print(renderable)
+            return
+        from rich.console import Console
+        from rich.measure import Measurement
+
+        needed = Measurement.get(console, console.options.update_width(UNCUT), renderable).maximum
+        width = max(console.width, min(needed, UNCUT))  # a console never prints wider than its own width
+        Console(file=self._stream(), width=width, highlight=False).print(renderable)
 
     def line(self, text: str = "") -> None:
         """One line as it is: no markup, highlighting, emoji codes or wrapping. Through the
         console once there is one, so that it keeps its place above any bars drawn."""
         if self._console is None:
-            self._stream().write(text + "\n")
+            self._stream().write(self.encodable(text) + "\n")
         else:
             self._console.print(text, markup=False, highlight=False, emoji=False, soft_wrap=True)
+
+    def encodable(self, text: str) -> str:
+        """``text`` with what the stream cannot encode escaped (``\\u2588``): a legacy locale or
+        ``PYTHONIOENCODING=ascii`` made a line of ``evaluate`` a ``UnicodeEncodeError``."""
+        encoding = getattr(self._stream(), "encoding", None) or "utf-8"
+        try:
+            text.encode(encoding)
+        except UnicodeEncodeError:
+            return text.encode(encoding, errors="backslashreplace").decode(encoding)
+        except LookupError:
+            pass
+        return text
+
+    def bar(self, length: int) -> str:
+        """A bar of ``length`` blocks, ``#`` where the stream cannot show a block (as rich's tables
+        fall back to ASCII borders)."""
+        block = "\u2588"
+        return (block if self.encodable(block) == block else "#") * length
 
     @property
     def is_terminal(self) -> bool:
@@ -64,6 +92,9 @@ class Output:
     def _stream(self) -> TextIO:
         return sys.stderr if self.stderr else sys.stdout  # looked up at each write: tests replace them
 
+
+UNCUT = 10_000
+"""Widest a table is drawn off a terminal."""
 
 out = Output()
 """Results, on stdout."""

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -62,6 +65,26 @@ def test_evaluate_prints_a_histogram(run) -> None:
     assert result.exit_code == 0, result.output
     assert "total" in result.output and "worst case" in result.output
     assert "█" in result.output
+
+
+@pytest.mark.parametrize(
+    "command", [("evaluate", "bottles:n=4"), ("solve", "bottles:n=4", "--secret", "DCBA")]
+)
+def test_output_that_cannot_encode_blocks_falls_back_to_ascii(command: tuple[str, ...]) -> None:
+    """A legacy locale (``PYTHONIOENCODING=ascii``, a Windows console): evaluate's bars were a
+    ``UnicodeEncodeError``; they are ``#`` now, as tables take ASCII borders."""
+    environment = {**os.environ, "PYTHONIOENCODING": "ascii"}
+    done = subprocess.run(
+        [sys.executable, "-c", "from moocow.cli import main; main()", *command],
+        capture_output=True,
+        text=True,
+        env=environment,
+        timeout=120,
+    )
+    assert done.returncode == 0 and not done.stderr, done.stderr
+    assert done.stdout.isascii()
+    if command[0] == "evaluate":
+        assert "        8 ########################################" in done.stdout
 
 
 def test_solve_ends_with_the_secret(run) -> None:

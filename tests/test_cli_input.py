@@ -450,11 +450,14 @@ def interrupted_input(prompt: str) -> str:
 def test_ctrl_c_or_eof_at_the_prompt_ends_on_a_fresh_line(
     command: tuple[str, ...], ctrl_c: bool, monkeypatch
 ) -> None:
-    """Ctrl-C or the end of input at a prompt ends the session like quit, on a fresh line, no traceback."""
+    """Ctrl-C or the end of input at a prompt ends the session like quit, on a fresh line, no
+    traceback; Ctrl-C exits 130, as everywhere (it was 0, as if the session had ended)."""
     if ctrl_c:
         monkeypatch.setattr("builtins.input", interrupted_input)
     result = run(*command, input="")
-    assert result.exit_code == 0 and result.exception is None and result.stderr == ""
+    assert result.exit_code == (130 if ctrl_c else 0), result.stderr
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert result.stderr == ("\n" if ctrl_c else "")
     assert "> \n" in result.stdout and "Traceback" not in result.stdout
     assert command[0] == "assist" or "The secret was" in result.stdout
 
@@ -504,14 +507,12 @@ def test_a_huge_max_depth_is_no_limit() -> None:
     assert result.stdout.startswith("bottles:n=3: 15 guesses in total, proven optimal")
 
 
-def test_a_broken_plugin_warns_once_and_the_error_still_is_one_line(tmp_path: Path) -> None:
-    """A broken `--plugin` file's warning is its own line; the command's error is one more, nothing else."""
+def test_a_broken_plugin_file_is_one_line_before_the_command_runs(tmp_path: Path) -> None:
+    """A `--plugin` file that does not load is the error, in one line: the command never runs
+    (it once warned, then went on to refuse the plugin's game as unknown)."""
     garbage = tmp_path / "garbage.py"
     garbage.write_bytes(b"def (:\n\x00")
-    result = run("--plugin", str(garbage), "evaluate", "chess")
-    assert result.exit_code == 2
-    warning, error = result.stderr.splitlines()
-    assert warning.startswith("warning: plugin ") and error.startswith("error: unknown game 'chess'")
+    one_line_error(run("--plugin", str(garbage), "evaluate", "chess"), "failed to load: SyntaxError")
 
 
 @pytest.fixture
@@ -569,11 +570,15 @@ EXITING_PLUGINS = {
 
 @pytest.mark.parametrize("when", list(EXITING_PLUGINS))
 def test_a_plugin_that_exits_is_a_broken_plugin(tmp_path: Path, when: str) -> None:
-    """A plugin's ``sys.exit()`` once ended moocow with nothing printed: it is a warning, and the
-    command runs."""
+    """A plugin's ``sys.exit()`` once ended moocow with nothing printed. On import, the
+    ``--plugin`` file failed to load: one line and status 2; on registering, it is a broken
+    plugin's warning, and the command runs."""
     plugin = tmp_path / "leaver.py"
     plugin.write_text(EXITING_PLUGINS[when])
     result = run("--plugin", str(plugin), "evaluate", "bottles:n=3", "-s", "first")
+    if when == "on import":
+        one_line_error(result, "failed to load: SystemExit")
+        return
     assert result.exit_code == 0, result.stderr
     assert "total 15 guesses" in result.stdout
     (warning,) = result.stderr.splitlines()
@@ -633,11 +638,15 @@ def test_a_malformed_word_has_its_own_reason(word: str, reason: str) -> None:
 
 @pytest.mark.parametrize("command", [("play", "words", "--seed", "1"), ("assist", "words")])
 def test_a_word_outside_the_list_is_refused_at_the_table(command: tuple[str, ...]) -> None:
-    """Typed at play's or assist's prompt, the word is refused with the reason and the game goes on."""
-    typed = "zhang\nquit\n" if command[0] == "play" else "zhang 1 2\nquit\n"
+    """Typed at play's prompt, the word is refused with the reason and the game goes on; at
+    assist's, the reason comes with an offer to record it anyway (declined here)."""
+    typed = "zhang\nquit\n" if command[0] == "play" else "zhang 1 2\nn\nquit\n"
     result = run(*command, input=typed)
     assert result.exit_code == 0, result.stderr
-    assert f"> error: {OUTSIDE}" in result.stdout
+    if command[0] == "play":
+        assert f"> error: {OUTSIDE}" in result.stdout
+    else:
+        assert f"> {OUTSIDE}" in result.stdout and "Record it anyway" in result.stdout
 
 
 def test_a_tree_file_with_a_word_outside_the_list_says_so(tmp_path: Path) -> None:

@@ -173,3 +173,51 @@ def test_a_plugin_game_that_cannot_be_made_is_one_line(
     )
     plugin.write_text(source)
     one_line_error(run("--plugin", str(plugin), "evaluate", "tiny"), message)
+
+
+COMMON_SYMBOLS = (
+    "np.minimum(*(np.stack([(codes == symbol).sum(axis=-1) for symbol in range(3)], axis=-1)"
+    " for codes in (guesses[:, None], secrets[None]))).sum(axis=-1).astype(np.uint8)"
+)
+"""Feedback that counts the symbols a guess shares with the secret, in any place: ``bac`` scores
+the win against ``abc``, as 1122 does against 2211 in a colour-only Mastermind."""
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("solve", "tiny", "--secret", "abc"),
+        ("evaluate", "tiny"),
+        ("assist", "tiny"),
+        ("play", "tiny", "--seed", "1"),
+        ("tree", "tiny"),
+        ("optimal", "tiny"),
+        ("tournament", "-p", "minmax", "-g", "tiny", "-r", "2", "--seed", "1"),
+    ],
+)
+def test_a_game_whose_win_another_guess_scores_is_refused_by_every_command(
+    tmp_path: Path, command: tuple[str, ...]
+) -> None:
+    """Every command takes the winning answer to mean the guess is the secret; only ``optimal``
+    checked it, so ``solve`` "found" a secret it never guessed and a tournament lost every round."""
+    plugin = tiny_game(tmp_path, feedback=COMMON_SYMBOLS)
+    one_line_error(
+        run("--plugin", str(plugin), *command, input="quit\n"),
+        "tiny: guess aba scores the win (3) against secret aab; "
+        "the winning answer must come from the secret itself only",
+    )
+
+
+def test_the_win_is_checked_on_a_sample_of_a_large_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game too large to score every pair at load is checked on secrets spread over its space."""
+    from moocow.engine import checks
+    from moocow.plugins.mastermind import Mastermind
+
+    monkeypatch.setattr(checks, "WIN_CHECK_PAIRS", 1296 * 10)
+    game = Mastermind(pegs=4, colors=6)
+    calls: list[int] = []
+    scored = Mastermind.feedback
+    monkeypatch.setattr(Mastermind, "feedback", lambda game, g, s: calls.append(len(s)) or scored(game, g, s))
+    checks.check_winning_answer(game)
+    checks.check_winning_answer(game)  # once per game
+    assert calls == [10]

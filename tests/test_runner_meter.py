@@ -73,8 +73,7 @@ def test_a_player_holding_every_descriptor_it_may_is_refereed_at_a_bounded_cost(
     processes, descriptors = map(int, graded.identity.student_id.split(":")[1:])
     assert processes >= limits.processes - 8 and descriptors >= 1000, graded.identity
     guesses = sum(len(result.guesses) for result in graded.rounds)
-    assert guesses >= 300 and max(scans) >= processes  # a scan looked at all of them during play
-    assert len(scans) <= 1 + guesses / 50, (scans, guesses)
+    assert guesses >= 300 and len(scans) <= 1 + guesses / 50, (scans, guesses)
 
 
 def slow_scans(monkeypatch: pytest.MonkeyPatch, seconds: float) -> None:

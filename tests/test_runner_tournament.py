@@ -19,6 +19,7 @@ import moocow
 from moocow.cli import app
 from moocow.engine.errors import MoocowError
 from moocow.runner.cli import tournament as tournament_command
+from moocow.runner.decks import load_deck
 from moocow.runner.limits import Limits
 from moocow.runner.results import header, read_results
 from moocow.runner.tournament import Tournament, build_tournament, run_tournament, tournament_from
@@ -64,15 +65,73 @@ def test_parallel_workers_give_the_serial_results(tmp_path: Path) -> None:
     assert sorted(lines[1:]) == sorted(json.dumps(r.to_dict(), ensure_ascii=False) for r in parallel.results)
 
 
-def test_secrets_are_drawn_with_random_random_seed() -> None:
-    """Round k's secret is the k-th `Random(seed).choice` over the game's secrets in canonical order."""
-    import random
+def test_secrets_are_drawn_from_a_keyed_hash_of_the_seed_and_the_entry() -> None:
+    """Round k's secret is HMAC-SHA256(seed, domain, entry's spec, k) modulo the number of secrets,
+    in the game's canonical order: a transcription of the rule in docs/runner.md."""
+    import hashlib
+    import hmac
 
     game = moocow.load_game("digits:length=3,symbols=6")
-    rng = random.Random(11)
-    expected = [game.format_code(game.secrets[rng.choice(range(len(game.secrets)))]) for _ in range(5)]
+    expected = []
+    for k in range(5):
+        message = b"moocow deal v1\0" + game.spec.encode() + b"\0" + str(k).encode()
+        drawn = int.from_bytes(hmac.new(b"11", message, hashlib.sha256).digest(), "big")
+        expected.append(game.format_code(game.secrets[drawn % len(game.secrets)]))
     results = run_tournament(small(["minmax"], [game.spec], rounds=5, seed=11)).results
     assert [result.secret for result in results] == expected
+
+
+def one_stream_for_all(spec: str, seed: int, rounds: int) -> list[int]:
+    """How every entry was dealt before it had a stream of its own: one ``random.Random(seed)``."""
+    import random
+
+    rng = random.Random(seed)
+    return [rng.choice(range(len(moocow.load_game(spec).secrets))) for _ in range(rounds)]
+
+
+def first_guess_hits(known: list[int], other: list[int], known_size: int, other_size: int) -> float:
+    """How often a player told one entry's secrets guesses another's at once, reading them as
+    ``random.choice`` draws its bits: the top bits of one 32-bit output, an output kept when it
+    falls in range. Where every output the known game keeps, the other keeps too, the other's rounds
+    are the known rounds with a few more in between: guess the next known one, move on when right."""
+    shift = known_size.bit_length() - other_size.bit_length()
+    hits = 0
+    for secret in other:
+        if known[hits] >> shift == secret:
+            hits += 1
+    return hits / len(other)
+
+
+@pytest.mark.parametrize(("known", "other"), [("mastermind", "words"), ("digits", "bottles")])
+def test_one_entrys_secrets_no_longer_predict_anothers(known: str, other: str) -> None:
+    """With one stream for every entry, one game's secrets named another's in most rounds (a student's
+    note of one game's secrets, or one seed reused over two graded games, made one-guess rounds); now
+    the first guess so made is right about as often as a guess at random."""
+    sizes = [len(moocow.load_game(spec).secrets) for spec in (known, other)]
+    rounds = 400
+    before = first_guess_hits(*(one_stream_for_all(spec, 2024, rounds) for spec in (known, other)), *sizes)
+    dealt = [[deal.secret for deal in load_deck(spec).deal(2024, rounds)] for spec in (known, other)]
+    now = first_guess_hits(*dealt, *sizes)
+    assert before > 0.5
+    assert now < 5 / sizes[1] + 0.01  # chance is 1 / sizes[1]
+
+
+def test_resume_checks_each_secret_against_the_entrys_own_stream(tmp_path: Path) -> None:
+    """A row naming the secret one ``random.Random(seed)`` for every entry would have dealt (the
+    dealing before entries had streams of their own) is refused on resume, naming the line."""
+    path = tmp_path / "results.jsonl"
+    game = "mastermind:pegs=3,colors=3"
+    chosen = small(["first"], [game], rounds=3, seed=7)
+    run_tournament(chosen, results=path)
+    lines = path.read_text().splitlines()
+    old = moocow.load_game(game)
+    old_secret = old.format_code(old.secrets[one_stream_for_all(game, 7, 3)[2]])
+    row = json.loads(lines[3])
+    assert row["secret"] != old_secret  # the streams differ at this round
+    row |= {"secret": old_secret, "guesses": [old_secret], "solved": True, "score": 1}
+    path.write_text("\n".join([*lines[:3], json.dumps(row)]) + "\n")
+    with pytest.raises(MoocowError, match=r"line 4: secret '.*' is not the one the seed deals for round 2"):
+        run_tournament(chosen, results=path, resume=True)
 
 
 def test_an_existing_results_file_is_not_overwritten(tmp_path: Path) -> None:
@@ -220,7 +279,7 @@ def test_tournament_cli_prints_leaderboards_and_writes_results(tmp_path: Path) -
         assert title in outcome.stdout
     assert len(path.read_text().splitlines()) == 1 + 12
     again = CliRunner().invoke(app, [*arguments, "--resume"])
-    assert again.exit_code == 0 and "0 rounds played" in again.stdout
+    assert again.exit_code == 0 and "All 12 rounds were already played" in again.stdout
 
 
 def test_tournament_cli_error_is_one_line() -> None:

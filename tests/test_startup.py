@@ -26,8 +26,17 @@ sys.stderr.write("\\nMODULES " + json.dumps(sorted(sys.modules)) + "\\n")
 
 SEARCH = ("numba", "moocow.optimal.search", "moocow.optimal.kernel", "moocow.optimal.prove")
 RUNNER = ("moocow.runner.tournament", "moocow.runner.workers", "moocow.runner.process")
-COMMAND_MODULES = ("moocow.runner.cli", "moocow.optimal.cli", "moocow.tree_command", "moocow.runner.sandbox")
-"""What the runner's, the exact search's and the tree's commands load to declare their options."""
+COMMAND_MODULES = (
+    "moocow.runner.cli",
+    "moocow.optimal.cli",
+    "moocow.tree_command",
+    "moocow.runner.sandbox",
+    "moocow.web.serve",
+    "starlette",
+    "uvicorn",
+    "jinja2",
+)
+"""What the runner's, the exact search's, the tree's and the web server's commands load."""
 
 
 def loaded(*arguments: str) -> set[str]:
@@ -73,6 +82,14 @@ def test_a_lazy_command_runs_with_its_own_options() -> None:
     """``optimal`` is made when named: its module loads then, and its options work."""
     modules = loaded("optimal", "mastermind:pegs=2,colors=2", "--workers", "1")
     assert {"moocow.optimal.cli", "moocow.optimal.search"} <= modules
+
+
+def test_serve_loads_neither_the_search_nor_the_runner() -> None:
+    """``moocow serve`` (here refused at once: the port is out of range) loads its own module, not
+    numba, the exact search or the runner; the web app's modules load when it runs."""
+    modules = loaded("serve", "--port", "70000")
+    assert "moocow.web.serve" in modules
+    assert not modules & {*SEARCH, *RUNNER, "starlette.applications", "uvicorn", "moocow.web.app"}
 
 
 def test_no_plugin_installed_no_metadata_imported() -> None:

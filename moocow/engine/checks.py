@@ -23,6 +23,9 @@ MAX_CODES = 5_000_000
 """Largest code space the engine will build; beyond it every decision would take hours."""
 LARGEST_SYMBOL = 255
 """Codes are kept as ``uint8``."""
+WIN_CHECK_PAIRS = 1 << 22
+"""Pairs scored to check the winning answer when a game is loaded (tens of milliseconds): every
+pair of a game this small, else every guess against secrets spread evenly over the space."""
 
 FeedbackFunction = Callable[["Game", "Codes", "Codes"], np.ndarray]
 ParseFunction = Callable[["Game", str], np.ndarray]
@@ -130,6 +133,47 @@ def checked_format(format_code: FormatFunction) -> FormatFunction:
 
     checked.is_checked = True  # type: ignore[attr-defined]
     return checked
+
+
+def check_winning_answer(game: Game) -> None:
+    """Refuse a game whose winning answer can come from a guess other than the secret.
+
+    Every command takes ``game.win`` to mean the guess *is* the secret: a colour-only Mastermind,
+    where 1122 scores the win against 2211, was "found in 1 guess" by ``solve`` and lost every
+    round of a tournament. Checked once per game, on every pair of a small game, on a sample of
+    secrets of a large one (``WIN_CHECK_PAIRS``); the exact search checks every pair itself.
+    """
+    if game.__dict__.get("_win_checked"):
+        return
+    secrets, guesses = game.secrets, game.guesses
+    count = max(1, min(len(secrets), WIN_CHECK_PAIRS // len(guesses)))
+    chosen = np.unique(np.linspace(0, len(secrets) - 1, count).round().astype(np.int64))
+    check_wins(game, game.feedback(guesses, secrets[chosen]).T, chosen)
+    game.__dict__["_win_checked"] = True
+
+
+def check_wins(game: Game, rows: np.ndarray, secrets: np.ndarray) -> None:
+    """Each row of ``rows`` (the feedback of every guess against one of ``secrets``, by index)
+    holds the win at the secret's own guess and nowhere else, or the first pair that breaks the
+    rule is one line."""
+    wins = rows == game.win
+    own = game.secret_guess_index[secrets]
+    places = np.arange(len(rows))
+    broken = ~wins[places, own] | (wins.sum(axis=1) != 1)
+    if not broken.any():
+        return
+    row = int(np.argmax(broken))
+    secret = game.format_code(game.secrets[secrets[row]])
+    winner = game.format_feedback(game.win)
+    if not wins[row, own[row]]:
+        gets = game.format_feedback(int(rows[row, own[row]]))
+        problem = f"secret {secret} scores {gets} against itself, not the win ({winner})"
+    else:
+        others = wins[row].copy()
+        others[own[row]] = False
+        other = game.format_code(game.guesses[int(np.argmax(others))])
+        problem = f"guess {other} scores the win ({winner}) against secret {secret}"
+    raise MoocowError(f"{game.spec}: {problem}; the winning answer must come from the secret itself only")
 
 
 def _array(value: Any) -> np.ndarray | None:

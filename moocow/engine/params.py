@@ -156,3 +156,11 @@ def _format_value(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     return str(value)
+
+
+def format_defaults(defaults: Mapping[str, Any]) -> str:
+    """Parameters with their defaults as a spec writes them (``candidates_only=false``); one with
+    no default is named alone (``first``), not shown as Python's ``None``."""
+    return ", ".join(
+        name if value is None else f"{name}={_format_value(value)}" for name, value in defaults.items()
+    )

@@ -24,6 +24,13 @@ class Position:
     """Indices of the secrets consistent with every feedback so far, ascending."""
     history: tuple[tuple[int, int], ...] = field(default=())
     """The ``(guess index, feedback)`` pairs so far."""
+    outside: tuple[tuple[bytes, int], ...] = field(default=())
+    """Guesses played that are no guess of the game (a word outside its list, at a real table):
+    each code's bytes and its feedback. The game's ``feedback`` scores them as any code, so they
+    narrow the candidates; no guess index names them, so nothing that reasons about the guesses
+    played (symmetries, a saved tree) may assume the history is all there was."""
+    last_outside: bool = False
+    """Whether the last entry was one of ``outside``."""
 
     @classmethod
     def start(cls, game: Game, table: FeedbackTable | None = None) -> Position:
@@ -34,12 +41,24 @@ class Position:
     @property
     def solved(self) -> bool:
         """Whether the last guess was answered with the winning feedback."""
-        return bool(self.history) and self.history[-1][1] == self.game.win
+        return bool(self.history) and not self.last_outside and self.history[-1][1] == self.game.win
+
+    @property
+    def is_start(self) -> bool:
+        """Whether nothing has been played yet: every secret possible, by every symmetry alike."""
+        return not self.history and not self.outside
 
     @property
     def last_guess(self) -> int | None:
-        """The guess index played last, if any."""
-        return self.history[-1][0] if self.history else None
+        """The guess index played last, if any (``None`` after a guess outside the game's)."""
+        return self.history[-1][0] if self.history and not self.last_outside else None
+
+    @property
+    def last_code(self) -> np.ndarray | None:
+        """The code played last, in the game's guesses or not, if any."""
+        if self.last_outside:
+            return np.frombuffer(self.outside[-1][0], dtype=np.uint8)
+        return None if not self.history else self.game.guesses[self.history[-1][0]]
 
     @cached_property
     def candidate_guesses(self) -> np.ndarray:
@@ -61,4 +80,22 @@ class Position:
             raise MoocowError(
                 f"feedback {shown} to {code} is impossible: no secret fits all the feedback so far"
             )
-        return Position(self.game, self.table, remaining, (*self.history, (guess, feedback)))
+        return Position(self.game, self.table, remaining, (*self.history, (guess, feedback)), self.outside)
+
+    def after_outside(self, code: np.ndarray, feedback: int) -> Position:
+        """The position once ``code``, a well-formed code that is no guess of the game, got
+        ``feedback``: scored against each candidate by the game's own ``feedback``. Only the secret
+        itself scores the win, and a code outside the guesses is no secret: the win is refused."""
+        code = np.asarray(code, dtype=np.uint8)
+        scores = self.game.feedback(code[None, :], self.game.secrets[self.candidates])[0]
+        remaining = self.candidates[(scores == feedback) & (feedback != self.game.win)]
+        if len(remaining) == 0:
+            shown = self.game.format_feedback(feedback)
+            why = (
+                "it is not in the game's list, so it is not the secret"
+                if feedback == self.game.win
+                else ("no secret fits all the feedback so far")
+            )
+            raise MoocowError(f"feedback {shown} to {self.game.format_code(code)} is impossible: {why}")
+        outside = (*self.outside, (code.tobytes(), feedback))
+        return Position(self.game, self.table, remaining, self.history, outside, last_outside=True)

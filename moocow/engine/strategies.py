@@ -92,7 +92,7 @@ class Strategy(ABC):
 
     def decide(self, position: Position) -> int:
         """The guess index to play in ``position`` (cached: positions reached twice are decided once)."""
-        if not position.history and self.values["first"] is not None:
+        if position.is_start and self.values["first"] is not None:
             return position.game.guess_index(self.values["first"])
         if len(position.candidates) == 1:
             return int(position.candidate_guesses[0])
@@ -132,7 +132,7 @@ class Strategy(ABC):
             return b"#" + self._position_digest(position)
         key = b"=" + position.candidates.astype("<i8").tobytes()
         if self.depends_on_last_guess:
-            key += int(position.last_guess or -1).to_bytes(8, "little", signed=True)
+            key += _last_code_key(position)
         return key
 
     def _position_seed(self, position: Position) -> int:
@@ -144,8 +144,14 @@ class Strategy(ABC):
 
         digest = hashlib.blake2b(position.candidates.astype("<i8").tobytes(), digest_size=16)
         if self.depends_on_last_guess:
-            digest.update(int(position.last_guess or -1).to_bytes(8, "little", signed=True))
+            digest.update(_last_code_key(position))
         return digest.digest()
+
+
+def _last_code_key(position: Position) -> bytes:
+    """The last code played, as a decision that depends on it keys its cache (none: empty)."""
+    last = position.last_code
+    return b"" if last is None else b"@" + last.tobytes()
 
 
 class FirstCandidate(Strategy):
@@ -240,9 +246,10 @@ class HeuristicStrategy(Strategy):
         """
         table, candidates = position.table, position.candidate_guesses
         guesses = candidates if self.values["candidates_only"] else None
-        if not position.history:
+        if position.is_start:
             alike = opening_guesses(position.game)
-        elif self.budget is None and not self.values["fewest_moves"]:  # moves are not symmetric
+        elif self.budget is None and not self.values["fewest_moves"] and not position.outside:
+            # (moves are not symmetric; nor is a code outside the guesses, which no index names)
             width = table.guess_count if guesses is None else len(guesses)
             played = tuple(guess for guess, _ in position.history)
             alike = later_guesses(position.game, played, len(candidates) * width)
@@ -270,10 +277,10 @@ class HeuristicStrategy(Strategy):
         )
 
     def _tie_break(self, position: Position, tied: np.ndarray) -> int:
-        last = position.last_guess
+        last = position.last_code
         if self.values["fewest_moves"] and last is not None and len(tied) > 1:
             game = position.game
-            moves = game.move_distance(game.guesses[last], game.guesses[tied])
+            moves = game.move_distance(last, game.guesses[tied])
             if moves is None:
                 raise MoocowError(f"{self.name}: fewest_moves needs a game with moves; {game.spec} has none")
             tied = tied[moves == moves.min()]

@@ -46,6 +46,8 @@ request (the few opening guesses left by symmetry) is computed directly instead.
 
 ENGINE_VARIABLE = "MOOCOW_ENGINE"
 """``numpy`` or ``compiled`` forces either scoring path (tests and ``bench`` compare them)."""
+ENGINES = ("numpy", "compiled")
+"""The values ``MOOCOW_ENGINE`` may take; unset or empty chooses by the work."""
 COMPILED_CELLS = 1 << 24
 """Once a game's work adds up to this many pairs, it takes the compiled engine (``engine.compiled``):
 importing numba costs about 0.3 s, more than a whole Mastermind 4x6 evaluation (about 7 million
@@ -62,6 +64,17 @@ def table_budget() -> int:
     if not (digits.isascii() and digits.isdigit() and len(digits) <= 30):
         raise MoocowError(f"{BUDGET_VARIABLE} must be a whole number of bytes, 0 or more, not {text!r}")
     return int(digits)
+
+
+def forced_engine() -> str | None:
+    """The scoring path ``MOOCOW_ENGINE`` forces, if any: a value it does not know is one line, not
+    silently the automatic choice (``gpu`` once looked as if it worked)."""
+    text = os.environ.get(ENGINE_VARIABLE, "").strip()
+    if not text:
+        return None
+    if text not in ENGINES:
+        raise MoocowError(f"{ENGINE_VARIABLE} must be {' or '.join(ENGINES)} (or unset), not {text!r}")
+    return text
 
 
 class FeedbackTable:
@@ -172,7 +185,7 @@ class FeedbackTable:
         pairs; from then on for all of its work (a call costs microseconds where a numpy kernel's
         set-up costs a hundred). ``MOOCOW_ENGINE`` forces either path.
         """
-        forced = os.environ.get(ENGINE_VARIABLE, "")
+        forced = forced_engine()
         if forced == "numpy" or self._prepared is None:
             return None
         if forced != "compiled" and self._work < COMPILED_CELLS:
@@ -185,7 +198,9 @@ class FeedbackTable:
                 self._prepared = None
                 return None
             from moocow.engine.compiled import prepare
+            from moocow.engine.warmup import warm_up
 
+            warm_up()  # a first compile is said, and done at once for every kernel
             self._prepared = prepare(self.game, form)
         return self._prepared or None
 

@@ -42,6 +42,10 @@ class TreeStrategy(Strategy):
         """Follow the history down the tree; the node reached holds the guess."""
         node = self.root_for(position)
         game = position.game
+        if position.outside:
+            raise MoocowError(
+                f"the tree {self.values['path']} covers the game's guesses only, not one outside them"
+            )
         for guess, answer in position.history:
             child = node.children.get(answer)
             if guess != node.guess or child is None:

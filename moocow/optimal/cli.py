@@ -7,6 +7,7 @@ turns ``MoocowError`` into one line on stderr and exit status 2 itself
 
 from __future__ import annotations
 
+import signal
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -74,7 +75,7 @@ def optimal(
     with one_line_errors():
         check_outputs(show, dot, save)
         loaded = load_game(game)
-        with SearchProgress(err) as progress, stopped_by_signals():
+        with SearchProgress(err) as progress, stopped_by_signals() as stop:
             result = prove_optimal(
                 loaded, max_depth, candidates_only, progress, workers, store, scheduler, shared_guesses - 1
             )
@@ -82,6 +83,8 @@ def optimal(
         if result.root is not None:
             label = optimal_label(result)
             emit(loaded, result.root, label, save, show, dot)
+    if result.interrupted:  # never the status of a proof: 130 after Ctrl-C, 143 after SIGTERM
+        raise typer.Exit(128 + (stop.signal or signal.SIGINT))
 
 
 def describe(result: OptimalResult) -> str:

@@ -197,6 +197,11 @@ class ProofStore:
         """Open (or create) the store at ``path``; one line if it is not a sound store of this search."""
         if path.is_dir() or not path.parent.is_dir():
             raise MoocowError(f"cannot keep a proof store at {path}: no such folder, or a folder itself")
+        if path.exists() and not path.is_file():  # SQLite says only "disk I/O error" of /dev/null
+            raise MoocowError(
+                f"cannot keep a proof store at {path}: not a regular file (a device, pipe or socket); "
+                "name a file"
+            )
         try:
             store = cls(path, _connect(path))
             new = not _has_tables(store._db)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import threading
 
-from moocow.engine.checks import checked_length
+from moocow.engine.checks import check_winning_answer, checked_length
 from moocow.engine.errors import MoocowError, one_line
 from moocow.engine.game import Game
 from moocow.engine.params import parse_spec
@@ -63,9 +63,17 @@ def reset_plugins(manager: PluginManager | None = None) -> None:
         _manager = manager
 
 
-def load_plugin_file(path: str | os.PathLike[str]) -> None:
-    """Load a local ``.py`` plugin (``--plugin PATH``); a missing file raises ``MoocowError``."""
-    get_plugin_manager().load_file(path)
+def load_plugin_file(path: str | os.PathLike[str], strict: bool = False) -> None:
+    """Load a local ``.py`` plugin (``--plugin PATH``); a missing file raises ``MoocowError``.
+
+    A file that fails to load (not Python, no hook, its import raised) is recorded as a broken
+    plugin (``plugin_errors``); ``strict`` raises ``MoocowError`` instead: a file a person named
+    on the command line did not do what they asked, and a warning scrolled past unread."""
+    manager = get_plugin_manager()
+    problem = manager.load_file(path)
+    if strict and problem is not None:
+        manager.errors.remove(problem)
+        raise MoocowError(problem)
 
 
 def local_plugin_files() -> list[str]:
@@ -92,6 +100,7 @@ def load_game(spec: str | Game) -> Game:
     code spaces and feedback table are built once per process.
     """
     if isinstance(spec, Game):
+        check_winning_answer(spec)
         return spec
     name, arguments = parse_spec(spec)
     classes = game_classes()
@@ -105,4 +114,6 @@ def load_game(spec: str | Game) -> Game:
     except Exception as error:
         raise MoocowError(f"{name}: the game could not be made: {one_line(error)}") from None
     checked_length(game)
-    return _games.setdefault(key, game)
+    game = _games.setdefault(key, game)
+    check_winning_answer(game)
+    return game

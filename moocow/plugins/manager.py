@@ -68,11 +68,11 @@ class PluginManager(pluggy.PluginManager):
             )
         self.check()
 
-    def load_file(self, path: str | os.PathLike[str]) -> None:
+    def load_file(self, path: str | os.PathLike[str]) -> str | None:
         """Import a ``.py`` file as a plugin; loading the same file twice does nothing.
 
         A missing file raises ``MoocowError`` (the person typed the path); a file that fails to
-        import is recorded like any broken plugin.
+        import, or has no hook, is recorded like any broken plugin, and its line returned.
         """
         file = Path(path)
         if file.is_dir():
@@ -80,9 +80,12 @@ class PluginManager(pluggy.PluginManager):
         if not file.is_file():
             raise MoocowError(f"plugin file {str(path)!r} not found")
         name = str(file.resolve())
-        if not self.has_plugin(name):
-            self._load(str(path), name, lambda: import_file(file))
-            self.check()
+        if self.has_plugin(name):
+            return None
+        before = len(self.errors)
+        self._load(str(path), name, lambda: import_file(file))
+        self.check()
+        return self.errors[before] if len(self.errors) > before else None
 
     def check(self) -> None:
         """Run ``check_pending`` and unregister, with a recorded error, each plugin it rejects.

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from moocow.runner.leaderboard import Standing
     from moocow.runner.results import RoundResult
     from moocow.runner.seeds import Seed
+    from moocow.runner.tournament import TournamentResult
 
 
 LimitOpt = Annotated[
@@ -136,10 +137,12 @@ def tournament(
     limit: LimitOpt = None,
     key_file: KeyFileOpt = None,
     no_sandbox: NoSandboxOpt = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the leaderboards as JSON.")] = False,
 ) -> None:
     """Play every player against the same seeded rounds of every game; print the leaderboard."""
     from moocow.runner import tournament as running
     from moocow.runner.players import PlayerKind
+    from moocow.runner.secrecy import hide_command_line
     from moocow.runner.seeds import Source
 
     with one_line_errors():
@@ -149,6 +152,7 @@ def tournament(
             sandbox=False if no_sandbox else None,
         )  # fmt: skip
         chosen = setup.tournament
+        hide_command_line(chosen.players, chosen.sandbox)
         bar = ProgressBar()
         try:
             outcome = running.run_tournament(
@@ -160,16 +164,25 @@ def tournament(
             raise typer.Exit(130) from None
         finally:
             bar.stop()
-    games = chosen.games if len(chosen.games) > 1 else ()
-    for entry in games:
-        out.print(leaderboard_table(outcome.standings(entry), entry))
-    out.print(leaderboard_table(outcome.standings(), "all games" if games else chosen.games[0]))
-    out.line(f"{outcome.played} rounds played, seed {chosen.seed}, mercy {chosen.mercy}.")
+    if as_json:
+        print(json.dumps(outcome.to_dict(), indent=2, ensure_ascii=False))
+    else:
+        print_leaderboards(outcome)
     if setup.seed.source is Source.FRESH:
         out.line(f"seed {chosen.seed}, drawn at random.")
     report_fouls(outcome.results, results is not None)
     report_seed(setup.seed, any(player.kind is not PlayerKind.STRATEGY for player in chosen.players))
     report_referee(chosen.referee())
+
+
+def print_leaderboards(outcome: TournamentResult) -> None:
+    """A leaderboard per game when there are several, then over all, then what they count."""
+    chosen = outcome.tournament
+    games = chosen.games if len(chosen.games) > 1 else ()
+    for entry in games:
+        out.print(leaderboard_table(outcome.standings(entry), entry))
+    out.print(leaderboard_table(outcome.standings(), "all games" if games else chosen.games[0]))
+    out.line(outcome.summary())
 
 
 def report_interrupted(saved: int, results: Path | None) -> None:
@@ -194,11 +207,11 @@ FOULS_SHOWN = 10
 
 
 def report_fouls(results: Sequence[RoundResult], in_a_file: bool = False) -> None:
-    """Say why rounds were lost to something other than the mercy limit, so no one has to dig.
+    """Say why every lost round was lost, the mercy limit included, so no one has to dig.
 
     Names and reasons come from players: escaped, so they cannot rewrite the terminal.
     """
-    fouls = [result for result in results if result.failure not in (None, "mercy")]
+    fouls = [result for result in results if result.failure is not None]
     for result in fouls[:FOULS_SHOWN]:
         line = f"{result.player} lost {result.game} round {result.round}: {result.failure}: {result.reason}"
         err.line(printable(line))
@@ -232,11 +245,14 @@ def leaderboard_table(rows: list[Standing], title: str) -> Table:
 def grade(
     player: Annotated[str, typer.Argument(help="The player: a .py file, a command line or a strategy.")],
     words: Annotated[
-        str,
+        str | None,
         typer.Option(
-            "--words", metavar="FILE", help="The course's word file (read as bacrunner.py reads it)."
+            "--words",
+            metavar="FILE",
+            help="The course's word file, read as bacrunner.py reads it "
+            "(default: its words_alpha.txt, shipped with moocow).",
         ),
-    ] = "words_alpha.txt",
+    ] = None,
     min_length: Annotated[
         int | None, typer.Option("--min-length", help="Shortest secret word (default 5).")
     ] = None,
@@ -267,6 +283,7 @@ def grade(
     from moocow.runner.files import check_output, write_atomically
     from moocow.runner.grading import grade as grade_player
     from moocow.runner.players import PlayerKind, parse_player
+    from moocow.runner.secrecy import check_private, hide_command_line
     from moocow.runner.seeds import Seed, Source, choose_seed
     from moocow.runner.signing import choose_key
 
@@ -280,17 +297,48 @@ def grade(
         chosen = choose_seed(seed, seed_file, fallback=Seed(bacrunner.SEED, Source.COURSE))
         check_one_name(key_file, seed_file)
         sandbox = SandboxPolicy(unconfined=no_sandbox).hiding(gradescope, written, key_file, seed_file)
+        named = [parse_player(player)]
+        check_private([(seed_file, "seed file"), (key_file, "key file")], named, sandbox)
+        hide_command_line(named, sandbox)
         shortest, longest = 5 if min_length is None else min_length, 15 if max_length is None else max_length
+        if game is None:
+            bacrunner.check_lengths(shortest, longest, ("--min-length", "--max-length"))
         graded = grade_player(
             player, game, words, shortest, longest, chosen.value, rounds, mercy,
             Limits.from_options(limit or ()), sandbox, scheduler,
         )  # fmt: skip
     for line in graded.log_lines():
         print(line)
-    for line in graded.failures():
+    for line in graded.failures(stderr=True):
         err.line(line)
     if written is not None:
         with one_line_errors():
             write_atomically(written, json.dumps(graded.gradescope(key), indent=2) + "\n")
-    report_seed(chosen, parse_player(player).kind is not PlayerKind.STRATEGY)
+    report_seed(chosen, named[0].kind is not PlayerKind.STRATEGY)
     report_referee(graded.referee)
+
+
+def verify(
+    results: Annotated[Path, typer.Argument(help="The results file to check (a tournament's --results).")],
+    key_file: Annotated[
+        Path | None,
+        typer.Option("--key-file", help="The key it was signed with (or MOOCOW_RESULTS_KEY)."),
+    ] = None,
+) -> None:
+    """Check a signed results file against its key: every line's signature and every round, as
+    --resume checks them. One line per problem; exit status 0 if sound, 1 if not, 2 on bad input."""
+    from moocow.runner.signing import KEY_VARIABLE, choose_key
+    from moocow.runner.verify import verify_results
+
+    with one_line_errors():
+        key = choose_key(key_file)
+        if key is None:
+            raise MoocowError(
+                f"verify needs the key the file was signed with: --key-file PATH or {KEY_VARIABLE}"
+            )
+        found = verify_results(results, key)
+    for problem in found.problems:
+        out.line(printable(f"{results}, {problem}"))
+    out.line(printable(found.summary(results)))
+    if not found.sound:
+        raise typer.Exit(1)

@@ -30,9 +30,11 @@ from moocow.dask_cluster import connected, load_plugins
 from moocow.engine.errors import MoocowError
 from moocow.plugins import local_plugin_files
 from moocow.runner.launch import become_subreaper
+from moocow.runner.players import PlayerKind
 from moocow.runner.process import remove_tree
 from moocow.runner.protocol import Identity
 from moocow.runner.results import RoundResult
+from moocow.runner.sandbox import check_worker_level
 from moocow.runner.session import Emit, SessionPlan, play_session
 from moocow.runner.workers import lost_round, sweep_stale_runs
 
@@ -129,6 +131,10 @@ def _outcome(future: Any, plan: SessionPlan) -> tuple[Identity, list[RoundResult
 def play_on_worker(plan: SessionPlan, plugins: list[str], queue: str | None = None) -> dict[str, Any]:
     """On a Dask worker: play one session in a private folder; the player's identity and its rounds,
     each round also put on the run's ``queue`` as soon as it is played."""
+    from distributed import get_worker
+
+    if plan.player.kind is not PlayerKind.STRATEGY:
+        check_worker_level(plan.sandbox, get_worker().address)
     load_plugins(plugins)
     become_subreaper()
     sweep_stale_runs(RUN_FOLDER)  # of workers killed under a session: they could not

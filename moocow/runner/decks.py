@@ -1,13 +1,17 @@
 """What a tournament entry deals: for each round a game and a secret, drawn from a seed.
 
-A game spec deals that game's secrets; ``bacrunner:file=...`` deals the course's words of
-several lengths, each round in the word game of its secret's length. Both draw with
-``random.Random(seed).choice``, so the same seed deals the same secrets on every machine.
+A game spec deals that game's secrets from a stream of its own: round ``k`` is an HMAC-SHA256
+keyed with the seed over the entry's canonical spec and ``k`` (``entry_draws``), so one entry's
+secrets say nothing of another's (with one ``random.Random(seed)`` for all, round ``k`` of one game
+named round ``k`` of another in most rounds). ``bacrunner:file=...`` deals the course's words of
+several lengths with the course's own ``random.Random(seed).choice``, each round in the word game
+of its secret's length, so a course's log does not change. Either way the same seed deals the
+same secrets on every machine.
 """
 
 from __future__ import annotations
 
-import random
+import hmac
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from functools import lru_cache
@@ -58,9 +62,27 @@ class GameDeck(Deck):
         return self.game.spec
 
     def deal(self, seed: int, rounds: int) -> list[Deal]:
-        rng = random.Random(seed)
-        secrets = range(len(self.game.secrets))
-        return [Deal(self.game, rng.choice(secrets)) for _ in range(rounds)]
+        return [
+            Deal(self.game, index) for index in entry_draws(seed, self.spec, rounds, len(self.game.secrets))
+        ]
+
+
+DEAL_DOMAIN = b"moocow deal v1\0"
+"""What a deal's hash is about, so that no other use of a seed as a key gives the same bytes."""
+
+
+def entry_draws(seed: int, spec: str, rounds: int, choices: int) -> list[int]:
+    """Round ``k``'s pick in ``range(choices)``: HMAC-SHA256, keyed with the seed (its decimal digits),
+    over the domain, the entry's spec and ``k``, read as a number modulo ``choices``. A keyed hash,
+    not a generator one seeds per entry: without the seed no round of any entry tells anything of
+    another round (a Mersenne Twister's state can be rebuilt from its outputs); the modulo's bias is
+    below ``choices / 2**256``."""
+    key = str(seed).encode("ascii")
+    about = DEAL_DOMAIN + spec.encode("utf-8") + b"\0"
+    return [
+        int.from_bytes(hmac.digest(key, about + str(k).encode("ascii"), "sha256")) % choices
+        for k in range(rounds)
+    ]
 
 
 class CourseDeck(Deck):
@@ -77,7 +99,8 @@ class CourseDeck(Deck):
     def game(self, length: int) -> Game:
         """The word game of one length, from the same file."""
         if length not in self._games:
-            self._games[length] = load_game(f"words:length={length},file={self.source.file}")
+            words = "list=alpha" if self.source.file is None else f"file={self.source.file}"
+            self._games[length] = load_game(f"words:length={length},{words}")
         return self._games[length]
 
     def deal(self, seed: int, rounds: int) -> list[Deal]:

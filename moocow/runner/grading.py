@@ -1,6 +1,6 @@
 """Grading one player as the course runner does, with its log, and Gradescope's ``results.json``.
 
-By default the player plays the course's deck (``words_alpha.txt``, lengths 5 to 15, seed 888,
+By default the player plays the course's deck (``words_alpha.txt``, shipped, lengths 5 to 15, seed 888,
 20 rounds, mercy 20), so the log and the total are the ones ``bacrunner.py`` prints for a
 well-behaved player. Unlike ``bacrunner.py`` the player runs in its own process under limits,
 and a round it forfeits is logged with the guesses it made and scored at the mercy limit.
@@ -18,6 +18,7 @@ from moocow.runner.limits import Limits
 from moocow.runner.results import RoundResult
 from moocow.runner.sandbox import SandboxPolicy
 from moocow.runner.session import play_session
+from moocow.runner.shown import PLAIN, TEXT, bounded, cut, shown_each
 from moocow.runner.tournament import build_tournament
 
 
@@ -56,16 +57,40 @@ class Grade:
             bacrunner.total_line(self.total, self.identity.student_id, self.identity.author),
         ]
 
-    def failures(self) -> list[str]:
-        """One line per lost round: its number, secret, and why (escaped: the reason is the player's)."""
-        return [
-            printable(f"round {result.round + 1} [{result.secret}]: {result.failure}: {result.reason}")
-            for result in self.rounds
-            if not result.solved
-        ]
+    def failures(self, stderr: bool = False) -> list[str]:
+        """One line per lost round: its number, secret, and why; with ``stderr``, each followed by
+        the last lines the player wrote to stderr in it, indented (all escaped: they are the player's)."""
+        lines = []
+        for result in self.rounds:
+            if not result.solved:
+                lines.append(
+                    printable(
+                        f"round {result.round + 1} [{result.secret}]: {result.failure}: {result.reason}"
+                    )
+                )
+                lines.extend(printable(f"  stderr: {line}") for line in (result.stderr if stderr else ()))
+        return lines
+
+    def written_log(self, header: str | None = None) -> str:
+        """The log, then the lost rounds, as written to be read later (``results.json``): each guess and
+        other player text cut (``shown``), so an honest player's log is the course's line for line;
+        ``header`` replaces the course's first line (which names the seed)."""
+        identity = self.identity
+        return "\n".join(
+            [
+                bacrunner.header_line(self.seed) if header is None else header,
+                *(bacrunner.round_line(result.secret, shown_each(result.guesses)) for result in self.rounds),
+                bacrunner.total_line(self.total, cut(identity.student_id, 100), cut(identity.author, 100)),
+                *map(cut, self.failures()),
+            ]
+        )
 
     def gradescope(self, key: bytes | None = None) -> dict[str, Any]:
         """Gradescope's ``results.json``: a test per round (a point if solved), the log, a leaderboard.
+
+        Plain text throughout, each guess and other player text cut, the file bounded (``shown``): an
+        honest player's log is the course's, line for line. Each test is named by its secret: for a
+        deck kept secret across resubmissions, build the autograder with ``moocow gradescope build``.
 
         ``extra_data.referee`` records the sandbox and limits in force. With a ``key``,
         ``extra_data.hmac`` signs everything else (``signing.signature`` of the file without it), so
@@ -76,13 +101,15 @@ class Grade:
                 "name": f"round {result.round + 1}: {result.secret}",
                 "score": 1 if result.solved else 0,
                 "max_score": 1,
-                "output": " ".join(result.guesses) + ("" if result.solved else f"\n{result.reason}"),
+                "output": " ".join(shown_each(result.guesses))
+                + ("" if result.solved else f"\n{cut(result.reason or '')}"),
+                "output_format": TEXT,
             }
             for result in self.rounds
         ]
-        output = "\n".join([*self.log_lines(), *self.failures()])
         results = {
-            "output": output,
+            "output": self.written_log(),
+            **PLAIN,
             "execution_time": round(sum(result.seconds for result in self.rounds)),
             "tests": tests,
             "leaderboard": [
@@ -91,6 +118,7 @@ class Grade:
             ],
             "extra_data": {"referee": self.referee},
         }
+        bounded(results)
         if key is not None:
             results["extra_data"][signing.FIELD] = signing.signature(results, key)
         return results
@@ -99,7 +127,7 @@ class Grade:
 def grade(
     player: str,
     game: str | None = None,
-    words: str = "words_alpha.txt",
+    words: str | None = None,
     minlen: int = 5,
     maxlen: int = 15,
     seed: int = bacrunner.SEED,
@@ -109,12 +137,15 @@ def grade(
     sandbox: SandboxPolicy | None = None,
     scheduler: str | None = None,
 ) -> Grade:
-    """Grade ``player`` on the course's deck of ``words`` (or on ``game``), rounds in order, one process
+    """Grade ``player`` on the course's deck of ``words`` (a file; by default the course's own
+    ``words_alpha.txt``, shipped with moocow), or on ``game``, rounds in order, one process
     (on a worker of the Dask cluster behind ``scheduler``, if given: files named as here)."""
     deck = game or bacrunner.WordSource(words, minlen, maxlen).spec
     settings = {"players": [player], "games": [deck], "rounds": rounds, "seed": seed, "mercy": mercy}
     policy = sandbox or SandboxPolicy()
     tournament = build_tournament({**settings, "limits": limits or Limits(), "sandbox": policy})
+    if scheduler is not None:
+        tournament = tournament.on_cluster()
     (plan,) = tournament.plans()
     results: list[RoundResult] = []
     if scheduler is not None:

@@ -7,7 +7,8 @@ order never depends on timing or on the order rounds finished in.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
+from typing import Any
 
 from moocow.runner.results import RoundResult
 
@@ -40,6 +41,10 @@ class Standing:
     def seconds_per_guess(self) -> float:
         """Average time per guess."""
         return self.seconds / self.guesses if self.guesses else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict: the fields, the average and the time per guess."""
+        return {**asdict(self), "average": self.average, "seconds_per_guess": self.seconds_per_guess}
 
 
 def standings(results: Iterable[RoundResult], game: str | None = None) -> list[Standing]:

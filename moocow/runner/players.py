@@ -93,9 +93,9 @@ def own_files(path: Path) -> str:
 def named_files(command: tuple[str, ...]) -> tuple[str, ...]:
     """The files and folders a command line names (the program, a script, a class path), for the sandbox."""
     named = []
-    for argument in command:
+    for index, argument in enumerate(command):
         path = Path(argument).expanduser()
-        if ("/" in argument and path.exists()) or (argument != command[0] and path.exists()):
+        if names_a_path(argument, index == 0):
             named.append(own_files(path) if path.is_file() else os.path.abspath(path))
     program = shutil.which(command[0])
     if program is not None and "/" not in command[0]:
@@ -103,8 +103,16 @@ def named_files(command: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(path for path in dict.fromkeys(named) if bindable(path))
 
 
+def names_a_path(argument: str, first: bool) -> bool:
+    """Whether an argument of a command names a file or folder that exists: the program when it is
+    written with a ``/`` (else it is looked up on PATH), any later argument that is one."""
+    return ("/" in argument or not first) and Path(argument).expanduser().exists()
+
+
 def program_command(text: str) -> tuple[str, ...]:
-    """Split a command line; the program must exist (a path is made absolute)."""
+    """Split a command line; the program must exist. Every argument that names a file or folder is
+    made absolute, so that it names the same one wherever the player starts (at the ``user`` level,
+    in its private home, not in the runner's folder)."""
     try:
         argv = shlex.split(text)
     except ValueError as error:
@@ -114,8 +122,11 @@ def program_command(text: str) -> tuple[str, ...]:
         path = Path(program).expanduser()
         if not path.is_file():
             raise MoocowError(f"player program {program!r} not found")
-        argv[0] = str(path.absolute())  # not resolve(): a venv's python is a symlink that must stay one
     elif shutil.which(program) is None:
         known = ", ".join(sorted(STRATEGIES))
         raise MoocowError(f"player {text!r} is not a strategy ({known}), a .py file or a program on PATH")
-    return tuple(argv)
+    # absolute(), not resolve(): a venv's python is a symlink that must stay one
+    return tuple(
+        str(Path(argument).expanduser().absolute()) if names_a_path(argument, index == 0) else argument
+        for index, argument in enumerate(argv)
+    )

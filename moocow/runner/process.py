@@ -114,6 +114,13 @@ class ErrorOutput:
             select.select(self.watched(), [], [], left)
             self.drain()
 
+    def lines_since(self, offset: int, count: int = 8, limit: int = 200) -> tuple[str, ...]:
+        """The last ``count`` non-blank lines written after the first ``offset`` bytes (as far as
+        the kept tail reaches), each shortened: what a student printed in the round it lost."""
+        new = self._tail[-min(self.size - offset, len(self._tail)) :] if self.size > offset else b""
+        lines = [line.rstrip() for line in new.decode("utf-8", "replace").splitlines() if line.strip()]
+        return tuple(line if len(line) <= limit else line[: limit - 3] + "..." for line in lines[-count:])
+
     def last_line(self, limit: int = 200) -> str:
         """The last non-blank line written, shortened."""
         lines = self._tail.decode("utf-8", "replace").splitlines()
@@ -160,6 +167,8 @@ class PlayerProcess:
                 stdout=subprocess.DEVNULL,
                 stderr=self._stderr.writing,
                 env=player_environment(str(self._home or SANDBOX_HOME), launch.plugins),
+                # at the user level, its home, not the runner's folder (its command's paths are absolute)
+                cwd=self._home if self.confinement is Confinement.USER else None,
                 start_new_session=True,
                 pass_fds=passed,
             )
@@ -262,6 +271,20 @@ class PlayerProcess:
                 if not chunk:
                     raise self._ended("closed its output")
                 self._buffer += chunk
+
+    def stderr_written(self) -> int:
+        """Bytes the player has written to stderr so far (a mark for ``stderr_lines``)."""
+        self._drain_stderr_quietly()
+        return self._stderr.size
+
+    def stderr_lines(self, since: int) -> tuple[str, ...]:
+        """The last lines the player wrote to stderr after the mark ``since`` (before ``close``)."""
+        self._drain_stderr_quietly()
+        return self._stderr.lines_since(since)
+
+    def _drain_stderr_quietly(self) -> None:
+        if not self._closed:
+            self._stderr.drain()
 
     def _drain_stderr(self) -> None:
         """Take in what the player wrote to stderr; past the output limit, that is its foul."""

@@ -35,6 +35,8 @@ class Outcome:
     """One line saying how (``None`` when solved)."""
     seconds: float
     """Time spent waiting for the player's guesses (setup excluded)."""
+    stderr: tuple[str, ...] = ()
+    """The last lines the player wrote to stderr in the round, if it was lost."""
 
 
 def play_round(seat: Seat, deal: Deal, mercy: int) -> Outcome:
@@ -61,5 +63,6 @@ def play_round(seat: Seat, deal: Deal, mercy: int) -> Outcome:
             else:
                 feedback = table.value(guess.index, secret)
     except Foul as foul:
-        return Outcome(tuple(guesses), False, mercy, foul.kind, foul.reason, seconds)
-    return Outcome(tuple(guesses), False, mercy, Failure.MERCY, f"not solved in {mercy} guesses", seconds)
+        return Outcome(tuple(guesses), False, mercy, foul.kind, foul.reason, seconds, seat.stderr_lines())
+    lost = f"not solved in {mercy} guesses"
+    return Outcome(tuple(guesses), False, mercy, Failure.MERCY, lost, seconds, seat.stderr_lines())

@@ -16,6 +16,7 @@ import math
 import os
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
+from dataclasses import field as dataclass_field
 from pathlib import Path
 from typing import Any
 
@@ -59,8 +60,13 @@ class RoundResult:
     """One line saying how the round was lost, or ``None``."""
     seconds: float
     """Time spent waiting for the player's guesses (a timing field: varies run to run)."""
+    stderr: tuple[str, ...] = dataclass_field(default=(), compare=False, repr=False)
+    """The last lines the player wrote to stderr in a lost round, for ``grade`` to show (students
+    debug with ``print``); not written to the results file, whose rows are the referee's record."""
 
     TIMING_FIELDS = ("seconds",)
+    UNWRITTEN_FIELDS = ("stderr",)
+    """Fields the results file does not hold: the player's words, not the referee's record."""
 
     @property
     def key(self) -> tuple[str, str, int]:
@@ -68,8 +74,11 @@ class RoundResult:
         return (self.player, self.game, self.round)
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict."""
-        return {**asdict(self), "guesses": list(self.guesses)}
+        """A JSON-ready dict: the results file's row (``stderr`` is left out)."""
+        data = {**asdict(self), "guesses": list(self.guesses)}
+        for name in self.UNWRITTEN_FIELDS:
+            del data[name]
+        return data
 
     def without_timing(self) -> dict[str, Any]:
         """Everything that must be identical between two runs of the same tournament."""
@@ -187,7 +196,18 @@ def recorded_seed(path: str | os.PathLike[str]) -> int | None:
         return None
     tournament = first.get("tournament") if isinstance(first, dict) else None
     seed = tournament.get("seed") if isinstance(tournament, dict) else None
-    return seed if isinstance(seed, int) and not isinstance(seed, bool) else None
+    problem = seed_problem(tournament)
+    if problem is not None:
+        raise MoocowError(f"results file {str(path)!r}: {problem}")
+    return seed
+
+
+def seed_problem(description: Any) -> str | None:
+    """What is wrong with a header's seed, if it is there but not a whole number (``5.0``)."""
+    seed = description.get("seed") if isinstance(description, dict) else None
+    if seed is None or (isinstance(seed, int) and not isinstance(seed, bool)):
+        return None
+    return f"its seed is {_shown(seed)}, not a whole number"
 
 
 def read_results(path: Path, expected_header: dict[str, Any], key: bytes | None = None) -> list[RoundResult]:
@@ -198,19 +218,8 @@ def read_results(path: Path, expected_header: dict[str, Any], key: bytes | None 
     with a key, only if every line carries a valid signature. A torn last line (the runner was
     killed mid-write) is cut off, once everything else has passed.
     """
-    try:
-        with open_regular(path, "results file") as file:
-            data = file.read()
-    except OSError as error:
-        raise MoocowError(f"cannot read results file {str(path)!r}: {error.strerror}") from None
-    complete = data.rfind(b"\n") + 1
-    lines = [_text(path, number, line) for number, line in enumerate(data[:complete].split(b"\n")[:-1], 1)]
-    try:
-        found = _json(lines[0]) if lines else None
-    except BadRow:
-        found = None
-    if not isinstance(found, dict) or found.get("format") != FORMAT:
-        raise MoocowError(f"results file {str(path)!r} is not a moocow results file (no header line)")
+    data = read_whole(path)
+    lines, found, complete = complete_lines(path, data)
     found = _signature_checked(path, found, key)
     if isinstance(found, dict):
         _check_trust(path, found.get(REFEREE), expected_header.get(REFEREE))
@@ -218,7 +227,7 @@ def read_results(path: Path, expected_header: dict[str, Any], key: bytes | None 
         # The rest of what protected an earlier run may differ (the level a machine allows): a record.
         found = {name: value for name, value in found.items() if name != REFEREE}
     expected_header = {name: value for name, value in expected_header.items() if name != REFEREE}
-    if found != json.loads(json.dumps(expected_header)):
+    if not _same_json(found, expected_header):
         raise MoocowError(
             f"results file {str(path)!r} belongs to another tournament "
             "(players, games, rounds, seed, mercy or limits differ)"
@@ -227,7 +236,7 @@ def read_results(path: Path, expected_header: dict[str, Any], key: bytes | None 
     results = []
     for number, line in enumerate(lines[1:], 2):
         try:
-            row = _json(line)
+            row = json_line(line)
             results.append(check(number, row if key is None else _verified(row, key)))
         except BadRow as error:
             raise MoocowError(f"results file {str(path)!r}, line {number}: {error}") from None
@@ -235,6 +244,41 @@ def read_results(path: Path, expected_header: dict[str, Any], key: bytes | None 
         with path.open("r+b") as torn:
             torn.truncate(complete)
     return results
+
+
+def read_whole(path: str | os.PathLike[str]) -> bytes:
+    """A results file's bytes; unreadable, or not a regular file, is one line."""
+    try:
+        with open_regular(path, "results file") as file:
+            return file.read()
+    except OSError as error:
+        raise MoocowError(f"cannot read results file {str(path)!r}: {error.strerror}") from None
+
+
+def complete_lines(path: Path, data: bytes) -> tuple[list[str], dict[str, Any], int]:
+    """A results file's complete lines as text, its header read, and where the complete lines end (a
+    torn last line is being written, or was cut by a kill); one line if it has no header."""
+    complete = data.rfind(b"\n") + 1
+    raw = data[:complete].split(b"\n")[:-1]
+    lines = [line_text(path, number, line) for number, line in enumerate(raw, 1)]
+    return lines, header_of(path, lines[0] if lines else None), complete
+
+
+def header_of(path: str | os.PathLike[str], first: str | None) -> dict[str, Any]:
+    """The header line's JSON object, or one line saying the file is not a results file."""
+    try:
+        found = json_line(first) if first is not None else None
+    except BadRow:
+        found = None
+    if not isinstance(found, dict) or found.get("format") != FORMAT:
+        raise MoocowError(f"results file {str(path)!r} is not a moocow results file (no header line)")
+    return found
+
+
+def _same_json(found: Any, expected: Any) -> bool:
+    """Equal as JSON, types included: Python takes ``5.0 == 5`` and ``true == 1``, and a header
+    whose seed read ``5.0`` was resumed as seed 5."""
+    return json.dumps(found, sort_keys=True) == json.dumps(expected, sort_keys=True)
 
 
 def _check_players_unchanged(path: Path, found: Any, expected: dict[str, Any]) -> None:
@@ -431,7 +475,7 @@ def _check_schema(row: Any) -> None:
             raise BadRow(f"guess {number} must be a string, not {_json_text(guess)}")
 
 
-def _text(path: Path, number: int, line: bytes) -> str:
+def line_text(path: Path, number: int, line: bytes) -> str:
     """One line of the file as text, or one line saying it is not UTF-8."""
     try:
         return line.decode("utf-8")
@@ -441,7 +485,7 @@ def _text(path: Path, number: int, line: bytes) -> str:
         ) from None
 
 
-def _json(line: str) -> Any:
+def json_line(line: str) -> Any:
     """A line's JSON value; NaN and Infinity are not JSON, and neither is anything unreadable."""
     try:
         return json.loads(line, parse_constant=_no_constant)

@@ -13,7 +13,8 @@ The strongest of three levels that the machine allows is used:
   write kernel settings under ``/proc/sys`` (tried here; a test keeps it so).
 - ``user`` (root where namespaces cannot be made, as under Docker's default seccomp profile, which
   Gradescope's containers use): the player runs under an unprivileged user id of its own, which
-  cannot read the runner's private files or signal its processes, in a private home.
+  cannot read the runner's private files or signal its processes, and starts in a private home
+  (``secrecy.py`` refuses the runner's secret files others can read).
 - ``none``: the player runs as the runner's own user. Only on request (``--no-sandbox``).
 
 Every level keeps the limits of ``launch.py``; the policy is plain data, so it crosses to workers.
@@ -174,6 +175,21 @@ class SandboxPolicy:
             )
         return wanted
 
+    def on_cluster(self) -> SandboxPolicy:
+        """This policy for players on Dask workers: the level chosen here, fixed, so that a worker
+        that cannot give it refuses the session (``check_worker_level``) rather than confine less
+        than the run says. Only ``namespaces`` (or ``--no-sandbox``, players trusted): at the
+        ``user`` level a player shares its worker's network, and Dask's scheduler, unauthenticated
+        by default, runs the code of anyone who reaches it as the worker's user."""
+        level = self.confinement()
+        if level is Confinement.USER:
+            raise MoocowError(
+                "on a Dask cluster players outside the engine run only at the namespaces level, whose "
+                "network namespace keeps them off the scheduler; this machine gives user "
+                f"({strongest()[1]}): install bubblewrap where it works, or play here"
+            )
+        return replace(self, level=level)
+
     def hiding(self, *paths: str | os.PathLike[str] | None) -> SandboxPolicy:
         """The same policy, with more of the runner's files to mask: a link's target too, which a
         bind may show under its own name (``check_one_name`` refuses a second name of the files
@@ -196,6 +212,21 @@ class SandboxPolicy:
             described["player_user"] = own_uid if level is Confinement.USER else "the runner's own user"
         described["disk_mb"] = disk_enforcement(str(level))
         return described
+
+
+def check_worker_level(policy: SandboxPolicy, worker: str) -> None:
+    """On a Dask worker: refuse, in one line, a session whose level (fixed by ``on_cluster``) this
+    machine cannot give (a worker without bubblewrap ran players at ``user`` while the run said
+    ``namespaces``)."""
+    wanted = policy.level
+    if policy.unconfined or wanted is None:
+        return
+    best, why = strongest()
+    if list(Confinement).index(best) > list(Confinement).index(wanted):
+        raise MoocowError(
+            f"the Dask worker {worker} cannot run players at the {wanted} level this run chose ({why}); "
+            "install moocow there as here, bubblewrap included"
+        )
 
 
 def referee_record(sandbox: SandboxPolicy | None, limits: Limits) -> dict[str, Any]:

@@ -49,6 +49,10 @@ class Seat(ABC):
     def close(self) -> None:
         """The session is over: release what the seat holds."""
 
+    def stderr_lines(self) -> tuple[str, ...]:
+        """The last lines the player wrote to stderr in this round (none for the engine's players)."""
+        return ()
+
 
 class EngineSeat(Seat):
     """A built-in strategy: follows the position and asks the strategy (decisions are cached)."""
@@ -102,9 +106,15 @@ class ProgramSeat(Seat):
         self._round_start = ""
         self._round_seconds = 0.0
         self._round_cpu_start: float | None = None
+        self._stderr_from = 0
+        """How much the process had written to stderr when the round began."""
+        self._lost_stderr: tuple[str, ...] = ()
+        """What a process ended by a foul wrote to stderr in the round, taken before it went."""
 
     def start_round(self, game: Game) -> None:
+        self._lost_stderr = ()
         process = self._ready()
+        self._stderr_from = process.stderr_written()
         self._game, self._round_seconds = game, 0.0
         self._round_cpu_start = process.cpu_seconds()
         self._round_start = round_message(game)
@@ -125,6 +135,11 @@ class ProgramSeat(Seat):
         if self._process is not None:
             self._process.close(goodbye=protocol.QUIT)
             self._process = None
+
+    def stderr_lines(self) -> tuple[str, ...]:
+        if self._lost_stderr or self._process is None:
+            return self._lost_stderr
+        return self._process.stderr_lines(self._stderr_from)
 
     @property
     def process(self) -> PlayerProcess | None:
@@ -149,12 +164,14 @@ class ProgramSeat(Seat):
         process = PlayerProcess(self.launch)
         setup = Allowance(self.limits.setup_seconds, f"{self.limits.setup_seconds:g} s of setup")
         try:
-            process.send(protocol.hello(self.deck), setup)
+            process.send(protocol.hello(as_told(self.deck)), setup)
             self.identity = protocol.read_reply_hello(process.receive(setup))
         except protocol.ProtocolError as error:
+            self._lost_stderr = process.stderr_lines(0)
             process.close()
             raise Foul(Failure.PROTOCOL, str(error)) from None
         except Foul:
+            self._lost_stderr = process.stderr_lines(0)
             process.close()
             raise
         return process
@@ -197,8 +214,10 @@ class ProgramSeat(Seat):
         return Allowance(seconds, seconds_rule, cpu, cpu_rule)
 
     def _drop(self) -> None:
-        """After a foul: end the process; the next round starts a fresh one."""
+        """After a foul: end the process, keeping what it wrote to stderr in the round; the next
+        round starts a fresh one."""
         if self._process is not None:
+            self._lost_stderr = self._process.stderr_lines(self._stderr_from)
             self._process.close()
             self._process = None
 
@@ -215,7 +234,7 @@ def open_seat(
 @functools.lru_cache(maxsize=256)
 def round_message(game: Game) -> str:
     """The message that starts a round of ``game`` (once per game: its spec is written afresh)."""
-    return protocol.start_round(game.code_length, game.spec)
+    return protocol.start_round(game.code_length, as_told(game.spec))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -228,3 +247,15 @@ def deck_files(deck: str) -> tuple[str, ...]:
     """The data a deck names (its word file), which a player is shown read-only to read the same words."""
     named = parse_spec(deck)[1].get("file")
     return (str(Path(named).absolute()),) if named else ()
+
+
+def as_told(spec: str) -> str:
+    """A deck or game spec as a player is told it: its word file named absolutely, so that the
+    player reads the file it is shown wherever it starts (at the ``user`` level, in its home). The
+    results keep the canonical spec."""
+    name, arguments = parse_spec(spec)
+    named = arguments.get("file")
+    if not named or Path(named).is_absolute():
+        return spec
+    arguments["file"] = deck_files(spec)[0]
+    return f"{name}:" + ",".join(f"{key}={value}" for key, value in arguments.items())

@@ -71,4 +71,5 @@ def round_result(player: str, deck: str, number: int, deal: Deal, outcome: Outco
         failure=None if outcome.failure is None else str(outcome.failure),
         reason=outcome.reason,
         seconds=round(outcome.seconds, 6),
+        stderr=outcome.stderr,
     )

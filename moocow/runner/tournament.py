@@ -20,7 +20,7 @@ from moocow.engine.errors import MoocowError
 from moocow.engine.inputs import open_regular
 from moocow.engine.registry import load_strategy
 from moocow.engine.strategies import check_opening
-from moocow.runner.decks import load_deck
+from moocow.runner.decks import GameDeck, load_deck
 from moocow.runner.fingerprint import player_digest
 from moocow.runner.leaderboard import Standing, standings
 from moocow.runner.limits import Limits
@@ -37,6 +37,7 @@ from moocow.runner.sandbox import (
     sandbox_policy,
 )
 from moocow.runner.seats import deck_files
+from moocow.runner.secrecy import check_private
 from moocow.runner.seeds import Seed, Source, checked_seed, choose_seed
 from moocow.runner.session import SessionPlan
 from moocow.runner.signing import choose_key
@@ -74,6 +75,13 @@ class Tournament:
         """What protects the run from its players, for the record: the sandbox and the limits in force."""
         outside = any(player.kind is not PlayerKind.STRATEGY for player in self.players)
         return referee_record(self.sandbox if outside else None, self.limits)
+
+    def on_cluster(self) -> Tournament:
+        """This tournament as a Dask cluster plays it: players outside the engine at the level
+        chosen here, which travels with each session (``SandboxPolicy.on_cluster``)."""
+        if all(player.kind is PlayerKind.STRATEGY for player in self.players):
+            return self
+        return replace(self, sandbox=self.sandbox.on_cluster())
 
     def describe(self) -> dict[str, Any]:
         """The results file's header: a resumed tournament must match it."""
@@ -195,6 +203,7 @@ def tournament_from(
     one recorded in the results file being resumed (``resuming``), else a fresh one.
     """
     settings = read_settings(config) if config is not None else {}
+    secret_config = config if "seed" in settings or "key_file" in settings else None
     recorded = recorded_seed(resuming) if resuming is not None else None
     seed = choose_seed(
         options.pop("seed", None),
@@ -217,7 +226,14 @@ def tournament_from(
     scheduler = settings.pop("scheduler", None)
     if scheduler is not None and (not isinstance(scheduler, str) or not scheduler.strip()):
         raise MoocowError(f"scheduler must be a Dask address, e.g. tcp://HOST:8786, not {scheduler!r}")
-    return Setup(build_tournament(settings), workers, seed, key, scheduler)
+    tournament = build_tournament(settings)
+    read_key = key_file if key_file is not None else file_key
+    check_private(
+        [(secret_config, "tournament file"), (seed_file, "seed file"), (read_key, "key file")],
+        tournament.players,
+        tournament.sandbox,
+    )
+    return Setup(tournament, workers, seed, key, scheduler)
 
 
 def check_openings(tournament: Tournament) -> None:
@@ -249,6 +265,10 @@ def read_settings(path: str | os.PathLike[str]) -> dict[str, Any]:
     return settings
 
 
+LOST_FIELDS = ("player", "game", "round", "secret", "failure", "reason")
+"""What ``TournamentResult.to_dict`` tells of each lost round (the results file has the rest)."""
+
+
 @dataclass(frozen=True)
 class TournamentResult:
     """Every round of a tournament, in tournament order, and the leaderboards made from them."""
@@ -263,6 +283,37 @@ class TournamentResult:
     def standings(self, game: str | None = None) -> list[Standing]:
         """The leaderboard of one entry, or over all entries."""
         return standings(self.results, game)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict: the rules, how many rounds, the leaderboard over all games and of each
+        game (each best first), and every lost round with its reason."""
+        chosen = self.tournament
+        return {
+            "seed": chosen.seed,
+            "mercy": chosen.mercy,
+            "rounds_per_game": chosen.rounds,
+            "games": list(chosen.games),
+            "rounds": len(self.results),
+            "played": self.played,
+            "standings": [row.to_dict() for row in self.standings()],
+            "by_game": {game: [row.to_dict() for row in self.standings(game)] for game in chosen.games},
+            "lost": [
+                {key: value for key, value in result.to_dict().items() if key in LOST_FIELDS}
+                for result in self.results
+                if result.failure is not None
+            ],
+        }
+
+    def summary(self) -> str:
+        """What the leaderboard counts: a resumed run says which rounds came from its results file
+        (a finished one said "0 rounds played" under a leaderboard of 400)."""
+        chosen, total, resumed = self.tournament, len(self.results), len(self.results) - self.played
+        rules = f"seed {chosen.seed}, mercy {chosen.mercy}."
+        if not resumed:
+            return f"{total} rounds played, {rules}"
+        if not self.played:
+            return f"All {total} rounds were already played (read from the results file), {rules}"
+        return f"{self.played} rounds played, {rules} {resumed} more were read from the results file."
 
 
 class Progress(Protocol):
@@ -294,8 +345,12 @@ def run_tournament(
         raise MoocowError("--resume needs the results file to finish (--results PATH)")
     if workers < 1:
         raise MoocowError(f"workers must be at least 1, not {workers}")
+    if scheduler is not None:
+        tournament = tournament.on_cluster()  # before the header, which records the level
     if results is not None:
         check_one_name(results)
+        if os.path.isfile(results) and os.path.getsize(results):  # a new one is made private
+            check_private([(results, "results file")], tournament.players, tournament.sandbox)
         tournament = replace(tournament, sandbox=tournament.sandbox.hiding(results))
     log = None
     if results is not None:
@@ -310,6 +365,10 @@ def run_tournament(
         if progress is not None:
             progress.advance(result)
 
+    if scheduler is None and _engine_compiles(tournament):
+        from moocow.engine.warmup import warm_up
+
+        warm_up()  # before any round: a first compile is no strategy's time per guess
     if progress is not None:
         progress.begin(len(tournament.players) * len(tournament.games) * tournament.rounds, resumed)
     try:
@@ -324,6 +383,20 @@ def run_tournament(
             log.close()
     ordered = tuple(sorted(collected.values(), key=tournament.order))
     return TournamentResult(tournament, ordered, len(ordered) - resumed)
+
+
+WARM_UP_PAIRS = 1 << 20
+"""A game of this many (secret, guess) pairs or more is one where the engine's strategies are
+likely to take the compiled engine during a tournament (``engine.table.COMPILED_CELLS``)."""
+
+
+def _engine_compiles(tournament: Tournament) -> bool:
+    """Whether one of the engine's strategies plays a game large enough for the compiled engine."""
+    if not any(player.kind is PlayerKind.STRATEGY for player in tournament.players):
+        return False
+    decks = (load_deck(spec) for spec in tournament.games)
+    games = [deck.game for deck in decks if isinstance(deck, GameDeck)]
+    return any(len(game.secrets) * len(game.guesses) >= WARM_UP_PAIRS for game in games)
 
 
 def _player(entry: Any) -> PlayerSpec:

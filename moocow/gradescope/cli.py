@@ -1,0 +1,134 @@
+"""``moocow gradescope build|try|run``: options in, one library call, results out (docs/gradescope.md)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from moocow.commandline import MoocowCommand, MoocowGroup
+from moocow.engine.errors import MoocowError
+from moocow.runner.display import printable
+from moocow.terminal import err, one_line_errors, out
+
+app = typer.Typer(
+    cls=MoocowGroup,
+    name="gradescope",
+    help="Build a Gradescope autograder from a course file, try it here, or run it (in the container).",
+    no_args_is_help=True,
+    add_completion=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+@app.command(cls=MoocowCommand)
+def build(
+    course: Annotated[
+        Path | None,
+        typer.Argument(
+            metavar="COURSE", help="The course file (its gradescope table); else the options below."
+        ),
+    ] = None,
+    output: Annotated[Path, typer.Option("--output", "-o", help="The zip to write.")] = Path(
+        "autograder.zip"
+    ),
+    words: Annotated[
+        str | None,
+        typer.Option("--words", metavar="FILE", help="The course's word file (default words_alpha.txt)."),
+    ] = None,
+    game: Annotated[
+        list[str] | None, typer.Option("--game", "-g", help="Grade on this game instead (repeatable).")
+    ] = None,
+    rounds: Annotated[
+        int | None, typer.Option("--rounds", "-r", help="Graded rounds per deck (default 20).")
+    ] = None,
+    mercy: Annotated[int | None, typer.Option("--mercy", help="Most guesses per round (default 20).")] = None,
+) -> None:
+    """Write one zip with everything Gradescope needs: upload it as the assignment's autograder."""
+    from moocow.gradescope.build import build_zip
+    from moocow.gradescope.course import course_from, read_course
+
+    with one_line_errors():
+        given = {"words": words, "games": game, "rounds": rounds, "mercy": mercy}
+        options = {key: value for key, value in given.items() if value is not None}
+        if course is not None and options:
+            raise MoocowError(
+                "give the course file or the options --words, --game, --rounds, --mercy, not both"
+            )
+        if course is not None:
+            chosen = read_course(course)
+        else:
+            chosen = course_from(options, "the options").with_files(lambda name: str(Path(name).absolute()))
+        built = build_zip(chosen, output)
+    out.line(f"wrote {built.path} (mode 600: it holds the secret seed): {', '.join(built.names)}")
+    out.line(
+        "Upload it on the assignment's Configure Autograder page; try it first with 'moocow gradescope try'."
+    )
+
+
+@app.command("try", cls=MoocowCommand)
+def try_command(
+    archive: Annotated[Path, typer.Argument(metavar="ZIP", help="The autograder zip.")],
+    submission: Annotated[Path, typer.Argument(help="A submission: a file, or a folder of files.")],
+    out_dir: Annotated[
+        Path | None,
+        typer.Option("--out", metavar="DIR", help="Lay out Gradescope's folders here and keep them."),
+    ] = None,
+    metadata: Annotated[
+        Path | None,
+        typer.Option("--metadata", help="A submission_metadata.json to use (earlier submissions)."),
+    ] = None,
+) -> None:
+    """Run the zip's run_autograder on a submission here, as Gradescope would, with this moocow."""
+    from moocow.gradescope.tryout import student_view, try_zip
+
+    with one_line_errors():
+        tried = try_zip(archive, submission, out_dir, metadata)
+    out.line("setup.sh is not run: run_autograder uses the moocow installed here.")
+    if tried.dropped:
+        out.line("run_autograder ran as root with CAP_SYS_ADMIN dropped (setpriv), as on Gradescope.")
+    else:
+        out.line("could not drop CAP_SYS_ADMIN here (setpriv needs root): ran at this machine's own level.")
+    if out_dir is None:
+        shutil.rmtree(tried.root, ignore_errors=True)
+        out.line(
+            "Gradescope's folders were laid out in a scratch folder, now removed (--out DIR keeps them)."
+        )
+    else:
+        out.line(f"Gradescope's folders: {tried.root}")
+    if tried.results is None:
+        said = [line for line in tried.stdout.splitlines() if line.startswith("error:")]
+        kept = f"see {tried.root / 'results' / 'stdout'}" if out_dir else "--out DIR keeps its output"
+        why = f"error: run_autograder wrote no results.json (status {tried.status}); {kept}"
+        err.line(printable(said[-1] if said else why))
+        raise typer.Exit(2)
+    out.line("")
+    out.line("What the student sees:")
+    for line in student_view(tried.results):
+        out.line(printable(line))
+    out.line("")
+    out.line("results.json:")
+    print(json.dumps(tried.results, indent=2, ensure_ascii=False))
+
+
+@app.command(cls=MoocowCommand)
+def run(
+    root: Annotated[
+        Path | None,
+        typer.Argument(help="The autograder's root (default $AUTOGRADER_ROOT, else /autograder)."),
+    ] = None,
+) -> None:
+    """Grade the submission under the root and write results/results.json (what run_autograder does)."""
+    from moocow.gradescope.grading import autograder_root, run_autograder
+
+    with one_line_errors():
+        results = run_autograder(root or autograder_root())
+    out.line(printable(str(results.get("output", ""))))
+    referee = results.get("extra_data", {}).get("referee")
+    if referee:
+        from moocow.runner.sandbox import referee_line
+
+        out.line(referee_line(referee))

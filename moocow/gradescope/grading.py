@@ -1,0 +1,229 @@
+"""What ``run_autograder`` runs in Gradescope's container: grade one submission, write ``results.json``.
+
+Gradescope lays out ``/autograder`` (``source``: the zip's files; ``submission``; ``results``;
+``submission_metadata.json``) and runs ``run_autograder`` as root, each submission in a fresh
+container built from the same zip. The root is ``$AUTOGRADER_ROOT`` (``/autograder`` by default),
+so ``gradescope try`` can lay out the same folders anywhere.
+
+Before any player starts, the files that hold secrets are made readable by root only: the seed,
+and ``submission_metadata.json``, whose previous results carry the graded details of earlier
+submissions (the same graded deck). The player gets a copy of the submission it cannot write.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import stat
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from importlib.metadata import version as installed_version
+from pathlib import Path
+from typing import Any
+
+from moocow.engine.errors import MoocowError
+from moocow.gradescope.course import Course, SubmissionLimit, read_course
+from moocow.gradescope.results import GRADED_MARK, Mark, bounded, course_results, cut, ungraded
+from moocow.runner.files import PRIVATE, check_output, write_atomically
+from moocow.runner.grading import Grade, grade
+from moocow.runner.players import PlayerKind, parse_player
+from moocow.runner.sandbox import SandboxPolicy
+from moocow.runner.seeds import read_seed_file
+from moocow.runner.tournament import build_tournament
+
+ROOT_VARIABLE = "AUTOGRADER_ROOT"
+"""The environment variable naming the autograder's root; Gradescope's is ``/autograder``."""
+DEFAULT_ROOT = "/autograder"
+"""Gradescope's root."""
+COURSE_FILE = "course.toml"
+"""The course, in the zip and in ``source``."""
+SEED_FILE = "seed"
+"""The secret seed, in the zip and in ``source`` (mode 0600)."""
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Gradescope's folders under one root."""
+
+    root: Path
+    """``/autograder``, or a scratch root."""
+
+    @property
+    def source(self) -> Path:
+        return self.root / "source"
+
+    @property
+    def submission(self) -> Path:
+        return self.root / "submission"
+
+    @property
+    def results(self) -> Path:
+        return self.root / "results" / "results.json"
+
+    @property
+    def metadata(self) -> Path:
+        return self.root / "submission_metadata.json"
+
+    @property
+    def course(self) -> Path:
+        return self.source / COURSE_FILE
+
+    @property
+    def seed(self) -> Path:
+        return self.source / SEED_FILE
+
+
+def autograder_root() -> Path:
+    """``$AUTOGRADER_ROOT``, or Gradescope's ``/autograder``."""
+    return Path(os.environ.get(ROOT_VARIABLE) or DEFAULT_ROOT)
+
+
+def run_autograder(root: Path) -> dict[str, Any]:
+    """Grade the submission under ``root`` by the course in its source; write and return ``results.json``."""
+    layout = Layout(root)
+    written = check_output(layout.results, "Gradescope results")
+    for secret in (layout.seed, layout.metadata):
+        with contextlib.suppress(FileNotFoundError):
+            os.chmod(secret, PRIVATE)
+    course = read_course(layout.course)
+    version = installed_version("moocow")
+    missing = [name for name in course.files if not _plain_file(layout.submission / name)]
+    if missing:
+        found = (
+            sorted(path.name for path in layout.submission.iterdir()) if layout.submission.is_dir() else []
+        )
+        message = (
+            f"Not graded: the submission has no {', '.join(missing)} "
+            f"(it has: {', '.join(found) or 'no file'}); submit {', '.join(course.files)}."
+        )
+        results = ungraded(message, version)
+    else:
+        kept = _limited(course.submissions, layout.metadata)
+        results = kept if kept is not None else _graded(course, layout, version)
+    write_atomically(written, json.dumps(results, indent=2, ensure_ascii=False) + "\n")
+    return results
+
+
+def _graded(course: Course, layout: Layout, version: str) -> dict[str, Any]:
+    """Play the practice and the graded rounds of every deck; ``results.json``."""
+    seed = read_seed_file(layout.seed)
+    hidden = (layout.seed, layout.metadata, layout.results, layout.course)
+    sandbox = SandboxPolicy().hiding(*hidden)
+    with player_folder(layout.submission) as folder, contextlib.chdir(folder):
+
+        def play(player: str, deck: str, on_seed: int, rounds: int) -> Grade:
+            return grade(player, deck, seed=on_seed, rounds=rounds, mercy=course.mercy,
+                         limits=course.limits, sandbox=sandbox)  # fmt: skip
+
+        practice = [
+            play(course.player, deck, course.practice_seed, course.practice_rounds)
+            for deck in course.decks
+            if course.practice_rounds
+        ]
+        graded = [play(course.player, deck, seed, course.rounds) for deck in course.decks]
+        marks = None
+        if course.points.scheme == "scale":
+            marks = (
+                _mark(course.points.full_at, course, seed, play),
+                _mark(course.points.zero_at, course, seed, play),
+            )
+    referee = graded[0].referee
+    return course_results(course, practice, graded, marks, referee, version)
+
+
+def _mark(mark: str | int, course: Course, seed: int, play: Any) -> Mark:
+    """A points mark: a total as given, every round lost, or a strategy's total on the graded decks."""
+    if isinstance(mark, int):
+        return Mark(mark, "the course's mark")
+    if mark == "mercy":
+        return Mark(course.rounds * course.mercy * len(course.decks), "every round lost")
+    total = sum(play(mark, deck, seed, course.rounds).total for deck in course.decks)
+    return Mark(total, f"{mark}'s total on the same graded deck")
+
+
+def check_strategy(mark: str | int) -> None:
+    """A points mark that names a strategy must name a built-in one (checked when the zip is built)."""
+    if isinstance(mark, str) and mark != "mercy":
+        try:
+            kind = parse_player(mark).kind
+        except MoocowError:
+            kind = None
+        if kind is not PlayerKind.STRATEGY:
+            raise MoocowError(f"points mark {mark!r} is not a built-in strategy, a total or 'mercy'")
+        build_tournament({"players": [mark], "games": ["bottles:n=3"]})  # its parameters are checked
+
+
+@contextlib.contextmanager
+def player_folder(submission: Path) -> Iterator[Path]:
+    """A copy of the submission that players can read and not write, removed afterwards.
+
+    Only its regular files and folders are copied: a link is left out, since root copying it (or
+    opening it up) would hand the player what it points to (``/autograder/source/seed``)."""
+    scratch = Path(tempfile.mkdtemp(prefix="moocow-submission-"))
+    try:
+        folder = scratch / "submission"
+        shutil.copytree(submission, folder, ignore=_not_plain)
+        for path in (scratch, *folder.rglob("*"), folder):
+            if path.is_dir():
+                path.chmod(0o755)
+            else:
+                path.chmod(0o755 if path.stat().st_mode & 0o100 else 0o644)
+        yield folder
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _plain_file(path: Path) -> bool:
+    """A regular file, not a link (the player's copy leaves links out)."""
+    return path.is_file() and not path.is_symlink()
+
+
+def _not_plain(folder: str, names: list[str]) -> set[str]:
+    """The names in ``folder`` that are not plain files or folders (links, devices, pipes)."""
+    plain = (stat.S_ISREG, stat.S_ISDIR)
+    return {
+        name
+        for name in names
+        if not any(kind(os.lstat(os.path.join(folder, name)).st_mode) for kind in plain)
+    }
+
+
+def _limited(limit: SubmissionLimit | None, metadata: Path) -> dict[str, Any] | None:
+    """The last graded results, with a line saying why this one is not graded, when over the limit."""
+    if limit is None:
+        return None
+    try:
+        data = json.loads(metadata.read_text(encoding="utf-8"))
+        now = datetime.fromisoformat(data["created_at"])
+        previous = [
+            (datetime.fromisoformat(entry["submission_time"]), entry.get("results") or {})
+            for entry in data.get("previous_submissions") or []
+        ]
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise MoocowError(f"cannot read {metadata} for the submission limit: {error}") from None
+    graded = sorted(
+        ((when, results) for when, results in previous if _was_graded(results)), key=lambda pair: pair[0]
+    )
+    recent = [when for when, _ in graded if now - timedelta(hours=limit.hours) <= when <= now]
+    if len(recent) < limit.most:
+        return None
+    kept = json.loads(json.dumps(graded[-1][1]))
+    kept.setdefault("extra_data", {}).setdefault("moocow", {})[GRADED_MARK] = False
+    note = (
+        f"Not graded: at most {limit.most} graded submissions in {limit.hours:g} hours, and this is "
+        f"submission {len(recent) + 1} in that time. The results of your last graded submission stand."
+    )
+    kept["output"] = note + "\n\n" + cut(str(kept.get("output", "")), 20_000)
+    kept.setdefault("output_format", "text")
+    return bounded(kept)
+
+
+def _was_graded(results: Any) -> bool:
+    """Whether earlier results are of a graded submission (not one over the limit, nor ungraded)."""
+    marks = results.get("extra_data") if isinstance(results, dict) else None
+    moocow = marks.get("moocow") if isinstance(marks, dict) else None
+    return isinstance(moocow, dict) and moocow.get(GRADED_MARK) is True

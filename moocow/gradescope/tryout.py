@@ -1,0 +1,158 @@
+"""``gradescope try``: run an autograder zip on a submission here, as Gradescope would run it.
+
+Gradescope's folders are laid out under a scratch root (``source`` unzipped with the zip's modes,
+``submission``, ``results``, ``submission_metadata.json``), and ``run_autograder`` runs as root
+with ``CAP_SYS_ADMIN`` dropped from the bounding set (``setpriv``), as Docker's default profile
+leaves Gradescope's containers, so moocow picks the same level as there. ``setup.sh`` is not run:
+run_autograder uses the moocow installed here (``MOOCOW_PYTHON`` names this interpreter).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import stat
+import subprocess
+import sys
+import tempfile
+import zipfile
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from moocow.engine.errors import MoocowError
+from moocow.gradescope.grading import ROOT_VARIABLE, Layout
+from moocow.gradescope.scripts import PYTHON_VARIABLE
+
+DROP = ("setpriv", "--bounding-set", "-sys_admin", "--")
+"""How Docker's default leaves a container's root: no CAP_SYS_ADMIN, so no namespaces for bubblewrap."""
+
+
+@dataclass(frozen=True)
+class Tried:
+    """One dry run."""
+
+    root: Path
+    """The scratch root (kept with ``--out``)."""
+    dropped: bool
+    """Whether run_autograder ran with CAP_SYS_ADMIN dropped, as on Gradescope."""
+    status: int
+    """run_autograder's exit status."""
+    stdout: str
+    """What it printed (Gradescope keeps it in results/stdout, for instructors)."""
+    results: dict[str, Any] | None
+    """``results.json``, or ``None`` if it wrote none."""
+
+
+def can_drop() -> bool:
+    """Whether this machine lets ``setpriv`` drop CAP_SYS_ADMIN (root with setpriv installed)."""
+    if shutil.which(DROP[0]) is None:
+        return False
+    probe = subprocess.run([*DROP, "true"], capture_output=True, check=False)
+    return probe.returncode == 0
+
+
+def try_zip(
+    archive: str | os.PathLike[str],
+    submission: str | os.PathLike[str],
+    out: str | os.PathLike[str] | None = None,
+    metadata: str | os.PathLike[str] | None = None,
+) -> Tried:
+    """Lay out Gradescope's folders for ``submission`` (a file or a folder); run the zip's run_autograder."""
+    if not Path(submission).exists():
+        raise MoocowError(f"submission {str(submission)!r} does not exist")
+    if metadata is not None and not Path(metadata).is_file():
+        raise MoocowError(f"--metadata {str(metadata)!r} is not a file")
+    root = _fresh_root(out)
+    layout = Layout(root)
+    unzip(archive, layout.source)
+    shutil.copy2(layout.source / "run_autograder", root / "run_autograder")
+    if Path(submission).is_dir():
+        shutil.copytree(submission, layout.submission)
+    else:
+        layout.submission.mkdir()
+        shutil.copy2(submission, layout.submission / Path(submission).name)
+    layout.results.parent.mkdir()
+    if metadata is not None:
+        shutil.copy2(metadata, layout.metadata)
+    else:
+        layout.metadata.write_text(json.dumps(default_metadata(), indent=2) + "\n")
+    dropped = can_drop()
+    command = [*(DROP if dropped else ()), str(root / "run_autograder")]
+    environment = {**os.environ, ROOT_VARIABLE: str(root), PYTHON_VARIABLE: sys.executable}
+    done = subprocess.run(command, cwd=root, env=environment, capture_output=True, text=True, check=False)
+    stdout = done.stdout + done.stderr
+    (layout.results.parent / "stdout").write_text(stdout)
+    results = json.loads(layout.results.read_text()) if layout.results.is_file() else None
+    return Tried(root, dropped, done.returncode, stdout, results)
+
+
+def _fresh_root(out: str | os.PathLike[str] | None) -> Path:
+    """The root to lay out: a new scratch folder, or ``out``, which must be new or empty."""
+    if out is None:
+        root = Path(tempfile.mkdtemp(prefix="moocow-gradescope-"))
+    else:
+        root = Path(out).absolute()
+        if root.exists() and (not root.is_dir() or any(root.iterdir())):
+            raise MoocowError(f"--out {str(out)!r} must be a new or empty folder")
+        root.mkdir(parents=True, exist_ok=True)
+    root.chmod(0o755)
+    return root
+
+
+def unzip(archive: str | os.PathLike[str], into: Path) -> None:
+    """Extract the zip with each file's Unix mode; a name that would land outside ``into`` is refused."""
+    try:
+        with zipfile.ZipFile(archive) as opened:
+            into.mkdir(mode=0o755)
+            for info in opened.infolist():
+                name = PurePosixPath(info.filename)
+                if name.is_absolute() or ".." in name.parts or info.is_dir():
+                    raise MoocowError(f"autograder zip {str(archive)!r}: unexpected entry {info.filename!r}")
+                target = into / name
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_bytes(opened.read(info))
+                target.chmod(stat.S_IMODE(info.external_attr >> 16) or 0o644)
+    except (OSError, zipfile.BadZipFile) as error:
+        raise MoocowError(f"cannot read autograder zip {str(archive)!r}: {error}") from None
+    if not (into / "run_autograder").is_file():
+        raise MoocowError(f"autograder zip {str(archive)!r} has no run_autograder")
+
+
+def default_metadata() -> dict[str, Any]:
+    """A submission_metadata.json as Gradescope writes one: a first submission, due in a week."""
+    now = datetime.now(UTC)
+    return {
+        "id": 1,
+        "created_at": now.isoformat(),
+        "assignment": {"due_date": (now + timedelta(days=7)).isoformat(), "title": "moocow dry run"},
+        "users": [{"email": "student@example.com", "id": 1, "name": "Student"}],
+        "previous_submissions": [],
+    }
+
+
+def student_view(results: dict[str, Any]) -> list[str]:
+    """What a student sees of ``results`` before the due date, and what is shown later (by name)."""
+    default = results.get("visibility", "visible")
+    lines = ["Top-level output:", *_indented(str(results.get("output", "")))]
+    later = []
+    for test in results.get("tests", []):
+        visibility = test.get("visibility", default)
+        heading = f"{test.get('name', 'test')}: {test.get('score', 0):g} / {test.get('max_score', 0):g}"
+        if visibility == "visible":
+            lines += [heading, *_indented(str(test.get("output", "")))]
+        else:
+            later.append(f"  {test.get('name', 'test')} ({visibility})")
+    if "score" in results:
+        lines.append(f"Score: {results['score']:g}")
+    for column in results.get("leaderboard", []):
+        lines.append(f"Leaderboard: {column['name']} = {column['value']} ({column.get('order', 'desc')})")
+    if later:
+        lines += ["Not shown before the due date:", *later]
+    return lines
+
+
+def _indented(text: str) -> list[str]:
+    return [f"    {line}" for line in text.splitlines()]

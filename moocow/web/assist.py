@@ -1,0 +1,156 @@
+"""The assistant at the table: what ``moocow assist`` does, on a page whose URL is the position.
+
+Each request replays the entries of its URL through the library's ``Assistant`` and shows what
+the CLI would say next: the count, the codes when few, the marked suggestion, and, once a guess
+is tapped in, every score some remaining code could give with the codes it would leave.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import RedirectResponse, Response
+
+from moocow.assistant import Assistant
+from moocow.engine.errors import MoocowError, quoted
+from moocow.interactive import LIST_LIMIT, marked
+from moocow.pieces import alphabet
+from moocow.terminal import plural
+from moocow.web.moves import MAX_TYPED, Url, pieces, read_url, split_entry
+from moocow.web.pages import page, problem, wants_json
+from moocow.web.specs import web_assistant, web_game
+
+PATH = "/assist"
+
+
+def assist_page(request: Request) -> Response:
+    """The assistant's page, or the one-line refusal of what its URL or form holds."""
+    try:
+        url = read_url(request, PATH, ("game", "strategy"))
+        game = web_game(url.base.get("game", ""))
+        assistant = web_assistant(game, url.base.get("strategy", "minmax"))
+    except MoocowError as error:
+        return problem(request, str(error), 400)
+    try:
+        replay(assistant, url.moves)
+    except MoocowError as error:
+        return problem(request, str(error), 400)
+    typed = request.query_params.get("guess")
+    try:
+        if typed is not None:
+            score = request.query_params.get("score", "")
+            return RedirectResponse(entered(assistant, url, typed, score, wants_json(request)), 303)
+        data = board(assistant, url)
+    except MoocowError as error:
+        url.typed = ""
+        return page(request, "assist.html", {**board(assistant, url), "error": str(error)}, 400)
+    return page(request, "assist.html", data)
+
+
+def replay(assistant: Assistant, moves: list[str]) -> None:
+    """Record the URL's entries in order; a bad one is refused saying which."""
+    for number, move in enumerate(moves, 1):
+        guess, _, feedback = move.partition(":")
+        try:
+            assistant.record(guess, feedback)
+        except MoocowError as error:
+            raise MoocowError(f"entry {number}: {error}") from None
+        if assistant.solved and number < len(moves):
+            raise MoocowError(f"entry {number} solved the game; the entries after it cannot be played")
+
+
+def entered(assistant: Assistant, url: Url, typed: str, score: str, json: bool = False) -> str:
+    """Where a typed entry leads: a guess and its score (or ``GUESS SCORE`` in one box, as the CLI
+    reads it) is recorded; a guess alone waits for its score to be tapped."""
+    if len(typed) > MAX_TYPED or len(score) > MAX_TYPED:
+        raise MoocowError(f"{quoted(typed)} is too long to be a guess")
+    guess, score = (typed, score.strip()) if score.strip() else split_entry(typed)
+    game = assistant.game
+    shown = game.format_code(game.guesses[game.guess_index(guess)])
+    if not score:
+        return url.to(typed=shown, json=json)
+    assistant.record(guess, score)
+    entry = f"{shown}:{game.format_feedback(assistant.position.history[-1][1])}"
+    return url.to(moves=[*url.moves, entry], json=json)
+
+
+def board(assistant: Assistant, url: Url) -> dict[str, Any]:
+    """Everything the page shows, as plain data (the JSON twin)."""
+    game = assistant.game
+    data: dict[str, Any] = {
+        "page": "assist",
+        "game": game.spec,
+        "strategy": assistant.strategy.spec,
+        "noun": game.code_noun,
+        "entries": entries(assistant, url),
+        "remaining": assistant.remaining,
+        "remaining_text": f"{assistant.remaining:,} {plural(assistant.remaining, game.code_noun)}",
+        "solved": assistant.solved,
+        "undo": url.to(moves=url.moves[:-1]) if url.moves else None,
+        "json": url.to(json=True, typed=url.typed),
+        "codes": assistant.possible_codes(LIST_LIMIT) if assistant.remaining <= LIST_LIMIT else [],
+        "warning": None,
+        "fields": list(game.feedback_fields),
+        "moves": url.moves,
+        "alphabet": list(alphabet(game) or ""),
+    }
+    earlier = assistant.earlier_entry()
+    if earlier is not None:
+        data["warning"] = f"guess {earlier} was the same guess; the same guess again tells nothing new"
+    if assistant.solved:
+        return {**data, "suggestion": None, "answers": [], "board": None}
+    data["suggestion"] = suggestion(assistant, url)
+    data["board"] = pieces(game, url)
+    data["answers"] = answers(assistant, url)
+    return data
+
+
+def entries(assistant: Assistant, url: Url) -> list[dict[str, Any]]:
+    """The history with the count each entry left and a link back to just after it."""
+    positions = assistant.history()
+    return [
+        {"guess": guess, "feedback": feedback, "link": url.to(moves=url.moves[:number])}
+        for number, (guess, feedback) in enumerate(positions, 1)
+    ]
+
+
+def suggestion(assistant: Assistant, url: Url) -> dict[str, Any]:
+    """The suggestion as the CLI marks it, with a link that taps it in."""
+    try:
+        text = marked(assistant)
+    except MoocowError as error:
+        return {"code": None, "text": f"No suggestion: {error}.", "link": None, "possible": False}
+    code = assistant.suggestion()
+    return {
+        "code": code,
+        "text": text,
+        "possible": assistant.suggestion_is_possible(),
+        "note": assistant.suggestion_note(),
+        "link": url.to(typed=code),
+        "prefix": "It must be" if assistant.remaining == 1 else "Suggested next guess:",
+    }
+
+
+def answers(assistant: Assistant, url: Url) -> list[dict[str, Any]]:
+    """Once a whole guess is in: each score some remaining code gives it, and what it leaves."""
+    game = assistant.game
+    if not url.typed:
+        return []
+    try:
+        guess = game.guess_index(url.typed)
+    except MoocowError:
+        if len(url.typed) < game.code_length:
+            return []
+        raise
+    shown = game.format_code(game.guesses[guess])
+    return [
+        {
+            "feedback": game.format_feedback(value),
+            "counts": list(game.decode_feedback(value)),
+            "remaining": left,
+            "win": value == game.win,
+            "link": url.to(moves=[*url.moves, f"{shown}:{game.format_feedback(value)}"]),
+        }
+        for value, left in assistant.answers(guess)
+    ]

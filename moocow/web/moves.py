@@ -1,0 +1,82 @@
+"""A position written in a URL, so the server keeps nothing: each entry is one ``m`` parameter,
+the back button undoes, and a position can be sent as a link.
+
+``m=GUESS:SCORE`` is an entry at the table (the score as the game writes it); a game against the
+computer has ``m=GUESS`` alone, the score being the computer's. ``g`` is a guess being tapped in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from starlette.requests import Request
+
+from moocow.engine.errors import MoocowError, quoted
+from moocow.engine.game import Game
+from moocow.pieces import alphabet, next_pieces
+from moocow.web.pages import link
+
+MAX_MOVES = 40
+"""Entries a URL may hold: every default game is solved in far fewer, and each one is replayed."""
+MAX_TYPED = 60
+"""Characters of a typed guess or score read from a URL."""
+
+
+@dataclass
+class Url:
+    """A page's URL as parameters, so that each link on it is this URL changed a little."""
+
+    path: str
+    base: dict[str, str]
+    """Parameters every link keeps (game, strategy, token)."""
+    moves: list[str] = field(default_factory=list)
+    typed: str = ""
+
+    def to(self, moves: list[str] | None = None, typed: str = "", json: bool = False, **extra: Any) -> str:
+        """This page with other entries or another partial guess."""
+        params: list[tuple[str, Any]] = [*self.base.items()]
+        params += [("m", move) for move in (self.moves if moves is None else moves)]
+        params += [("g", typed), *extra.items()]
+        return link(self.path + (".json" if json else ""), params)
+
+
+def read_url(request: Request, path: str, keys: tuple[str, ...]) -> Url:
+    """The parameters of a request, bounded: too many entries or overlong text is refused."""
+    query = request.query_params
+    moves = query.getlist("m")
+    if len(moves) > MAX_MOVES:
+        raise MoocowError(f"more than {MAX_MOVES} entries in one position")
+    for text in [*moves, query.get("g", "")]:
+        if len(text) > MAX_TYPED:
+            raise MoocowError(f"{quoted(text)} is longer than {MAX_TYPED} characters")
+    base = {key: query[key] for key in keys if query.get(key)}
+    return Url(path, base, moves, query.get("g", "").strip())
+
+
+def pieces(game: Game, url: Url, finish: Callable[[str], str] | None = None) -> dict[str, Any]:
+    """What can be tapped next: each piece as a link adding it, and links taking pieces back;
+    ``finish`` makes the link of a guess's last piece (a game against the computer plays it)."""
+    letters = alphabet(game)
+    offered = next_pieces(game, url.typed) if letters is not None else []
+
+    def adding(piece: str) -> str:
+        typed = url.typed + piece
+        return finish(typed) if finish is not None and len(typed) == game.code_length else url.to(typed=typed)
+
+    return {
+        "tappable": letters is not None,
+        "typed": url.typed,
+        "length": game.code_length,
+        "pieces": [{"piece": piece, "link": adding(piece)} for piece in offered],
+        "all": list(letters or ""),
+        "back": url.to(typed=url.typed[:-1]) if url.typed else None,
+        "clear": url.to(typed="") if url.typed else None,
+    }
+
+
+def split_entry(typed: str) -> tuple[str, str]:
+    """``GUESS SCORE`` typed in one box, split as ``moocow assist`` splits it."""
+    guess, _, score = typed.strip().partition(" ")
+    return guess, score.strip()

@@ -1,0 +1,71 @@
+"""Rendering: every page is a template over plain data, and the same URL ending in ``.json`` is
+that data itself (datasette's twins), so tests and scripts read what the page shows.
+
+Templates are autoescaped by Jinja2: names and reasons in a results file come from students.
+A person's mistake (``MoocowError``) is the CLI's one line on the page with status 400.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+import jinja2
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+
+HERE = Path(__file__).parent
+JSON = ".json"
+"""The suffix that asks for a page's data instead of its HTML."""
+
+
+@cache
+def environment() -> jinja2.Environment:
+    """The templates inside the package, autoescaped, loaded once."""
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(HERE / "templates"),
+        autoescape=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        undefined=jinja2.StrictUndefined,
+    )
+    env.filters["count"] = lambda number: f"{number:,}"
+    return env
+
+
+def wants_json(request: Request) -> bool:
+    """Whether the URL is a page's JSON twin."""
+    return request.url.path.endswith(JSON)
+
+
+def twin_paths(path: str) -> tuple[str, str]:
+    """A page's path and its JSON twin's."""
+    return path, path + JSON
+
+
+def link(path: str, params: dict[str, Any] | list[tuple[str, Any]] | None = None) -> str:
+    """``path`` with its query, parameters left out when ``None`` or empty."""
+    items = params.items() if isinstance(params, dict) else (params or [])
+    kept = [(key, value) for key, value in items if value not in (None, "", [])]
+    return f"{path}?{urlencode(kept, doseq=True)}" if kept else path
+
+
+def page(request: Request, template: str, data: dict[str, Any], status: int = 200) -> Response:
+    """The page ``template`` shows ``data`` in, or ``data`` as JSON for the twin."""
+    if wants_json(request):
+        return JSONResponse(data, status_code=status)
+    partial = request.headers.get("HX-Request") == "true" and request.headers.get("HX-Target") == "main"
+    html = environment().get_template(template).render(data=data, partial=partial, path=request.url.path)
+    return HTMLResponse(html, status_code=status)
+
+
+def problem(request: Request, message: str, status: int, data: dict[str, Any] | None = None) -> Response:
+    """A refusal: the one-line message, with whatever page data still makes sense beside it."""
+    shown = {**(data or {}), "error": message}
+    if wants_json(request):
+        return JSONResponse(shown, status_code=status)
+    template = "error.html" if data is None else data.get("template", "error.html")
+    html = environment().get_template(template).render(data=shown, partial=False, path=request.url.path)
+    return HTMLResponse(html, status_code=status)

@@ -1,0 +1,109 @@
+"""A game against the computer: its secret rides in the URL sealed (``tokens``), the guesses in
+the clear; each page replays them against the secret. When the game ends, by the win or by
+giving up, a review shows each guess beside what the engine would have played and what it left.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import RedirectResponse, Response
+
+from moocow.engine.errors import MoocowError, quoted
+from moocow.engine.game import Game
+from moocow.interactive import deal_secret, scored
+from moocow.pieces import alphabet
+from moocow.terminal import plural
+from moocow.web.moves import MAX_TYPED, Url, pieces, read_url
+from moocow.web.pages import page, problem, wants_json
+from moocow.web.review import review
+from moocow.web.specs import web_game
+from moocow.web.tokens import seal, unseal
+
+PATH = "/play"
+
+
+def play_page(request: Request) -> Response:
+    """A new game (redirected to its sealed URL), the game so far, or its review once it ends."""
+    key: bytes = request.app.state.key
+    try:
+        url = read_url(request, PATH, ("game", "t"))
+        game = web_game(url.base.get("game", ""))
+        if "t" not in url.base:
+            seed = _seed(request.query_params.get("seed"))
+            token = seal(key, game.spec, deal_secret(game, seed))
+            started = Url(PATH, {"game": game.spec, "t": token})
+            return RedirectResponse(started.to(json=wants_json(request)), 303)
+        secret = unseal(key, game.spec, url.base["t"], len(game.secrets))
+        played, solved = replay(game, secret, url.moves)
+    except MoocowError as error:
+        return problem(request, str(error), 400)
+    typed = request.query_params.get("guess")
+    data = board(game, url, played, solved, request.query_params.get("end") == "1")
+    if typed is not None and not data["over"]:
+        try:
+            if len(typed) > MAX_TYPED:
+                raise MoocowError(f"{quoted(typed)} is too long to be a guess")
+            shown = game.format_code(game.guesses[game.guess_index(typed)])
+        except MoocowError as error:
+            return page(request, "play.html", {**data, "error": str(error)}, 400)
+        return RedirectResponse(url.to(moves=[*url.moves, shown], json=wants_json(request)), 303)
+    if data["over"]:
+        data["secret"] = game.format_code(game.secrets[secret])
+        data["review"] = review(game, played)
+    return page(request, "play.html", data)
+
+
+def _seed(text: str | None) -> int | None:
+    if text is None or not text.strip():
+        return None
+    if not text.strip().isdigit() or len(text.strip()) > 40:
+        raise MoocowError(f"seed {quoted(text)} is not a whole number of at most 40 digits")
+    return int(text)
+
+
+def replay(game: Game, secret: int, moves: list[str]) -> tuple[list[tuple[int, int]], bool]:
+    """Each guess of the URL with the computer's answer, and whether the last one won; a guess
+    after the win is refused."""
+    played: list[tuple[int, int]] = []
+    solved = False
+    for number, move in enumerate(moves, 1):
+        try:
+            guess = game.guess_index(move)
+        except MoocowError as error:
+            raise MoocowError(f"guess {number}: {error}") from None
+        value, solved = scored(game, secret, guess)
+        played.append((guess, value))
+        if solved and number < len(moves):
+            raise MoocowError(f"guess {number} found the secret; the guesses after it cannot be played")
+    return played, solved
+
+
+def board(game: Game, url: Url, played: list[tuple[int, int]], solved: bool, gave_up: bool) -> dict[str, Any]:
+    """What the page shows while the game goes on (the secret nowhere in it)."""
+    over = solved or gave_up
+    count = len(played)
+    data: dict[str, Any] = {
+        "page": "play",
+        "game": game.spec,
+        "codes": f"{len(game.secrets):,} {plural(len(game.secrets), game.code_noun)}",
+        "entries": [
+            {"guess": game.format_code(game.guesses[guess]), "feedback": game.format_feedback(value)}
+            for guess, value in played
+        ],
+        "solved": solved,
+        "over": over,
+        "result": f"Solved in {count} {plural(count, 'guess')}." if solved else None,
+        "moves": url.moves,
+        "token": url.base["t"],
+        "alphabet": list(alphabet(game) or ""),
+        "undo": url.to(moves=url.moves[:-1]) if url.moves and not over else None,
+        "give_up": None if over else url.to(end="1"),
+        "again": Url(PATH, {"game": game.spec}).to(),
+        "json": url.to(json=True, typed=url.typed, **({"end": "1"} if gave_up else {})),
+        "board": None,
+    }
+    if not over:
+        data["board"] = pieces(game, url, finish=lambda typed: url.to(moves=[*url.moves, typed]))
+    return data

@@ -1,0 +1,171 @@
+"""Tournament results from the files named on ``moocow serve --results``: the leaderboards, each
+player's rounds with failures and reasons, and any round replayed guess by guess beside what the
+engine would have played. A file still being written is re-read at each request, and its page
+polls (htmx) until the last round is in. Files are named by their place on the command line:
+no path is ever taken from a URL.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+from moocow.engine.errors import MoocowError, quoted
+from moocow.interactive import scored
+from moocow.runner.bacrunner import is_course_deck
+from moocow.runner.leaderboard import Standing, standings
+from moocow.runner.shown_results import ShownResults, read_shown
+from moocow.web.named import named_file
+from moocow.web.pages import link, page, problem
+from moocow.web.review import review
+
+PATH = "/results"
+POLL_SECONDS = 2
+"""How often a page of a tournament still being written asks again."""
+
+
+def shown(request: Request, number: int) -> tuple[str, ShownResults]:
+    """The ``number``-th results file of the command line, read (again if it changed)."""
+    path, results = named_file(request.app.state.results, number, "results file", read_shown)
+    return path.name, results
+
+
+def files_page(request: Request) -> Response:
+    """Every results file the server was started with, and how far each has got."""
+    listed = []
+    for number, path in enumerate(request.app.state.results):
+        entry: dict[str, Any] = {"name": path.name, "link": f"{PATH}/{number}"}
+        try:
+            _, results = shown(request, number)
+            entry.update(rounds=len(results.rounds), expected=results.expected)
+        except MoocowError as error:
+            entry["error"] = str(error)
+        listed.append(entry)
+    return page(request, "results_files.html", {"page": "results", "files": listed})
+
+
+def file_page(request: Request) -> Response:
+    """The leaderboard over all games and per game; live while rounds are still coming."""
+    number = request.path_params["number"]
+    try:
+        name, results = shown(request, number)
+    except MoocowError as error:
+        return problem(request, str(error), 400)
+    base = f"{PATH}/{number}"
+    rounds = results.rounds
+    data = {
+        "page": "results_file",
+        "name": name,
+        "link": base,
+        "games": list(results.description["games"]),
+        "seed": results.description.get("seed"),
+        "mercy": results.description.get("mercy"),
+        "rounds": len(rounds),
+        "expected": results.expected,
+        "finished": results.finished,
+        "signed": results.signed,
+        "poll": None if results.finished else POLL_SECONDS,
+        "overall": _table(standings(rounds), base),
+        "per_game": [
+            {"game": game, "standings": _table(standings(rounds, game), base)}
+            for game in results.description["games"]
+        ],
+    }
+    return page(request, "results_file.html", data)
+
+
+def _table(table: list[Standing], base: str) -> list[dict[str, Any]]:
+    return [
+        {
+            "rank": rank,
+            "player": row.player,
+            "rounds": row.rounds,
+            "total": row.total,
+            "average": round(row.average, 3),
+            "worst": row.worst,
+            "failed": row.failed,
+            "ms_per_guess": round(row.seconds_per_guess * 1000, 2),
+            "link": link(f"{base}/player", {"name": row.player}),
+        }
+        for rank, row in enumerate(table, 1)
+    ]
+
+
+def player_page(request: Request) -> Response:
+    """One player's rounds: the secret, the score, and for a lost round its failure and reason."""
+    number = request.path_params["number"]
+    player = request.query_params.get("name", "")
+    try:
+        name, results = shown(request, number)
+        if player not in results.check.players:
+            raise MoocowError(f"no player {quoted(player)} in this tournament")
+    except MoocowError as error:
+        return problem(request, str(error), 400)
+    base = f"{PATH}/{number}"
+    rows = [
+        {
+            "game": result.game,
+            "round": result.round,
+            "secret": result.secret,
+            "guesses": len(result.guesses),
+            "score": result.score,
+            "solved": result.solved,
+            "failure": result.failure,
+            "reason": result.reason,
+            "link": link(f"{base}/round", {"player": player, "game": result.game, "round": result.round}),
+        }
+        for result in results.rounds
+        if result.player == player
+    ]
+    data = {"page": "player", "name": name, "file": base, "player": player, "rounds": rows}
+    data["poll"] = None if results.finished else POLL_SECONDS
+    return page(request, "results_player.html", data)
+
+
+def round_page(request: Request) -> Response:
+    """One round replayed: each guess, its score, the codes left and the engine's choice there."""
+    number = request.path_params["number"]
+    query = request.query_params
+    try:
+        name, results = shown(request, number)
+        wanted = (query.get("player", ""), query.get("game", ""), query.get("round", ""))
+        found = next((r for r in results.rounds if (r.player, r.game, str(r.round)) == wanted), None)
+        if found is None:
+            raise MoocowError(
+                f"no round {quoted(wanted[2])} of {quoted(wanted[0])} in {quoted(wanted[1])} here"
+            )
+        steps = replay_round(results, found.game, found.round, found.guesses)
+    except MoocowError as error:
+        return problem(request, str(error), 400)
+    data = {
+        "page": "round",
+        "name": name,
+        "file": f"{PATH}/{number}",
+        "player": found.player,
+        "game": found.game,
+        "round": found.round,
+        "secret": found.secret,
+        "solved": found.solved,
+        "score": found.score,
+        "failure": found.failure,
+        "reason": found.reason,
+        "steps": steps,
+        "player_link": link(f"{PATH}/{number}/player", {"name": found.player}),
+    }
+    return page(request, "results_round.html", data)
+
+
+def replay_round(
+    results: ShownResults, game_spec: str, round_number: int, guesses: tuple[str, ...]
+) -> list[dict]:
+    """The round's review (``review``); a course round, played in its own protocol, is listed as played."""
+    if is_course_deck(game_spec):
+        return [
+            {"guess": guess, "feedback": None, "left": None, "possible": None, "engine": None}
+            for guess in guesses
+        ]
+    deal = results.check.deals[game_spec][round_number]
+    indices = [deal.game.guess_index(guess) for guess in guesses]
+    return review(deal.game, [(index, scored(deal.game, deal.secret, index)[0]) for index in indices])

@@ -1,0 +1,109 @@
+"""A game against the computer on the web: the secret sealed in the URL, the review at the end."""
+
+from __future__ import annotations
+
+import base64
+
+import pytest
+
+from moocow import api
+from moocow.interactive import deal_secret
+from moocow.web import tokens
+from tests.web_helpers import as_json, client
+
+KEY = b"k" * 32
+
+
+def started(web, game: str = "bottles:n=5", seed: int = 3) -> str:  # type: ignore[no-untyped-def]
+    """The sealed URL a new game redirects to."""
+    response = web.get("/play", params={"game": game, "seed": seed})
+    assert response.status_code == 303
+    return response.headers["location"]
+
+
+def test_a_whole_game_ends_in_the_win_and_a_review() -> None:
+    """Tapping pieces plays the guess when it is whole; the win shows the review with the engine."""
+    web = client(key=KEY)
+    game = api.load_game("bottles:n=5")
+    secret = game.format_code(game.secrets[deal_secret(game, 3)])
+    link = started(web)
+    for guess in ("ABCDE", "BADCE", secret):
+        for _ in guess:
+            data = web.get(as_json(link)).json()
+            piece = next(
+                p for p in data["board"]["pieces"] if p["piece"] == guess[len(data["board"]["typed"])]
+            )
+            link = piece["link"]
+        data = web.get(as_json(link)).json()
+        if data["solved"]:
+            break
+    assert data["solved"] and data["secret"] == secret and data["result"].startswith("Solved in")
+    review = data["review"]
+    assert review[-1]["guess"] == secret and review[-1]["left"] == 1
+    assert review[0]["engine"] == api.assistant("bottles:n=5").suggestion()
+    assert "Review" in web.get(link).text
+
+
+def test_the_secret_is_not_in_the_page_nor_readable_from_the_token() -> None:
+    """Before the end the page's data has no secret, and the token does not carry its index in clear."""
+    web = client(key=KEY)
+    game = api.load_game("mastermind")
+    secret = deal_secret(game, 7)
+    link = started(web, "mastermind", 7)
+    data = web.get(as_json(link)).json()
+    assert "secret" not in data and "review" not in data
+    token = data["token"]
+    raw = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
+    assert secret.to_bytes(4, "big") not in raw
+    assert started(web, "mastermind", 7) != link  # a fresh nonce: the same secret, another token
+
+
+@pytest.mark.parametrize("attack", ["flip", "other game", "other key", "garbage"])
+def test_a_token_changed_or_moved_is_refused(attack: str) -> None:
+    """An edited token, one moved to another game, or made under another key: 400, one line."""
+    web = client(key=KEY)
+    token = tokens.seal(KEY, "mastermind", 5)
+    game = "mastermind"
+    if attack == "flip":
+        token = token[:24] + ("A" if token[24] != "A" else "B") + token[25:]
+    elif attack == "other game":
+        game = "digits"
+    elif attack == "other key":
+        token = tokens.seal(b"x" * 32, "mastermind", 5)
+    else:
+        token = "%%%"
+    response = web.get("/play.json", params={"game": game, "t": token})
+    assert response.status_code == 400 and "was not made by this server" in response.json()["error"]
+
+
+def test_giving_up_shows_the_secret_and_the_review() -> None:
+    """``end=1`` ends the game: the secret and the review of the guesses made."""
+    web = client(key=KEY)
+    link = started(web, "mastermind", 1)
+    data = web.get(as_json(link) + "&m=1122&end=1").json()
+    assert data["over"] and not data["solved"] and len(data["secret"]) == 4
+    assert data["review"][0]["guess"] == "1122" and data["review"][0]["engine"].startswith("1122")
+
+
+def test_a_typed_guess_is_played_and_bad_guesses_are_one_line() -> None:
+    """A typed guess redirects to the URL holding it; a bad one is 400 with the game's message."""
+    web = client(key=KEY)
+    link = started(web, "mastermind", 1)
+    typed = web.get(link + "&guess=1+2+3+4")
+    assert typed.status_code == 303 and typed.headers["location"].endswith("m=1234")
+    bad = web.get(as_json(link) + "&guess=12345")
+    assert bad.status_code == 400 and "error" in bad.json()
+    wrong = web.get(as_json(link) + "&m=9999")
+    assert wrong.status_code == 400 and wrong.json()["error"].startswith("guess 1:")
+    secret = web.get(as_json(link) + "&end=1").json()["secret"]
+    after = web.get(as_json(link) + f"&m={secret}&m={secret}")
+    assert after.status_code == 400 and "found the secret" in after.json()["error"]
+
+
+def test_the_same_seed_deals_the_same_secret() -> None:
+    """``seed`` deals as ``moocow play --seed`` does."""
+    web = client(key=KEY)
+    game = api.load_game("digits")
+    first = web.get(as_json(started(web, "digits", 11)) + "&end=1").json()["secret"]
+    assert first == game.format_code(game.secrets[deal_secret(game, 11)])
+    assert web.get("/play", params={"game": "digits", "seed": "-1"}).status_code == 400
