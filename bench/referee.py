@@ -21,12 +21,10 @@ import os
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 
 from bench.isolate import ROOT
-from bench.measure import median
+from bench.measure import median, one_core
 from bench.rounds import PLAYER, SEED
 from bench.rows import Row, ratio
 from moocow.runner.decks import load_deck
@@ -41,21 +39,6 @@ ECHO = "import os\nwhile data := os.read(0, 65536):\n    os.write(1, data)\n"
 CROWD = ROOT / "tests" / "players" / "hostile" / "crowd.py"
 """The player holding as many descriptors in as many processes as its limits allow."""
 MERCY = 20
-
-
-@contextmanager
-def one_core() -> Iterator[int]:
-    """Pin this process (and the children it starts) to one CPU, the last it may use."""
-    if not hasattr(os, "sched_setaffinity"):
-        yield -1
-        return
-    allowed = os.sched_getaffinity(0)
-    core = max(allowed)
-    os.sched_setaffinity(0, {core})
-    try:
-        yield core
-    finally:
-        os.sched_setaffinity(0, allowed)
 
 
 @dataclass(frozen=True)
@@ -177,7 +160,7 @@ class RefereeWorkload:
     @property
     def name(self) -> str:
         """The workload's name in the table and for ``--only``."""
-        return f"referee {self.game}"
+        return f"referee players {self.game}"
 
     def seats(self) -> dict[str, tuple[str, SandboxPolicy]]:
         """Each kind of player, sandboxed and not, by the name of its row."""
