@@ -113,10 +113,13 @@ def test_a_results_file_is_opened_and_a_round_replayed(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("width", [360])
-def test_the_assistant_fits_the_narrowest_phone(width: int) -> None:
-    """At 360 px nothing scrolls sideways, with a whole guess and its scores shown."""
+def test_the_pages_fit_the_narrowest_phone(width: int) -> None:
+    """At 360 px nothing scrolls sideways: the first page (its forms too), and the assistant
+    with a whole guess and its scores shown."""
     need_browser()
     with served() as address, phone(width=width) as page:
+        page.goto(address)
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
         page.goto(address + "assist?game=mastermind&g=1122")
         assert page.locator("a.score").count() > 5
         assert page.evaluate("document.documentElement.scrollWidth") <= width
