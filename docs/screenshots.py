@@ -22,7 +22,14 @@ SHOTS = {
     "web-play-review.png": None,
     "web-results.png": "results/0",
     "web-round.png": "results/0/round?player=first&game=mastermind&round=1",
+    "web-compare.png": "evaluate?game=bottles%3An%3D7&s=minmax&s=entropy&s=first",
+    "web-tree.png": "tree?game=mastermind&s=minmax&a=1B1W",
 }
+WAIT = {
+    "web-compare.png": "document.querySelector('svg.bars') && !document.querySelector('progress')",
+    "web-tree.png": "document.querySelector('ul.branches')",
+}
+"""Pages that poll until a computation ends: what shows it has."""
 
 
 def main() -> None:
@@ -42,6 +49,11 @@ def main() -> None:
                             page.goto(page.url + "&m=ABCDE&m=BADCE&end=1")
                         else:
                             page.goto(address + path)
+                        if name in WAIT:
+                            page.wait_for_function(WAIT[name], timeout=120_000)
+                            page.reload()
+                        if name == "web-tree.png":
+                            page.locator("details").first.evaluate("d => d.open = true")
                         shown = name.replace(".png", "-dark.png") if dark else name
                         if dark and name != "web-assistant.png":
                             continue

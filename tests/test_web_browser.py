@@ -113,10 +113,31 @@ def test_a_results_file_is_opened_and_a_round_replayed(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("width", [360])
-def test_the_assistant_fits_the_narrowest_phone(width: int) -> None:
-    """At 360 px nothing scrolls sideways, with a whole guess and its scores shown."""
+def test_the_pages_fit_the_narrowest_phone(width: int) -> None:
+    """At 360 px nothing scrolls sideways: the first page (its forms too), and the assistant
+    with a whole guess and its scores shown."""
     need_browser()
     with served() as address, phone(width=width) as page:
+        page.goto(address)
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
         page.goto(address + "assist?game=mastermind&g=1122")
         assert page.locator("a.score").count() > 5
         assert page.evaluate("document.documentElement.scrollWidth") <= width
+
+
+def test_a_tree_is_unfolded_node_by_node() -> None:
+    """The tree page waits for the tree, then a tap unfolds an answer and another opens its node."""
+    need_browser()
+    from playwright.sync_api import expect
+
+    with served() as address, phone() as page:
+        page.goto(address + "tree?game=mastermind%3Apegs%3D2%2Ccolors%3D4&s=minmax")
+        expect(page.locator(".node")).to_contain_text("Play 12: 16 secrets here", timeout=60_000)
+        branch = page.locator("ul.branches details").first
+        branch.locator("summary").click()
+        expect(branch.locator("ul.below li").first).to_be_visible()
+        branch.get_by_role("link", name="Open 33").click()
+        expect(page.locator(".trail")).to_contain_text("0B0W → 33")
+        expect(page.locator(".node")).to_contain_text("Play 33: 4 secrets here")
+        drawn = "(i => i && i.complete && i.naturalWidth > 0)(document.querySelector('img.picture'))"
+        page.wait_for_function(drawn)  # the node's SVG picture loads as an image

@@ -30,9 +30,6 @@ def assist_page(request: Request) -> Response:
         url = read_url(request, PATH, ("game", "strategy"))
         game = web_game(url.base.get("game", ""))
         assistant = web_assistant(game, url.base.get("strategy", "minmax"))
-    except MoocowError as error:
-        return problem(request, str(error), 400)
-    try:
         replay(assistant, url.moves)
     except MoocowError as error:
         return problem(request, str(error), 400)

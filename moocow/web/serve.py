@@ -3,22 +3,24 @@
 The socket is bound here, before uvicorn starts, so a port in use is the CLI's one line and
 ``--port 0`` prints the port the system chose. With a host that listens on every interface the
 addresses a phone on the same network can open are printed, the first one as a QR code. Only
-typer is imported when the module loads: the CLI's other commands list this one for free.
+typer is imported when the module loads (not even the socket module): ``moocow --help`` lists
+this command for free.
 """
 
 from __future__ import annotations
 
 import contextlib
-import ipaddress
-import socket
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from moocow.engine.errors import MoocowError
 from moocow.engine.inputs import open_regular
+
+if TYPE_CHECKING:
+    import socket
 
 EVERYWHERE = frozenset({"0.0.0.0", "::", ""})
 """Hosts that listen on every interface."""
@@ -59,6 +61,8 @@ def _readable(path: Path, what: str) -> Path:
 
 def listen(host: str, port: int) -> socket.socket:
     """A socket bound to ``host:port`` and listening, or a one-line reason it cannot be."""
+    import socket
+
     if not 0 <= port <= 65535:
         raise MoocowError(f"port {port} is not between 0 and 65535")
     try:
@@ -88,6 +92,9 @@ def addresses(host: str, port: int) -> list[str]:
 def lan_addresses() -> list[str]:
     """This machine's IPv4 addresses other than loopback: the one its default route leaves from
     (a UDP socket connected to a private address: nothing is sent) and those its name resolves to."""
+    import ipaddress
+    import socket
+
     found: list[str] = []
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
         try:

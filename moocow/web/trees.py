@@ -132,7 +132,9 @@ def tree_page(request: Request) -> Response:
     try:
         found = source(request)
         if isinstance(found, dict):
-            return page(request, "tree.html", {"page": "tree", "pending": found, "poll": 1})
+            return page(
+                request, "tree.html", {"page": "tree", "pending": found, "game": found["game"], "poll": 1}
+            )
         node, trail = node_at(found, answers)
     except MoocowError as error:
         return problem(request, str(error), 400)
