@@ -17,7 +17,7 @@ from typing import Any
 from moocow.engine.errors import MoocowError
 from moocow.engine.inputs import open_regular
 from moocow.runner import signing
-from moocow.runner.results import FORMAT, BadRow, RoundResult, RowCheck, _json, _text
+from moocow.runner.results import BadRow, RoundResult, RowCheck, header_of, json_line, line_text
 
 MAX_BYTES = 64 << 20
 """The largest results file shown: far beyond a course's tournament."""
@@ -56,14 +56,10 @@ def read_shown(path: str | os.PathLike[str], limit: int = MAX_BYTES) -> ShownRes
         raise MoocowError(f"results file {name!r} is larger than {limit >> 20} MB")
     complete = data.rfind(b"\n") + 1
     lines = [
-        _text(Path(path), number, line) for number, line in enumerate(data[:complete].split(b"\n")[:-1], 1)
+        line_text(Path(path), number, line)
+        for number, line in enumerate(data[:complete].split(b"\n")[:-1], 1)
     ]
-    try:
-        first = _json(lines[0]) if lines else None
-    except BadRow:
-        first = None
-    if not isinstance(first, dict) or first.get("format") != FORMAT:
-        raise MoocowError(f"results file {name!r} is not a moocow results file (no header line)")
+    first = header_of(path, lines[0] if lines else None)
     signed = first.get("signed") is True
     description = first.get("tournament")
     try:
@@ -76,7 +72,7 @@ def read_shown(path: str | os.PathLike[str], limit: int = MAX_BYTES) -> ShownRes
     rounds = []
     for number, line in enumerate(lines[1:], 2):
         try:
-            row = _json(line)
+            row = json_line(line)
             if signed and isinstance(row, dict):
                 row = {key: value for key, value in row.items() if key != signing.FIELD}
             rounds.append(check(number, row))
