@@ -81,11 +81,13 @@ def _checked_header(header: dict[str, Any], key: bytes, problems: list[str]) -> 
     if unsigned.get("signed") is not True:
         problems.append("line 1: the header does not say the file is signed")
     description = unsigned.get("tournament")
-    problem = seed_problem(description)
+    problem = seed_problem(description) or (
+        None if isinstance(description, dict) else "the header does not describe a tournament"
+    )
     if problem is not None:
         problems.append(f"line 1: {problem}")
         return None
-    return description if isinstance(description, dict) else None
+    return description
 
 
 def _row_check(description: dict[str, Any] | None, problems: list[str]) -> RowCheck | None:
