@@ -115,3 +115,20 @@ def test_the_first_proof_of_a_game_says_it_builds(
     assert len(list(tmp_path.glob("*.failed"))) > 1
     prove_optimal(Mastermind(pegs=3, colors=4))
     assert heard == [ahead.BUILD_NOTICE]
+
+
+def test_a_session_loads_the_kernels_before_its_first_round(
+    heard: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In a worker process too (each loads the kernels, 0.3 s and more), the engine's strategy has
+    its kernels before its first round is timed."""
+    from moocow.runner import session
+
+    events: list[str] = []
+    monkeypatch.setattr(warmup, "_exercise", lambda: events.append("compile"))
+    real = session.play_round
+    monkeypatch.setattr(session, "play_round", lambda *given: events.append("round") or real(*given))
+    settings = {"players": ["minmax"], "games": ["mastermind"], "rounds": 2, "seed": 1}
+    (plan,) = running.build_tournament(settings).plans()
+    session.play_session(plan, lambda result: None)
+    assert events == ["compile", "round", "round"]

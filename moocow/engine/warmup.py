@@ -56,11 +56,12 @@ def warm_up() -> bool:
 
 def _exercise() -> None:
     """Call every kernel Python calls, with the argument types the engine gives them, on
-    Mastermind with 2 pegs and 3 colours (so positional and common symbols both count)."""
+    Mastermind with 2 pegs and 4 colours: positional and common symbols both count, and its 16
+    codes are scored both pairwise (a few candidates) and in blocks (more)."""
     from moocow.engine import compiled
     from moocow.plugins.mastermind import Mastermind
 
-    game = Mastermind(pegs=2, colors=3)
+    game = Mastermind(pegs=2, colors=4)
     form = game.feedback_form()
     assert form is not None
     prepared = compiled.prepare(game, form)
@@ -78,7 +79,8 @@ def _exercise() -> None:
                 (np.empty((len(values), codes[0].shape[1]), np.int32), compiled.NO_SCORES, compiled.SIZES),
                 (compiled.NO_SIZES, np.empty(codes[0].shape[1], np.int64), 0),
             ):
-                job = (*places_and_masks, values if kind == compiled.SIZES else compiled.NO_VALUES, 9, kind)
+                counted = values if kind == compiled.SIZES else compiled.NO_VALUES
+                job = (*places_and_masks, counted, prepared.answers, kind)
                 compiled._blocks_parallel(job, shape, sizes, scored)
         compiled.column(prepared, 0, candidates)
     compiled.absent_in_order(prepared, np.array([1, 2]))

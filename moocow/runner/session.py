@@ -11,15 +11,19 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from moocow.runner import protocol
-from moocow.runner.decks import Deal, load_deck
+from moocow.runner.decks import Deal, Deck, GameDeck, load_deck
 from moocow.runner.limits import Limits
-from moocow.runner.players import PlayerSpec
+from moocow.runner.players import PlayerKind, PlayerSpec
 from moocow.runner.referee import Outcome, play_round
 from moocow.runner.results import RoundResult
 from moocow.runner.sandbox import SandboxPolicy
 from moocow.runner.seats import open_seat
 
 Emit = Callable[[RoundResult], None]
+
+WARM_UP_PAIRS = 1 << 20
+"""A game of this many (secret, guess) pairs or more is one where the engine's strategies are
+likely to take the compiled engine in a session (``engine.table.COMPILED_CELLS``)."""
 
 
 @dataclass(frozen=True)
@@ -48,6 +52,10 @@ def play_session(plan: SessionPlan, emit: Emit) -> protocol.Identity:
     """Play the plan's rounds, emitting each result as it is known; returns who the player said it was."""
     deck = load_deck(plan.deck)
     deals = deck.deal(plan.seed, plan.rounds)
+    if uses_compiled_engine(plan.player, deck):
+        from moocow.engine.warmup import warm_up
+
+        warm_up()  # before the first round: loading (or compiling) the kernels is no guess's time
     seat = open_seat(plan.player, deck.spec, plan.limits, plan.sandbox, len(plan.to_play))
     try:
         for number in plan.to_play:
@@ -56,6 +64,14 @@ def play_session(plan: SessionPlan, emit: Emit) -> protocol.Identity:
     finally:
         seat.close()
     return seat.identity
+
+
+def uses_compiled_engine(player: PlayerSpec, deck: Deck) -> bool:
+    """Whether ``player`` is one of the engine's strategies on a game large enough for the
+    compiled engine, whose kernels it then loads, or compiles on a fresh install, in a guess."""
+    if player.kind is not PlayerKind.STRATEGY or not isinstance(deck, GameDeck):
+        return False
+    return len(deck.game.secrets) * len(deck.game.guesses) >= WARM_UP_PAIRS
 
 
 def round_result(player: str, deck: str, number: int, deal: Deal, outcome: Outcome) -> RoundResult:

@@ -20,7 +20,7 @@ from moocow.engine.errors import MoocowError
 from moocow.engine.inputs import open_regular
 from moocow.engine.registry import load_strategy
 from moocow.engine.strategies import check_opening
-from moocow.runner.decks import GameDeck, load_deck
+from moocow.runner.decks import load_deck
 from moocow.runner.fingerprint import player_digest
 from moocow.runner.leaderboard import Standing, standings
 from moocow.runner.limits import Limits
@@ -39,7 +39,7 @@ from moocow.runner.sandbox import (
 from moocow.runner.seats import deck_files
 from moocow.runner.secrecy import check_private
 from moocow.runner.seeds import Seed, Source, checked_seed, choose_seed
-from moocow.runner.session import SessionPlan
+from moocow.runner.session import SessionPlan, uses_compiled_engine
 from moocow.runner.signing import choose_key
 from moocow.runner.workers import run_sessions
 
@@ -385,18 +385,11 @@ def run_tournament(
     return TournamentResult(tournament, ordered, len(ordered) - resumed)
 
 
-WARM_UP_PAIRS = 1 << 20
-"""A game of this many (secret, guess) pairs or more is one where the engine's strategies are
-likely to take the compiled engine during a tournament (``engine.table.COMPILED_CELLS``)."""
-
-
 def _engine_compiles(tournament: Tournament) -> bool:
-    """Whether one of the engine's strategies plays a game large enough for the compiled engine."""
-    if not any(player.kind is PlayerKind.STRATEGY for player in tournament.players):
-        return False
-    decks = (load_deck(spec) for spec in tournament.games)
-    games = [deck.game for deck in decks if isinstance(deck, GameDeck)]
-    return any(len(game.secrets) * len(game.guesses) >= WARM_UP_PAIRS for game in games)
+    """Whether one of the engine's strategies plays a game large enough for the compiled engine:
+    then this process compiles it, if it must, and says so, before the workers start."""
+    decks = [load_deck(spec) for spec in tournament.games]
+    return any(uses_compiled_engine(player, deck) for player in tournament.players for deck in decks)
 
 
 def _player(entry: Any) -> PlayerSpec:
