@@ -56,8 +56,7 @@ def page(request: Request, template: str, data: dict[str, Any], status: int = 20
     """The page ``template`` shows ``data`` in, or ``data`` as JSON for the twin."""
     if wants_json(request):
         return JSONResponse(data, status_code=status)
-    partial = request.headers.get("HX-Request") == "true" and request.headers.get("HX-Target") == "main"
-    html = environment().get_template(template).render(data=data, partial=partial, path=request.url.path)
+    html = environment().get_template(template).render(data=data, path=request.url.path)
     return HTMLResponse(html, status_code=status)
 
 
@@ -67,5 +66,5 @@ def problem(request: Request, message: str, status: int, data: dict[str, Any] | 
     if wants_json(request):
         return JSONResponse(shown, status_code=status)
     template = "error.html" if data is None else data.get("template", "error.html")
-    html = environment().get_template(template).render(data=shown, partial=False, path=request.url.path)
+    html = environment().get_template(template).render(data=shown, path=request.url.path)
     return HTMLResponse(html, status_code=status)
