@@ -3,6 +3,8 @@ position in the URL. Most checks read the JSON twin, which is the page's own dat
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from moocow import api
@@ -67,6 +69,8 @@ def test_a_whole_game_by_links_to_the_win_then_undo() -> None:
         shown = game.format_feedback(int(game.feedback(game.guesses[guess : guess + 1], secret)[0, 0]))
         link = next(answer["link"] for answer in typed["answers"] if answer["feedback"] == shown)
     assert data["solved"] and data["entries"][-1]["guess"] == game.format_code(secret[0])
+    assert [entry["left"] for entry in data["entries"]][-1] == 1
+    assert all(a["left"] >= b["left"] for a, b in itertools.pairwise(data["entries"]))
     back = web.get(as_json(data["undo"])).json()
     assert not back["solved"] and len(back["entries"]) == len(data["entries"]) - 1
     page = web.get(link)

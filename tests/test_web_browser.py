@@ -83,6 +83,10 @@ def test_a_game_against_the_computer() -> None:
         page.goto(address + "play?game=bottles%3An%3D5&seed=5")
         expect(page.locator(".remaining")).to_contain_text("I have chosen a secret")
         assert secret not in page.content().split("<main>")[1].split("<section")[0]
+        page.get_by_text("Type it instead").click()  # a refusal is shown, with htmx as without
+        page.get_by_role("textbox", name="Guess").fill("ABCDX")
+        page.get_by_role("button", name="Guess").click()
+        expect(page.locator(".error")).to_contain_text("error: ")
         tap_guess(page, wrong)
         expect(page.locator(".history li").first).to_have_attribute("data-guess", wrong)
         tap_guess(page, secret)

@@ -30,7 +30,7 @@ def assist_page(request: Request) -> Response:
         url = read_url(request, PATH, ("game", "strategy"))
         game = web_game(url.base.get("game", ""))
         assistant = web_assistant(game, url.base.get("strategy", "minmax"))
-        replay(assistant, url.moves)
+        left = replay(assistant, url.moves)
     except MoocowError as error:
         return problem(request, str(error), 400)
     typed = request.query_params.get("guess")
@@ -38,15 +38,17 @@ def assist_page(request: Request) -> Response:
         if typed is not None:
             score = request.query_params.get("score", "")
             return RedirectResponse(entered(assistant, url, typed, score, wants_json(request)), 303)
-        data = board(assistant, url)
+        data = board(assistant, url, left)
     except MoocowError as error:
         url.typed = ""
-        return page(request, "assist.html", {**board(assistant, url), "error": str(error)}, 400)
+        return page(request, "assist.html", {**board(assistant, url, left), "error": str(error)}, 400)
     return page(request, "assist.html", data)
 
 
-def replay(assistant: Assistant, moves: list[str]) -> None:
-    """Record the URL's entries in order; a bad one is refused saying which."""
+def replay(assistant: Assistant, moves: list[str]) -> list[int]:
+    """Record the URL's entries in order, returning the codes left after each; a bad one is
+    refused saying which."""
+    left = []
     for number, move in enumerate(moves, 1):
         guess, _, feedback = move.partition(":")
         try:
@@ -55,6 +57,8 @@ def replay(assistant: Assistant, moves: list[str]) -> None:
             raise MoocowError(f"entry {number}: {error}") from None
         if assistant.solved and number < len(moves):
             raise MoocowError(f"entry {number} solved the game; the entries after it cannot be played")
+        left.append(assistant.remaining)
+    return left
 
 
 def entered(assistant: Assistant, url: Url, typed: str, score: str, json: bool = False) -> str:
@@ -72,7 +76,7 @@ def entered(assistant: Assistant, url: Url, typed: str, score: str, json: bool =
     return url.to(moves=[*url.moves, entry], json=json)
 
 
-def board(assistant: Assistant, url: Url) -> dict[str, Any]:
+def board(assistant: Assistant, url: Url, left: list[int]) -> dict[str, Any]:
     """Everything the page shows, as plain data (the JSON twin)."""
     game = assistant.game
     data: dict[str, Any] = {
@@ -80,7 +84,7 @@ def board(assistant: Assistant, url: Url) -> dict[str, Any]:
         "game": game.spec,
         "strategy": assistant.strategy.spec,
         "noun": game.code_noun,
-        "entries": entries(assistant, url),
+        "entries": entries(assistant, url, left),
         "remaining": assistant.remaining,
         "remaining_text": f"{assistant.remaining:,} {plural(assistant.remaining, game.code_noun)}",
         "solved": assistant.solved,
@@ -103,12 +107,11 @@ def board(assistant: Assistant, url: Url) -> dict[str, Any]:
     return data
 
 
-def entries(assistant: Assistant, url: Url) -> list[dict[str, Any]]:
-    """The history with the count each entry left and a link back to just after it."""
-    positions = assistant.history()
+def entries(assistant: Assistant, url: Url, left: list[int]) -> list[dict[str, Any]]:
+    """The history with the codes each entry left and a link back to just after it."""
     return [
-        {"guess": guess, "feedback": feedback, "link": url.to(moves=url.moves[:number])}
-        for number, (guess, feedback) in enumerate(positions, 1)
+        {"guess": guess, "feedback": feedback, "left": count, "link": url.to(moves=url.moves[:number])}
+        for number, ((guess, feedback), count) in enumerate(zip(assistant.history(), left, strict=True), 1)
     ]
 
 

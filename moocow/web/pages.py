@@ -56,16 +56,10 @@ def page(request: Request, template: str, data: dict[str, Any], status: int = 20
     """The page ``template`` shows ``data`` in, or ``data`` as JSON for the twin."""
     if wants_json(request):
         return JSONResponse(data, status_code=status)
-    partial = request.headers.get("HX-Request") == "true" and request.headers.get("HX-Target") == "main"
-    html = environment().get_template(template).render(data=data, partial=partial, path=request.url.path)
+    html = environment().get_template(template).render(data=data, path=request.url.path)
     return HTMLResponse(html, status_code=status)
 
 
-def problem(request: Request, message: str, status: int, data: dict[str, Any] | None = None) -> Response:
-    """A refusal: the one-line message, with whatever page data still makes sense beside it."""
-    shown = {**(data or {}), "error": message}
-    if wants_json(request):
-        return JSONResponse(shown, status_code=status)
-    template = "error.html" if data is None else data.get("template", "error.html")
-    html = environment().get_template(template).render(data=shown, partial=False, path=request.url.path)
-    return HTMLResponse(html, status_code=status)
+def problem(request: Request, message: str, status: int) -> Response:
+    """A refusal: the one-line message on a page of its own, or ``{"error": message}`` for the twin."""
+    return page(request, "error.html", {"error": message}, status)
