@@ -9,10 +9,12 @@ peak so far (the JSON's ``machine.peak_rss_resettable`` says which).
 from __future__ import annotations
 
 import gc
+import os
 import resource
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Generic, TypeVar
@@ -73,3 +75,18 @@ def measure(work: Callable[..., T], *arguments: Any) -> Measured[T]:
 def median(values: list[float]) -> float:
     """The median: one slow repeat (another process taking the core) does not move it."""
     return statistics.median(values)
+
+
+@contextmanager
+def one_core() -> Iterator[int]:
+    """Pin this process, and the children it starts, to one CPU (the last it may use; -1: cannot)."""
+    if not hasattr(os, "sched_setaffinity"):
+        yield -1
+        return
+    allowed = os.sched_getaffinity(0)
+    core = max(allowed)
+    os.sched_setaffinity(0, {core})
+    try:
+        yield core
+    finally:
+        os.sched_setaffinity(0, allowed)

@@ -37,6 +37,7 @@ def to_json(rows: list[Row], argv: list[str]) -> dict[str, Any]:
             "numpy": np.__version__,
             "executable": sys.executable,
             "peak_rss_resettable": reset_peak(),
+            "load_average": os.getloadavg() if hasattr(os, "getloadavg") else None,
         },
         "rows": [row.to_dict() for row in rows],
     }

@@ -5,18 +5,22 @@ built-in ``first`` strategy, ``players/first_fit.py`` as a module and the same f
 program. So the three rows differ only in where the player runs, and all of them must play the
 same guesses. Each repeat runs a seeded tournament of one player on one game, then the
 baseline on the same secrets: the notes' player for the built-in strategy, the module called
-in this process or the program talked to over a pipe for the others (``bench.direct``).
+in this process or the program talked to over a pipe for the others (``bench.direct``). For a
+module or a program both sides run pinned to one core, the runner's player with it: the baseline
+is one process on one core, and a runner refereeing one player per core is how a course machine
+is used.
 """
 
 from __future__ import annotations
 
 import sys
+from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
 from bench.baseline import NotesPlayer
 from bench.direct import Driver, ModuleDriver, ProgramDriver, play_rounds
-from bench.measure import Measured, measure, median
+from bench.measure import Measured, measure, median, one_core
 from bench.rows import Row, ratio
 from moocow.engine.solve import secret_index
 from moocow.plugins import load_game
@@ -60,11 +64,12 @@ class RunnerWorkload:
         """Alternate tournament and baseline runs; one row."""
         tournaments: list[Measured[TournamentResult]] = []
         baselines: list[Measured[list[int]]] = []
-        for _ in range(self.repeats):
-            tournaments.append(measure(self._tournament))
-            secrets = self._secrets(tournaments[0].value)
-            opening = tournaments[0].value.results[0].guesses[0]
-            baselines.append(measure(self._baseline, secrets, opening))
+        with one_core() if self.kind != "strategy" else nullcontext():  # a player and its runner share it
+            for _ in range(self.repeats):
+                tournaments.append(measure(self._tournament))
+                secrets = self._secrets(tournaments[0].value)
+                opening = tournaments[0].value.results[0].guesses[0]
+                baselines.append(measure(self._baseline, secrets, opening))
         scores = [result.score for result in tournaments[0].value.results]
         moocow_seconds = median([run.seconds for run in tournaments])
         baseline_seconds = median([run.seconds for run in baselines])

@@ -14,6 +14,7 @@ from bench.engines import EngineWorkload
 from bench.evaluations import EvaluationWorkload
 from bench.optimal import OptimalWorkload
 from bench.process import ProcessWorkload
+from bench.referee import CrowdWorkload, RefereeWorkload
 from bench.rounds import RunnerWorkload
 from bench.rows import Row
 from bench.sandbox import SandboxWorkload
@@ -58,6 +59,9 @@ WORKLOADS: tuple[Workload, ...] = (
     SandboxWorkload("module"),
     SandboxWorkload("program"),
     SandboxWorkload("module", "mastermind:pegs=3,colors=4", rounds=10, repeats=1, quick=True),
+    RefereeWorkload(),
+    RefereeWorkload("mastermind:pegs=2,colors=3", rounds=100, repeats=1, quick=True),
+    CrowdWorkload(),
     OptimalWorkload("bottles:n=4"),
     OptimalWorkload("mastermind:pegs=3,colors=3", quick=True),
     OptimalWorkload("bottles:n=5", baseline="numpy"),

@@ -277,5 +277,8 @@ def _tolerant_stdin() -> None:
 
 
 def main() -> None:
-    """The console script's entry point."""
+    """The console script's entry point: the engine's notices (a first compile) go to stderr."""
+    from moocow.engine.progress import listen
+
+    listen(err.line)
     app(prog_name="moocow")

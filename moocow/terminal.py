@@ -16,8 +16,8 @@ from moocow.engine.progress import reporting
 from moocow.runner.display import printable
 
 if TYPE_CHECKING:
-    from rich.console import Console
-    from rich.progress import TaskID
+    from rich.console import Console, RenderableType
+    from rich.progress import Task, TaskID
 
     from moocow.engine.cost import EvaluationCost
 
@@ -159,10 +159,17 @@ class ProgressBars:
             TimeRemainingColumn,
         )
 
+        class KnownTotalBar(BarColumn):
+            """A bar for work of a known total only: a pinned line (the exact search's bounds)
+            drew a full one from its start, which read as finished."""
+
+            def render(self, task: Task) -> RenderableType:
+                return "" if task.total is None else super().render(task)
+
         self._show_after = show_after
         self._progress = Progress(
             TextColumn("{task.description}"),
-            BarColumn(),
+            KnownTotalBar(),
             TaskProgressColumn(),
             TextColumn("{task.fields[amount]}"),
             TimeElapsedColumn(),

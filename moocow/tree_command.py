@@ -14,7 +14,7 @@ from moocow.engine.errors import MoocowError
 from moocow.runner.cli import NoSandboxOpt
 from moocow.runner.sandbox import SandboxPolicy
 from moocow.terminal import err, note_long_evaluation, one_line_errors, plural, progress_bars
-from moocow.tree_output import DotOpt, SaveOpt, ShowOpt, check_outputs, emit, notes
+from moocow.tree_output import DotOpt, SaveOpt, ShowOpt, SvgOpt, check_outputs, emit, notes
 
 if TYPE_CHECKING:
     from moocow.engine.game import Game
@@ -49,6 +49,7 @@ def tree(
     save: SaveOpt = None,
     show: ShowOpt = None,
     dot: DotOpt = None,
+    svg: SvgOpt = None,
     no_sandbox: NoSandboxOpt = False,
 ) -> None:
     """Build the tree of a strategy or a player over every secret: save it, print it, or export it."""
@@ -61,7 +62,7 @@ def tree(
     with one_line_errors():
         if strategy is not None and player is not None:
             raise MoocowError("give --strategy or --player, not both")
-        check_outputs(show, dot, save)
+        check_outputs(show, dot, save, svg)
         loaded = load_game(game)
         seated = None if player is None else parse_player(player)
         if seated is not None and seated.kind is not PlayerKind.STRATEGY:
@@ -74,9 +75,9 @@ def tree(
         stats = tree_stats(root)
         total = f"{stats.total} {plural(stats.total, 'guess')} in total"
         notes(dot).line(f"{loaded.spec} with {label}: {total}, worst {stats.worst}")
-        if save is None and dot is None and show is None:
+        if save is None and dot is None and show is None and svg is None:
             show = DEFAULT_SHOW
-        emit(loaded, root, label, save, show, dot)
+        emit(loaded, root, label, save, show, dot, svg)
 
 
 def _player_root(game: Game, player: PlayerSpec, sandbox: SandboxPolicy) -> Node:

@@ -26,6 +26,9 @@ ShowOpt = Annotated[
     int | None, typer.Option("--show", help="Print the tree down to this many guesses.", min=1)
 ]
 DotOpt = Annotated[Path | None, typer.Option("--dot", help="Write the tree for Graphviz (- for stdout).")]
+SvgOpt = Annotated[
+    Path | None, typer.Option("--svg", help="Draw the tree in this SVG file (no Graphviz needed).")
+]
 
 
 def _dot_to_stdout(dot: Path | None) -> bool:
@@ -37,17 +40,29 @@ def notes(dot: Path | None) -> Output:
     return err if _dot_to_stdout(dot) else out
 
 
-def check_outputs(show: int | None, dot: Path | None, save: Path | None) -> None:
+def check_outputs(show: int | None, dot: Path | None, save: Path | None, svg: Path | None = None) -> None:
     """Refuse outputs that cannot be written before any work, so a long search is not lost to a typo."""
     if show is not None and _dot_to_stdout(dot):
         raise MoocowError("give --show or --dot -, not both: both would print on stdout")
-    files = {"--save": save, "--dot": None if _dot_to_stdout(dot) else dot}
-    targets = [check_output(path, option) for option, path in files.items() if path is not None]
-    if len(targets) == 2 and os.path.realpath(targets[0]) == os.path.realpath(targets[1]):
-        raise MoocowError(f"--save and --dot both name {save}: the DOT text would replace the tree")
+    files = {"--save": save, "--dot": None if _dot_to_stdout(dot) else dot, "--svg": svg}
+    targets = {option: check_output(path, option) for option, path in files.items() if path is not None}
+    seen: dict[str, str] = {}
+    for option, target in targets.items():
+        real = os.path.realpath(target)
+        if real in seen:
+            raise MoocowError(f"{seen[real]} and {option} both name {target}: one would replace the other")
+        seen[real] = option
 
 
-def emit(game: Game, root: Node, label: str, save: Path | None, show: int | None, dot: Path | None) -> None:
+def emit(
+    game: Game,
+    root: Node,
+    label: str,
+    save: Path | None,
+    show: int | None,
+    dot: Path | None,
+    svg: Path | None = None,
+) -> None:
     """Save, print and export a tree as asked."""
     from moocow.engine.treefile import format_tree, save_tree, tree_to_dot
 
@@ -61,8 +76,17 @@ def emit(game: Game, root: Node, label: str, save: Path | None, show: int | None
         if _dot_to_stdout(dot):
             sys.stdout.write(text)
         else:
-            try:
-                dot.write_text(text, encoding="utf-8")
-            except OSError as error:
-                raise MoocowError(f"cannot write {dot}: {error.strerror or error}") from None
+            _write(dot, text)
             out.line(f"Graphviz file written to {dot}")
+    if svg is not None:
+        from moocow.tree_svg import tree_to_svg
+
+        _write(svg, tree_to_svg(game, root, title=f"{game.spec} with {label}"))
+        notes(dot).line(f"SVG drawing written to {svg}")
+
+
+def _write(path: Path, text: str) -> None:
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise MoocowError(f"cannot write {path}: {error.strerror or error}") from None

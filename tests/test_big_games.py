@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import time
 from typing import Any
 
 import numpy as np
@@ -221,8 +222,9 @@ def test_bars_appear_only_after_a_while_and_only_while_work_runs() -> None:
 
 
 def test_the_search_shows_bounds_not_a_percentage(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The exact search's line shows the best total, the proven bound and the gap, no share done;
-    off a terminal, as a line whenever it changed (at most every ``LOG_SECONDS``, here 0)."""
+    """The exact search's line shows the best total, the proven bound and the gap (as a share of
+    the best, said so), no share done; off a terminal, as a line whenever it changed (at most
+    every ``LOG_SECONDS``, here 0)."""
     from moocow.optimal import progress as search_progress
 
     quiet = io.StringIO()
@@ -230,16 +232,52 @@ def test_the_search_shows_bounds_not_a_percentage(monkeypatch: pytest.MonkeyPatc
         progress(0.5, 100, 90)
     assert quiet.getvalue() == ""  # a search of seconds adds nothing to piped output
     monkeypatch.setattr(search_progress, "LOG_SECONDS", 0.0)
-    assert describe_bounds(33555, 31466) == "searching: best 33,555, proven at least 31,466, gap 2,089 (6.2%)"
+    monkeypatch.setattr(search_progress, "FIRST_LOG_SECONDS", 0.0)
+    shown = describe_bounds(33555, 31466)
+    assert shown == "searching: best 33,555, proven at least 31,466, gap 2,089 (6.2% of best)"
     log = io.StringIO()
     progress = SearchProgress(Output(console=Console(file=log)))
     with progress:
         progress(0.5, 100, 90)
         progress(0.6, 100, 90)
         progress(0.7, 98, 92)
-    assert "%" in progress.shown and "50" not in progress.shown
+    assert "% of best" in progress.shown and "50" not in progress.shown
     lines = log.getvalue().splitlines()
     assert lines == [
-        "after 0 s, searching: best 100, proven at least 90, gap 10 (10.0%)",
-        "after 0 s, searching: best 98, proven at least 92, gap 6 (6.1%)",
+        "after 0 s, searching: best 100, proven at least 90, gap 10 (10.0% of best)",
+        "after 0 s, searching: best 98, proven at least 92, gap 6 (6.1% of best)",
     ]
+
+
+def test_a_pinned_line_draws_no_bar() -> None:
+    """The exact search's line has no total: its bar was drawn full from the start, which read as
+    finished. A task with a total still has its bar."""
+    bars = ProgressBars(Console(file=io.StringIO(), width=120, force_terminal=True), show_after=0)
+    pinned = bars.pin("searching: best 5,696, proven at least 5,134, gap 562 (9.9% of best)")
+    counted = bars.begin("building the feedback table", 10, "rows")
+    bars.update(counted, 5)
+    drawn = Console(file=io.StringIO(), width=120, color_system=None)
+    drawn.print(bars._progress.make_tasks_table(bars._progress.tasks))
+    bars.unpin(pinned)
+    bars.end(counted)
+    searching, building = drawn.file.getvalue().splitlines()
+    assert "━" not in searching and "━" in building
+
+
+def test_off_a_terminal_a_batch_log_gets_a_first_line_and_then_more(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``moocow optimal GAME 2>log`` wrote nothing for minutes: its first line was due a minute
+    after the start, and only from the search's own progress calls, which do not come while it
+    waits on its workers. A thread writes it soon after the start, then one at least every
+    ``QUIET_LOG_SECONDS`` even if nothing changed, with no progress call at all."""
+    from moocow.optimal import progress as search_progress
+
+    monkeypatch.setattr(search_progress, "FIRST_LOG_SECONDS", 0.0)
+    monkeypatch.setattr(search_progress, "QUIET_LOG_SECONDS", 0.0)
+    monkeypatch.setattr(search_progress, "TICK_SECONDS", 0.01)
+    log = io.StringIO()
+    with SearchProgress(Output(console=Console(file=log))):
+        deadline = time.monotonic() + 60
+        while len(log.getvalue().splitlines()) < 2 and time.monotonic() < deadline:
+            time.sleep(0.01)
+    lines = log.getvalue().splitlines()
+    assert len(lines) >= 2 and all(line == "after 0 s, searching" for line in lines[:2])

@@ -176,3 +176,43 @@ def test_with_a_store_one_worker_stops_in_seconds(tmp_path: Path) -> None:
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(process.pid, signal.SIGKILL)
+
+
+ONE_WORKER_STOPPABLE = """
+import time
+from moocow.optimal import parallel, search
+from moocow.optimal.prove import prove_optimal
+from moocow.optimal.stopping import stopped_by_signals
+from moocow.plugins.mastermind import Mastermind
+
+def a_guess_of_minutes(task):
+    time.sleep(300)
+
+parallel._guess_value = a_guess_of_minutes
+search.PARALLEL_SECONDS = 0.0
+with stopped_by_signals():
+    result = prove_optimal(Mastermind(), workers=1)
+print("interrupted" if result.interrupted else "finished")
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="Linux: reads the workers from /proc")
+@pytest.mark.parametrize("sent", [signal.SIGTERM, signal.SIGINT])
+def test_a_stoppable_search_on_one_core_without_a_store_stops_in_seconds(sent: signal.Signals) -> None:
+    """``moocow optimal --workers 1`` with no store searched in its own process, where a signal
+    waits for the compiled search under way (up to a minute): a search that a signal may stop
+    forks its one worker, store or not."""
+    process = subprocess.Popen(
+        [sys.executable, "-c", ONE_WORKER_STOPPABLE], stdout=subprocess.PIPE, start_new_session=True
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while not children(process.pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert len(children(process.pid)) == 1, "the search never forked its worker"
+        process.send_signal(sent)
+        out, _ = process.communicate(timeout=30)
+        assert process.returncode == 0 and out.strip() == b"interrupted"
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)

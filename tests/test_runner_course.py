@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import importlib.util
 import json
 import random
@@ -21,10 +22,9 @@ from moocow.runner import bacrunner
 from moocow.runner.cli import grade as grade_command
 from moocow.runner.grading import grade
 from moocow.runner.limits import Limits
+from moocow.wordlists.alpha import ALPHA_FILE
 
 PLAYERS = Path(__file__).parent / "players"
-WORDS_ALPHA = Path(__file__).resolve().parents[2] / "shared" / "data" / "words_alpha.txt"
-needs_words_alpha = pytest.mark.skipif(not WORDS_ALPHA.is_file(), reason="no ../shared/data/words_alpha.txt")
 
 
 def course_runner(player: ModuleType, words: list[str], seed: int, rounds: int, mercy: int) -> list[str]:
@@ -79,10 +79,17 @@ def word_file(tmp_path: Path) -> Path:
     return path
 
 
-@needs_words_alpha
+@pytest.fixture(scope="module")
+def words_alpha(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The course's own file, as it has it: the shipped list decompressed, nothing else done to it."""
+    path = tmp_path_factory.mktemp("course") / "words_alpha.txt"
+    path.write_bytes(gzip.decompress(ALPHA_FILE.read_bytes()))
+    return path
+
+
 def test_course_secrets_for_seed_888() -> None:
-    """The course's draw over words_alpha.txt: the first ten secrets for seed 888."""
-    words = bacrunner.WordSource(str(WORDS_ALPHA)).words()
+    """The course's draw over its words_alpha.txt (shipped, the default deck): the first ten for seed 888."""
+    words = bacrunner.WordSource().words()
     assert bacrunner.draw_secrets(words, 888, 10) == [
         "blinkers", "larkish", "plastin", "linters", "motives",
         "indra", "rashti", "hunts", "overawful", "kingcraft",
@@ -93,19 +100,21 @@ COURSE_PLAYERS = [PLAYERS / "course_first.py", PLAYERS / "course_probe.py"]
 """A player that guesses list words, and one that probes with non-words first."""
 
 
-@needs_words_alpha
 @pytest.mark.parametrize("player", COURSE_PLAYERS, ids=lambda path: path.stem)
 def test_grade_matches_the_course_runner_on_words_alpha(
-    player: Path, monkeypatch: pytest.MonkeyPatch
+    player: Path, words_alpha: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """With the course's settings, moocow's log (so every guess and the total) is the course runner's."""
-    words = bacrunner.WordSource(str(WORDS_ALPHA)).words()
+    """With the course's settings and by default its shipped list, moocow's log (so every guess and
+    the total) is the course runner's over its own file, read as it reads it."""
+    with open(words_alpha, encoding="utf-8") as lines:
+        words = [word for word in (line.strip() for line in lines) if bacrunner.acceptable(word, 5, 15)]
     expected = course_runner(
         imported(player, monkeypatch), words, bacrunner.SEED, bacrunner.ROUNDS, bacrunner.MERCY
     )
-    graded = grade(str(player), words=str(WORDS_ALPHA))
+    graded = grade(str(player))
     assert graded.log_lines() == expected
     assert graded.failures() == []
+    assert grade(str(player), words=str(words_alpha), rounds=3).log_lines()[1:4] == expected[1:4]
 
 
 def test_course_words_are_read_as_the_course_reads_them(word_file: Path) -> None:
@@ -190,7 +199,7 @@ def test_grade_cli_error_is_one_line() -> None:
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
-        ("bacrunner", "needs a word file"),
+        ("bacrunner:file=", "file= needs a word file"),
         ("bacrunner:file=w.txt,minlen=9,maxlen=6", "minlen 9 is more than maxlen 6"),
         ("bacrunner:file=w.txt,maxlen=16", "maxlen must be at most 15"),
     ],

@@ -65,6 +65,41 @@ def test_guess_rule_forgives_surrounding_whitespace(line: str) -> None:
     assert read_guess(game, line) == Guess("ABCD", game.guess_index("ABCD"))
 
 
+def test_a_guess_met_before_is_read_by_one_lookup(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The game reads a text once; after that the rule looks it up (a player's every answer)."""
+    game = load_game("mastermind:pegs=3,colors=4")
+    first = read_guess(game, "123")
+    parsed: list[str] = []
+    parse = game.parse_code
+    monkeypatch.setattr(game, "parse_code", lambda text: parsed.append(text) or parse(text))
+    assert read_guess(game, " 123\r") is first == Guess("123", game.guess_index("123"))
+    assert parsed == ["123"]  # guess_index above; the rule read nothing
+    with pytest.raises(Foul):  # a text that is not a guess is read, and refused, every time
+        read_guess(game, "999")
+    assert parsed == ["123", "999"]
+
+
+def test_feedback_from_the_table_is_the_games() -> None:
+    """The referee's feedback is a lookup in the game's table where it is small, a pair scored
+    where it is not; both are the game's own feedback."""
+    from moocow.engine.table import FeedbackTable
+
+    for spec in ("mastermind:pegs=3,colors=3", "bottles:n=5"):
+        game = load_game(spec)
+        table = FeedbackTable.for_game(game)
+        expected = game.feedback(game.guesses, game.secrets)
+        assert all(
+            table.value(guess, secret) == expected[guess, secret]
+            for guess in range(len(game.guesses))
+            for secret in range(0, len(game.secrets), 7)
+        )
+        assert table.built
+    big = load_game("mastermind:pegs=5,colors=8")  # 2^30 pairs: no table is built for one lookup
+    value = FeedbackTable.for_game(big).value(5, 77)
+    assert value == big.feedback(big.guesses[5:6], big.secrets[77:78])[0, 0]
+    assert not FeedbackTable.for_game(big).built
+
+
 @pytest.mark.parametrize(
     ("line", "reason"),
     [

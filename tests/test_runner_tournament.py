@@ -116,6 +116,24 @@ def test_one_entrys_secrets_no_longer_predict_anothers(known: str, other: str) -
     assert now < 5 / sizes[1] + 0.01  # chance is 1 / sizes[1]
 
 
+def test_resume_checks_each_secret_against_the_entrys_own_stream(tmp_path: Path) -> None:
+    """A row naming the secret one ``random.Random(seed)`` for every entry would have dealt (the
+    dealing before entries had streams of their own) is refused on resume, naming the line."""
+    path = tmp_path / "results.jsonl"
+    game = "mastermind:pegs=3,colors=3"
+    chosen = small(["first"], [game], rounds=3, seed=7)
+    run_tournament(chosen, results=path)
+    lines = path.read_text().splitlines()
+    old = moocow.load_game(game)
+    old_secret = old.format_code(old.secrets[one_stream_for_all(game, 7, 3)[2]])
+    row = json.loads(lines[3])
+    assert row["secret"] != old_secret  # the streams differ at this round
+    row |= {"secret": old_secret, "guesses": [old_secret], "solved": True, "score": 1}
+    path.write_text("\n".join([*lines[:3], json.dumps(row)]) + "\n")
+    with pytest.raises(MoocowError, match=r"line 4: secret '.*' is not the one the seed deals for round 2"):
+        run_tournament(chosen, results=path, resume=True)
+
+
 def test_an_existing_results_file_is_not_overwritten(tmp_path: Path) -> None:
     """Without --resume a results file that has content is refused; with a different tournament too."""
     path = tmp_path / "results.jsonl"

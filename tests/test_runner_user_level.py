@@ -223,9 +223,27 @@ def test_a_worker_that_cannot_give_the_runners_level_refuses_the_session(
     args = ["tournament", "-p", "first", "-p", thief_command(), "-g", GAME, "--seed-file", "private/seed.txt"]
     done = CliRunner().invoke(app, [*args, "--scheduler", weak_worker])
     assert done.exit_code == 2
-    (line,) = done.output.splitlines()
+    where, line = done.output.splitlines()
+    assert where == f"on the Dask cluster at {weak_worker}, 1 worker"
     assert line.startswith("error: the Dask worker tcp://") and line.endswith(
         "cannot run players at the namespaces level this run chose (bubblewrap cannot make namespaces here: "
         "bwrap: Creating new namespace failed: Operation not permitted); install moocow there as here, "
         "bubblewrap included"
     )
+
+
+def test_a_seed_on_the_runners_command_line_is_blanked_before_the_first_player_starts(course: Path) -> None:
+    """``--seed N`` (warned about) was the thief's for the reading in ``/proc/PID/cmdline``: the runner
+    now blanks its command line there before its first player starts. The warning stays: the
+    processes that started it keep theirs."""
+    done = moocow(
+        course, "grade", thief_command(), "--game", GAME, "--rounds", str(ROUNDS), "--seed", str(SEED)
+    )
+    assert done.returncode == 0, done.stderr
+    *log, total = done.stdout.splitlines()
+    honest = grade("first", game=GAME, seed=SEED, rounds=ROUNDS)
+    assert log == honest.log_lines()[:-1] and total == f"{honest.total} found:nothing cwd:0"
+    assert f"warning: --seed {SEED} is on the command line" in done.stderr
+    unconfined = moocow(course, "grade", thief_command(), "--game", GAME, "--rounds", str(ROUNDS), "--seed",
+                        str(SEED), "--no-sandbox")  # fmt: skip
+    assert unconfined.stdout.splitlines()[-1] == f"{ROUNDS} found:seed cwd:2"

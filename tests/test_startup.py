@@ -129,3 +129,15 @@ def test_command_line_values_are_read_without_pydantic(arguments: tuple[str, ...
     modules = loaded(*arguments)
     assert "moocow.commandline" in modules  # the probe ran the command
     assert not any(module.split(".")[0] == "pydantic" for module in modules)
+
+
+def test_a_python_player_of_moocows_interface_loads_only_what_it_needs() -> None:
+    """The adapter that runs a Python player loads the course's deck code (and with it random and
+    the engine's parameters, 20 ms of a player's start) only for a course player."""
+    probe = "import json, sys, moocow.runner.adapter; print(json.dumps(sorted(sys.modules)))"
+    completed = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True
+    )
+    modules = set(json.loads(completed.stdout))
+    assert "moocow.runner.adapter" in modules
+    assert not modules & {"moocow.runner.bacrunner", "numpy", "moocow.engine.params", "random"}

@@ -146,3 +146,18 @@ def test_only_the_files_named_are_opened(played: Path, tmp_path: Path) -> None:
     later = client(results=[gone])
     gone.unlink()
     assert later.get("/results/0.json").status_code == 400
+
+
+def test_a_signed_file_is_shown_saying_its_signatures_are_not_checked(tmp_path: Path) -> None:
+    """The key stays with the runner: the page shows the rounds and says it did not check them."""
+    key = tmp_path / "key"
+    key.write_text("a course's secret key\n")
+    path = tmp_path / "signed.jsonl"
+    arguments = ["tournament", "-p", "first", "-g", "bottles:n=4", "-r", "2", "--seed", "5"]
+    result = CliRunner().invoke(app, [*arguments, "--results", str(path), "--key-file", str(key)])
+    assert result.exit_code == 0, result.output
+    assert '"hmac"' in path.read_text()
+    web = client(results=[path])
+    data = web.get("/results/0.json").json()
+    assert data["signed"] and data["rounds"] == 2 and data["finished"]
+    assert "signatures not checked here" in web.get("/results/0").text

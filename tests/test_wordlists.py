@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gzip
+import hashlib
 import os
 from pathlib import Path
 
@@ -9,8 +11,18 @@ import pytest
 import wordfreq
 
 from moocow.engine.errors import MoocowError
+from moocow.plugins import load_game
 from moocow.plugins.words import Words
-from moocow.wordlists import english_words, file_words, is_english, is_playable, playable, wordfreq_words
+from moocow.wordlists import (
+    alpha_words,
+    english_words,
+    file_words,
+    is_english,
+    is_playable,
+    playable,
+    wordfreq_words,
+)
+from moocow.wordlists.alpha import ALPHA_FILE
 
 
 def test_file_words_keep_file_order_case_and_duplicates(tmp_path: Path) -> None:
@@ -140,3 +152,34 @@ def test_unknown_wordfreq_list_is_a_one_line_error() -> None:
     """A list wordfreq does not have is a MoocowError, not a LookupError."""
     with pytest.raises(MoocowError, match="unknown wordfreq list 'medium'"):
         wordfreq_words("medium")
+
+
+ALPHA_SHA256 = "2d8cf2326673fa0c179bdc3a58053872d16bff5352331580955ae62101f6a34d"
+"""dwyl/english-words' words_alpha.txt, the course's copy (``moocow/wordlists/data/words_alpha.md``)."""
+
+
+def test_the_shipped_course_list_is_the_course_file_byte_for_byte() -> None:
+    """Compressed, and yet the very file the course reads: the same bytes, CRLF line ends kept."""
+    content = gzip.decompress(ALPHA_FILE.read_bytes())
+    assert hashlib.sha256(content).hexdigest() == ALPHA_SHA256
+    assert content.count(b"\r\n") == content.count(b"\n") == 370_098
+
+
+def test_the_shipped_list_reads_as_the_course_reads_its_file(tmp_path: Path) -> None:
+    """``open(..., encoding="utf-8")`` over the file itself gives the same words in the same order."""
+    copy = tmp_path / "words_alpha.txt"
+    copy.write_bytes(gzip.decompress(ALPHA_FILE.read_bytes()))
+    with open(copy, encoding="utf-8") as lines:
+        course = [word for word in (line.strip() for line in lines) if word]
+    assert list(alpha_words()) == course
+    assert file_words(copy) == alpha_words()
+
+
+def test_the_word_game_plays_the_course_list() -> None:
+    """``words:list=alpha`` is the game of the course's words: a file no longer needed beside moocow."""
+    game = load_game("words:list=alpha")
+    assert len(game.secrets) == 10_173
+    assert game.format_code(game.secrets[0]) == "abdom"
+    assert "shipped with moocow" in game.not_a_guess("zzzzz")
+    with pytest.raises(MoocowError, match="cannot apply to list=alpha"):
+        load_game("words:list=alpha,zipf=3")

@@ -452,3 +452,7 @@ def column(prepared: Prepared, guess: int, candidates: np.ndarray) -> np.ndarray
         int(guess),
         np.ascontiguousarray(candidates),
     )
+
+
+ENTRY_POINTS = (_masks, _gather, _blocks_serial, _blocks_parallel, _column, _few_scores, _absent_in_order)
+"""The kernels Python calls (the others are inlined into them): what ``engine.warmup`` compiles."""

@@ -3,7 +3,8 @@
 The engine opens a task (``with task("evaluating", total) as advance: advance(done)``) around
 anything that may take seconds; a caller that wants bars installs a ``Reporter`` for the
 duration of a call (``with reporting(bars): ...``). With no reporter installed a task costs one
-context-variable lookup, so small games pay nothing for it.
+context-variable lookup, so small games pay nothing for it. A one-off wait with no measurable
+progress (compiling kernels) is a notice instead (``notify``): one line, said as it starts.
 """
 
 from __future__ import annotations
@@ -28,6 +29,19 @@ class Reporter(Protocol):
 
 
 _reporter: ContextVar[Reporter | None] = ContextVar("moocow_progress_reporter", default=None)
+_listeners: list[Callable[[str], None]] = []
+
+
+def listen(listener: Callable[[str], None] | None) -> None:
+    """Send the engine's notices (``notify``) to ``listener`` from now on, in this process and
+    every thread of it (``None``: to nobody). The command line sends them to stderr."""
+    _listeners[:] = [] if listener is None else [listener]
+
+
+def notify(text: str) -> None:
+    """Say one line about something slow that is about to happen (a compile), to whoever listens."""
+    for listener in _listeners:
+        listener(text)
 
 
 @contextlib.contextmanager

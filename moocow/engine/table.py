@@ -198,7 +198,9 @@ class FeedbackTable:
                 self._prepared = None
                 return None
             from moocow.engine.compiled import prepare
+            from moocow.engine.warmup import warm_up
 
+            warm_up()  # a first compile is said, and done at once for every kernel
             self._prepared = prepare(self.game, form)
         return self._prepared or None
 
@@ -215,6 +217,14 @@ class FeedbackTable:
             return self._held()[secrets, guess]
         game = self.game
         return game.feedback(game.guesses[guess : guess + 1], game.secrets[secrets])[0]
+
+    def value(self, guess: int, secret: int) -> int:
+        """Feedback of one guess against one secret: a lookup where the table is held or small
+        enough to build at once (the referee asks this at every guess), else one pair scored."""
+        if self._use_held(1):
+            return int(self._held()[secret, guess])
+        game = self.game
+        return int(game.feedback(game.guesses[guess : guess + 1], game.secrets[secret : secret + 1])[0, 0])
 
     @property
     def built(self) -> bool:

@@ -132,11 +132,16 @@ def read_tree_document(path: str | os.PathLike[str]) -> dict[str, Any]:
     """The JSON document of a tree file, its format and version checked."""
     try:
         with open_regular(path, "tree file") as file:
-            document = json.loads(file.read().decode("utf-8"))
-    except MoocowError:  # a ValueError too: not a number too long, below
-        raise
+            data = file.read()
     except OSError as error:
         raise MoocowError(f"cannot read tree {path}: {error.strerror or error}") from None
+    return parse_tree_document(data, str(path))
+
+
+def parse_tree_document(data: bytes, path: str) -> dict[str, Any]:
+    """The JSON document of a tree file's bytes, format and version checked (``path`` names it)."""
+    try:
+        document = json.loads(data.decode("utf-8"))
     except UnicodeDecodeError as error:
         raise MoocowError(f"{path} is not a tree file: not UTF-8 text (byte {error.start})") from None
     except json.JSONDecodeError as error:
@@ -154,7 +159,11 @@ def read_tree_document(path: str | os.PathLike[str]) -> dict[str, Any]:
 
 def load_tree(path: str | os.PathLike[str], game: Game) -> SavedTree:
     """Read a tree file for ``game``; a file for another game or an inconsistent tree is refused."""
-    document = read_tree_document(path)
+    return tree_from_document(read_tree_document(path), game, str(path))
+
+
+def tree_from_document(document: dict[str, Any], game: Game, path: str) -> SavedTree:
+    """The tree a checked document holds for ``game`` (``path`` names it in messages)."""
     named = document.get("game")
     if named is None:
         raise MoocowError(
@@ -180,6 +189,11 @@ def load_tree(path: str | os.PathLike[str], game: Game) -> SavedTree:
             f"{(stats.secrets, stats.total, stats.worst)}"
         )
     return SavedTree(game.spec, str(document.get("strategy", "")), root)
+
+
+def node_from_document(game: Game, shown: Any) -> Node:
+    """A node of a tree file's document (already read as JSON) and its subtree, checked as on loading."""
+    return _node_from_dict(game, shown, "node")
 
 
 def _node_from_dict(game: Game, shown: Any, where: str) -> Node:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 from typing import Annotated
 
@@ -36,7 +37,11 @@ def build(
     ),
     words: Annotated[
         str | None,
-        typer.Option("--words", metavar="FILE", help="The course's word file (default words_alpha.txt)."),
+        typer.Option(
+            "--words",
+            metavar="FILE",
+            help="The course's word file (default: its words_alpha.txt, shipped with moocow).",
+        ),
     ] = None,
     game: Annotated[
         list[str] | None, typer.Option("--game", "-g", help="Grade on this game instead (repeatable).")
@@ -52,7 +57,7 @@ def build(
 
     with one_line_errors():
         given = {"words": words, "games": game, "rounds": rounds, "mercy": mercy}
-        options = {key: value for key, value in given.items() if value}
+        options = {key: value for key, value in given.items() if value is not None}
         if course is not None and options:
             raise MoocowError(
                 "give the course file or the options --words, --game, --rounds, --mercy, not both"
@@ -71,7 +76,9 @@ def build(
 @app.command("try", cls=MoocowCommand)
 def try_command(
     archive: Annotated[Path, typer.Argument(metavar="ZIP", help="The autograder zip.")],
-    submission: Annotated[Path, typer.Argument(help="A submission: a file, or a folder of files.")],
+    submission: Annotated[
+        Path, typer.Argument(metavar="SUBMISSION", help="A submission: a file, or a folder of files.")
+    ],
     out_dir: Annotated[
         Path | None,
         typer.Option("--out", metavar="DIR", help="Lay out Gradescope's folders here and keep them."),
@@ -91,13 +98,18 @@ def try_command(
         out.line("run_autograder ran as root with CAP_SYS_ADMIN dropped (setpriv), as on Gradescope.")
     else:
         out.line("could not drop CAP_SYS_ADMIN here (setpriv needs root): ran at this machine's own level.")
-    out.line(
-        f"Gradescope's folders: {tried.root}"
-        + ("" if out_dir else " (a scratch folder; --out DIR keeps one)")
-    )
+    if out_dir is None:
+        shutil.rmtree(tried.root, ignore_errors=True)
+        out.line(
+            "Gradescope's folders were laid out in a scratch folder, now removed (--out DIR keeps them)."
+        )
+    else:
+        out.line(f"Gradescope's folders: {tried.root}")
     if tried.results is None:
-        for line in tried.stdout.strip().splitlines()[-5:]:
-            err.line(printable(line))
+        said = [line for line in tried.stdout.splitlines() if line.startswith("error:")]
+        kept = f"see {tried.root / 'results' / 'stdout'}" if out_dir else "--out DIR keeps its output"
+        why = f"error: run_autograder wrote no results.json (status {tried.status}); {kept}"
+        err.line(printable(said[-1] if said else why))
         raise typer.Exit(2)
     out.line("")
     out.line("What the student sees:")
@@ -112,7 +124,9 @@ def try_command(
 def run(
     root: Annotated[
         Path | None,
-        typer.Argument(help="The autograder's root (default $AUTOGRADER_ROOT, else /autograder)."),
+        typer.Argument(
+            metavar="ROOT", help="The autograder's root (default $AUTOGRADER_ROOT, else /autograder)."
+        ),
     ] = None,
 ) -> None:
     """Grade the submission under the root and write results/results.json (what run_autograder does)."""

@@ -194,10 +194,8 @@ def course_from(table: Mapping[str, Any], where: str = "the course") -> Course:
     words = table.get("words")
     if words is not None and not (isinstance(words, str) and words):
         raise MoocowError(f"{where}: words must be a file name, not {words!r}")
-    if words is None and not games:
-        words = "words_alpha.txt"
     decks = list(games)
-    if words is not None:
+    if words is not None or not games:  # no file: the course's words_alpha.txt, shipped with moocow
         limits = {
             "minlen": _whole(table, "min_length", 5, where),
             "maxlen": _whole(table, "max_length", 15, where),
@@ -215,6 +213,12 @@ def course_from(table: Mapping[str, Any], where: str = "the course") -> Course:
     for column in columns:
         if column not in COLUMNS:
             raise MoocowError(f"{where}: unknown leaderboard column {column!r} (known: {', '.join(COLUMNS)})")
+    visibility = _visibility(_table(table, "visibility", where), where)
+    if columns and visibility.score != "visible":
+        raise MoocowError(
+            f"{where}: a leaderboard shows the graded totals at once, where the score is shown "
+            f"{visibility.score}: set leaderboard = [] (or the score's visibility to visible)"
+        )
     return Course(
         decks=tuple(decks),
         rounds=_whole(table, "rounds", bacrunner.ROUNDS, where, least=1),
@@ -224,7 +228,7 @@ def course_from(table: Mapping[str, Any], where: str = "the course") -> Course:
         files=files,
         player=player,
         points=_points(_table(table, "points", where), where),
-        visibility=_visibility(_table(table, "visibility", where), where),
+        visibility=visibility,
         leaderboard=columns,
         submissions=_submissions(table.get("submissions"), where),
         limits=Limits.from_mapping(_table(table, "limits", where)),

@@ -16,6 +16,7 @@ import contextlib
 import json
 import os
 import shutil
+import stat
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -29,7 +30,7 @@ from moocow.gradescope.course import Course, SubmissionLimit, read_course
 from moocow.gradescope.results import GRADED_MARK, Mark, bounded, course_results, cut, ungraded
 from moocow.runner.files import PRIVATE, check_output, write_atomically
 from moocow.runner.grading import Grade, grade
-from moocow.runner.players import PlayerKind
+from moocow.runner.players import PlayerKind, parse_player
 from moocow.runner.sandbox import SandboxPolicy
 from moocow.runner.seeds import read_seed_file
 from moocow.runner.tournament import build_tournament
@@ -90,7 +91,7 @@ def run_autograder(root: Path) -> dict[str, Any]:
             os.chmod(secret, PRIVATE)
     course = read_course(layout.course)
     version = installed_version("moocow")
-    missing = [name for name in course.files if not (layout.submission / name).is_file()]
+    missing = [name for name in course.files if not _plain_file(layout.submission / name)]
     if missing:
         found = (
             sorted(path.name for path in layout.submission.iterdir()) if layout.submission.is_dir() else []
@@ -147,18 +148,25 @@ def _mark(mark: str | int, course: Course, seed: int, play: Any) -> Mark:
 def check_strategy(mark: str | int) -> None:
     """A points mark that names a strategy must name a built-in one (checked when the zip is built)."""
     if isinstance(mark, str) and mark != "mercy":
-        tournament = build_tournament({"players": [mark], "games": ["bottles:n=3"]})
-        if tournament.players[0].kind is not PlayerKind.STRATEGY:
+        try:
+            kind = parse_player(mark).kind
+        except MoocowError:
+            kind = None
+        if kind is not PlayerKind.STRATEGY:
             raise MoocowError(f"points mark {mark!r} is not a built-in strategy, a total or 'mercy'")
+        build_tournament({"players": [mark], "games": ["bottles:n=3"]})  # its parameters are checked
 
 
 @contextlib.contextmanager
 def player_folder(submission: Path) -> Iterator[Path]:
-    """A copy of the submission that players can read and not write, removed afterwards."""
+    """A copy of the submission that players can read and not write, removed afterwards.
+
+    Only its regular files and folders are copied: a link is left out, since root copying it (or
+    opening it up) would hand the player what it points to (``/autograder/source/seed``)."""
     scratch = Path(tempfile.mkdtemp(prefix="moocow-submission-"))
     try:
         folder = scratch / "submission"
-        shutil.copytree(submission, folder, symlinks=False)
+        shutil.copytree(submission, folder, ignore=_not_plain)
         for path in (scratch, *folder.rglob("*"), folder):
             if path.is_dir():
                 path.chmod(0o755)
@@ -167,6 +175,21 @@ def player_folder(submission: Path) -> Iterator[Path]:
         yield folder
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _plain_file(path: Path) -> bool:
+    """A regular file, not a link (the player's copy leaves links out)."""
+    return path.is_file() and not path.is_symlink()
+
+
+def _not_plain(folder: str, names: list[str]) -> set[str]:
+    """The names in ``folder`` that are not plain files or folders (links, devices, pipes)."""
+    plain = (stat.S_ISREG, stat.S_ISDIR)
+    return {
+        name
+        for name in names
+        if not any(kind(os.lstat(os.path.join(folder, name)).st_mode) for kind in plain)
+    }
 
 
 def _limited(limit: SubmissionLimit | None, metadata: Path) -> dict[str, Any] | None:

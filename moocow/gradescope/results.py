@@ -7,8 +7,8 @@ details tests, whose visibility the course must set to ``after_due_date`` or ``h
 top-level output, the test names, the score test and the leaderboard hold totals and counts only.
 
 Everything is plain text (``output_format`` and the name formats ``text``: Gradescope renders no
-HTML or Markdown a player sent), player text has its control characters escaped, a guess is cut
-to ``GUESS_SHOWN`` characters, and the whole file is kept under ``MOST_BYTES``.
+HTML or Markdown a player sent), player text has its control characters escaped and is cut short,
+and the whole file is kept under 1 MB (``runner/shown.py``).
 """
 
 from __future__ import annotations

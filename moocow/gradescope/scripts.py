@@ -5,7 +5,8 @@ the default, has 3.10: its universe has 3.11; newer images have their own ``pyth
 moocow in a virtual environment other users can read, since players run under their own user
 ids and need the interpreter. ``run_autograder`` takes its root from ``$AUTOGRADER_ROOT`` so that
 ``gradescope try`` runs it unchanged, re-applies the modes unzipping may have lost, and runs
-``python -m moocow gradescope run``, whose command line holds no secret.
+``python -I -m moocow gradescope run`` (isolated: no environment variables or folders of the
+container on its import path), whose command line holds no secret.
 """
 
 from __future__ import annotations
@@ -57,5 +58,5 @@ root="${{AUTOGRADER_ROOT:-/autograder}}"
 chmod 600 "$root/source/seed"
 if [ -e "$root/submission_metadata.json" ]; then chmod 600 "$root/submission_metadata.json"; fi
 cd "$root"
-exec "${{{PYTHON_VARIABLE}:-{VENV}/bin/python}}" -m moocow gradescope run "$root"
+exec "${{{PYTHON_VARIABLE}:-{VENV}/bin/python}}" -I -m moocow gradescope run "$root"
 """

@@ -63,6 +63,8 @@ def try_zip(
     """Lay out Gradescope's folders for ``submission`` (a file or a folder); run the zip's run_autograder."""
     if not Path(submission).exists():
         raise MoocowError(f"submission {str(submission)!r} does not exist")
+    if metadata is not None and not Path(metadata).is_file():
+        raise MoocowError(f"--metadata {str(metadata)!r} is not a file")
     root = _fresh_root(out)
     layout = Layout(root)
     unzip(archive, layout.source)

@@ -40,7 +40,7 @@ from moocow.optimal.bounds import INFEASIBLE, level_bounds
 from moocow.optimal.compiled import KernelSearch
 from moocow.optimal.partition import answers_present, ordered_guesses, split_parts
 from moocow.optimal.stats import ProgressHook, RootState, SearchStats
-from moocow.optimal.stopping import stop_if_asked
+from moocow.optimal.stopping import listening, stop_if_asked
 from moocow.optimal.symmetry import GuessClasses
 
 if TYPE_CHECKING:  # the workers and the store load only when a search uses them
@@ -244,10 +244,12 @@ class Search:
         """Whether to start the workers: more are allowed and the search has taken ``PARALLEL_SECONDS``,
         counting the earlier runs on its store (a resumed proof reaches its long sets at once).
 
-        A proof kept in a store forks even its one worker: this process then only waits, so a
-        stop takes seconds instead of waiting for the compiled search under way (18 minutes once).
+        A proof kept in a store, or one a signal may stop (the command's), forks even its one
+        worker: this process then only waits, so a stop takes seconds instead of waiting for the
+        compiled search under way (18 minutes once; a minute without a store).
         """
-        wanted = self.workers > 1 or self.scheduler is not None or self.store is not None
+        stoppable = self.store is not None or listening()
+        wanted = self.workers > 1 or self.scheduler is not None or stoppable
         searched = time.monotonic() - self._started if self.store is None else self.store.seconds()
         return wanted and searched >= PARALLEL_SECONDS
 

@@ -14,7 +14,8 @@ from moocow.engine.game import Codes, Game, check_space_size
 from moocow.engine.params import Param
 from moocow.plugins.hookspecs import hookimpl
 from moocow.plugins.symbols import SymbolGame
-from moocow.wordlists import english_words, file_words, playable, wordfreq_words
+from moocow.wordlists import alpha_words, english_words, file_words, playable, wordfreq_words
+from moocow.wordlists.alpha import ALPHA_NAME
 
 
 class Words(SymbolGame):
@@ -26,7 +27,11 @@ class Words(SymbolGame):
     params = (
         Param("length", int, 5, "letters in a word", minimum=1, maximum=15),
         Param(
-            "list", str, "small", "wordfreq English list (dictionary words only)", choices=("small", "large")
+            "list",
+            str,
+            "small",
+            "wordfreq English list (dictionary words only), or alpha: the course's words_alpha.txt",
+            choices=("small", "large", "alpha"),
         ),
         Param("zipf", float, 0.0, "keep wordfreq words at least this frequent (Zipf scale)", minimum=0.0),
         Param("file", str, None, "word file, one word per line, instead of the wordfreq list"),
@@ -38,8 +43,9 @@ class Words(SymbolGame):
 
     def __init__(self, **values: Any) -> None:
         super().__init__(**values)
-        if self.values["file"] is not None and self.values["zipf"] > 0:
-            raise MoocowError(f"{self.spec}: zipf filters the wordfreq lists; it cannot apply to a word file")
+        if self.values["zipf"] > 0 and (self.values["file"] is not None or self.values["list"] == "alpha"):
+            source = "a word file" if self.values["file"] is not None else "list=alpha"
+            raise MoocowError(f"{self.spec}: zipf filters the wordfreq lists; it cannot apply to {source}")
         self.words: tuple[str, ...] = self._load_words()
         """The playable words, sorted and distinct: the secrets, as text."""
 
@@ -62,6 +68,8 @@ class Words(SymbolGame):
         file = self.values["file"]
         if file is not None:
             words = _sorted_playable(file_words(file), self.code_length)
+        elif self.values["list"] == "alpha":
+            words = _sorted_playable(alpha_words(), self.code_length)
         else:
             words = _wordfreq_playable(self.values["list"], self.values["zipf"], self.code_length)
         if not words:
@@ -74,6 +82,8 @@ class Words(SymbolGame):
         """Where the words come from, for people."""
         if self.values["file"] is not None:
             return f"word file {self.values['file']!r}"
+        if self.values["list"] == "alpha":
+            return f"the course's list ({ALPHA_NAME}, shipped with moocow)"
         floor = f" at Zipf {self.values['zipf']:g} or more" if self.values["zipf"] > 0 else ""
         return f"the English words of wordfreq's {self.values['list']} list{floor}"
 

@@ -27,7 +27,7 @@ from moocow.runner.display import printable
 NAME = "bacrunner"
 """The deck name in specs: ``bacrunner:file=words_alpha.txt,minlen=5,maxlen=15``."""
 PARAMS = (
-    Param("file", str, None, "the course's word file, one word per line (required)"),
+    Param("file", str, None, "the course's word file, one word per line (default: words_alpha.txt, shipped)"),
     Param("minlen", int, 5, "shortest secret word", minimum=1, maximum=15),
     Param("maxlen", int, 15, "longest secret word", minimum=1, maximum=15),
 )
@@ -63,8 +63,9 @@ def acceptable(word: str, minlen: int, maxlen: int) -> bool:
 class WordSource:
     """The course's secret words: a word file and the length limits, as a ``bacrunner:...`` spec."""
 
-    file: str
-    """The word file, as given (relative to the runner's directory)."""
+    file: str | None = None
+    """The word file, as given (relative to the runner's directory); ``None``: the course's own
+    ``words_alpha.txt``, shipped with moocow (``wordlists.alpha``)."""
     minlen: int = 5
     """Shortest word."""
     maxlen: int = 15
@@ -77,8 +78,10 @@ class WordSource:
         if name != NAME:
             raise MoocowError(f"not a {NAME} spec: {spec!r}")
         values = bind(NAME, PARAMS, arguments)
-        if not values["file"]:
-            raise MoocowError(f"{spec}: the course deck needs a word file, e.g. {NAME}:file=words_alpha.txt")
+        if values["file"] == "":  # left out, it is the course's list
+            raise MoocowError(
+                f"{spec}: file= needs a word file; leave it out for the shipped words_alpha.txt"
+            )
         if values["minlen"] > values["maxlen"]:
             raise MoocowError(f"{spec}: minlen {values['minlen']} is more than maxlen {values['maxlen']}")
         return cls(**values)
@@ -93,6 +96,10 @@ class WordSource:
 
         A folder, a binary file or one that is not UTF-8 (where the course would crash) is one line.
         """
+        if self.file is None:
+            from moocow.wordlists.alpha import alpha_words
+
+            return [word for word in alpha_words() if acceptable(word, self.minlen, self.maxlen)]
         resolved = Path(self.file).resolve()
         try:
             status = resolved.stat()

@@ -142,6 +142,7 @@ def tournament(
     """Play every player against the same seeded rounds of every game; print the leaderboard."""
     from moocow.runner import tournament as running
     from moocow.runner.players import PlayerKind
+    from moocow.runner.secrecy import hide_command_line
     from moocow.runner.seeds import Source
 
     with one_line_errors():
@@ -151,6 +152,7 @@ def tournament(
             sandbox=False if no_sandbox else None,
         )  # fmt: skip
         chosen = setup.tournament
+        hide_command_line(chosen.players, chosen.sandbox)
         bar = ProgressBar()
         try:
             outcome = running.run_tournament(
@@ -246,11 +248,14 @@ def leaderboard_table(rows: list[Standing], title: str) -> Table:
 def grade(
     player: Annotated[str, typer.Argument(help="The player: a .py file, a command line or a strategy.")],
     words: Annotated[
-        str,
+        str | None,
         typer.Option(
-            "--words", metavar="FILE", help="The course's word file (read as bacrunner.py reads it)."
+            "--words",
+            metavar="FILE",
+            help="The course's word file, read as bacrunner.py reads it "
+            "(default: its words_alpha.txt, shipped with moocow).",
         ),
-    ] = "words_alpha.txt",
+    ] = None,
     min_length: Annotated[
         int | None, typer.Option("--min-length", help="Shortest secret word (default 5).")
     ] = None,
@@ -281,7 +286,7 @@ def grade(
     from moocow.runner.files import check_output, write_atomically
     from moocow.runner.grading import grade as grade_player
     from moocow.runner.players import PlayerKind, parse_player
-    from moocow.runner.secrecy import check_private
+    from moocow.runner.secrecy import check_private, hide_command_line
     from moocow.runner.seeds import Seed, Source, choose_seed
     from moocow.runner.signing import choose_key
 
@@ -295,7 +300,9 @@ def grade(
         chosen = choose_seed(seed, seed_file, fallback=Seed(bacrunner.SEED, Source.COURSE))
         check_one_name(key_file, seed_file)
         sandbox = SandboxPolicy(unconfined=no_sandbox).hiding(gradescope, written, key_file, seed_file)
-        check_private([(seed_file, "seed file"), (key_file, "key file")], [parse_player(player)], sandbox)
+        named = [parse_player(player)]
+        check_private([(seed_file, "seed file"), (key_file, "key file")], named, sandbox)
+        hide_command_line(named, sandbox)
         shortest, longest = 5 if min_length is None else min_length, 15 if max_length is None else max_length
         if game is None:
             bacrunner.check_lengths(shortest, longest, ("--min-length", "--max-length"))
@@ -310,7 +317,7 @@ def grade(
     if written is not None:
         with one_line_errors():
             write_atomically(written, json.dumps(graded.gradescope(key), indent=2) + "\n")
-    report_seed(chosen, parse_player(player).kind is not PlayerKind.STRATEGY)
+    report_seed(chosen, named[0].kind is not PlayerKind.STRATEGY)
     report_referee(graded.referee, graded.cluster)
 
 

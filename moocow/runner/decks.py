@@ -99,7 +99,8 @@ class CourseDeck(Deck):
     def game(self, length: int) -> Game:
         """The word game of one length, from the same file."""
         if length not in self._games:
-            self._games[length] = load_game(f"words:length={length},file={self.source.file}")
+            words = "list=alpha" if self.source.file is None else f"file={self.source.file}"
+            self._games[length] = load_game(f"words:length={length},{words}")
         return self._games[length]
 
     def deal(self, seed: int, rounds: int) -> list[Deal]:

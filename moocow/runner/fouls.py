@@ -20,6 +20,8 @@ class Failure(StrEnum):
     """Ran out of its address-space limit."""
     OUTPUT = "output"
     """Wrote an over-long line, bytes that are not UTF-8, or more than the output limit."""
+    DISK = "disk"
+    """Its files held more than the disk limit (the ``user`` level, where no tmpfs of its own holds them)."""
     CRASH = "crash"
     """Exited, was killed by a signal, or closed its output."""
     PROTOCOL = "protocol"

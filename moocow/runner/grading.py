@@ -1,6 +1,6 @@
 """Grading one player as the course runner does, with its log, and Gradescope's ``results.json``.
 
-By default the player plays the course's deck (``words_alpha.txt``, lengths 5 to 15, seed 888,
+By default the player plays the course's deck (``words_alpha.txt``, shipped, lengths 5 to 15, seed 888,
 20 rounds, mercy 20), so the log and the total are the ones ``bacrunner.py`` prints for a
 well-behaved player. Unlike ``bacrunner.py`` the player runs in its own process under limits,
 and a round it forfeits is logged with the guesses it made and scored at the mercy limit.
@@ -129,7 +129,7 @@ class Grade:
 def grade(
     player: str,
     game: str | None = None,
-    words: str = "words_alpha.txt",
+    words: str | None = None,
     minlen: int = 5,
     maxlen: int = 15,
     seed: int = bacrunner.SEED,
@@ -139,7 +139,8 @@ def grade(
     sandbox: SandboxPolicy | None = None,
     scheduler: str | None = None,
 ) -> Grade:
-    """Grade ``player`` on the course's deck of ``words`` (or on ``game``), rounds in order, one process
+    """Grade ``player`` on the course's deck of ``words`` (a file; by default the course's own
+    ``words_alpha.txt``, shipped with moocow), or on ``game``, rounds in order, one process
     (on a worker of the Dask cluster behind ``scheduler``, if given: files named as here)."""
     deck = game or bacrunner.WordSource(words, minlen, maxlen).spec
     settings = {"players": [player], "games": [deck], "rounds": rounds, "seed": seed, "mercy": mercy}

@@ -20,14 +20,16 @@ means no limit):
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
+import functools
 import os
 import resource
 import signal
 import sys
+import warnings  # noqa: F401 - os.execvp imports it, after become(): the library may be out of the user's reach
 
 PR_SET_PDEATHSIG = 1
 PR_SET_CHILD_SUBREAPER = 36
+PR_GET_CHILD_SUBREAPER = 37
 OPEN_FILES = 1024
 """Descriptors a player's process may hold (the common default): measuring memory lists them all,
 and a player holding 20,000 in each of many processes kept the runner busy for minutes a round."""
@@ -53,15 +55,29 @@ def die_with_parent(parent: int) -> None:
         os._exit(137)
 
 
+@functools.cache
+def libc() -> ctypes.CDLL:
+    """The C library, through this process's own symbols (no search for the file: a millisecond)."""
+    return ctypes.CDLL(None, use_errno=True)
+
+
 def _prctl(option: int, value: int) -> None:
     if sys.platform.startswith("linux"):
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
-        libc.prctl(option, value, 0, 0, 0)
+        libc().prctl(option, value, 0, 0, 0)
 
 
 def become_subreaper() -> None:
     """Linux: processes a player orphans (a double fork) become this process's children, to be killed."""
     _prctl(PR_SET_CHILD_SUBREAPER, 1)
+
+
+def is_subreaper() -> bool:
+    """Linux: whether orphans of this process's descendants come to it (else they go to init)."""
+    if not sys.platform.startswith("linux"):
+        return False
+    flag = ctypes.c_int(0)
+    libc().prctl(PR_GET_CHILD_SUBREAPER, ctypes.byref(flag), 0, 0, 0)
+    return bool(flag.value)
 
 
 def become(uid: int) -> None:
@@ -84,11 +100,10 @@ def fresh_keyrings(own_user: bool) -> None:
     number = KEYCTL.get(os.uname().machine)
     if not sys.platform.startswith("linux") or number is None:
         return
-    libc = ctypes.CDLL(None, use_errno=True)
-    libc.syscall(number, KEYCTL_JOIN_SESSION_KEYRING, None)
+    libc().syscall(number, KEYCTL_JOIN_SESSION_KEYRING, None)
     if own_user:
         for keyring in (KEY_SPEC_USER_KEYRING, KEY_SPEC_USER_SESSION_KEYRING):
-            libc.syscall(number, KEYCTL_CLEAR, keyring)
+            libc().syscall(number, KEYCTL_CLEAR, keyring)
 
 
 def main(argv: list[str]) -> None:

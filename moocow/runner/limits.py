@@ -46,7 +46,8 @@ class Limits:
     processes: int = 128
     """Processes and threads the player may run at once (``RLIMIT_NPROC`` of its user, ``pids.max``)."""
     disk_mb: int = 64
-    """Size of the sandbox's private tmpfs, its home and temp (bubblewrap only)."""
+    """Size of the sandbox's private tmpfs, its home and temp (bubblewrap); at the ``user`` level,
+    what the files of the player's user id may hold together (``disk.py``); not held unconfined."""
 
     def __post_init__(self) -> None:
         for field in fields(self):

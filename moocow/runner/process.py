@@ -3,9 +3,11 @@
 The player is started in the sandbox ``sandbox.py`` describes, through ``launch.py`` (limits set
 before the player runs), as the leader of a new session, with a scrubbed environment and a home of
 its own. Every read waits with a wall-clock deadline and watches the CPU time and memory of all
-the player's processes together (``usage.py``); every failure is raised as a ``Foul`` naming the
-limit or the exit status, with the last line of the player's stderr. ``close`` kills every
-process of the player, whatever it started, and removes what it leaves.
+the player's processes together (``usage.py``, read by ``meter.py``): once per answer, when it
+comes, and every ``POLL_SECONDS`` while the runner waits; the reading at the end of one answer is
+the start of the next answer's and round's. Every failure is raised as a ``Foul`` naming the limit
+or the exit status, with the last line of the player's stderr. ``close`` kills every process of the
+player, whatever it started, and removes what it leaves.
 """
 
 from __future__ import annotations
@@ -24,16 +26,21 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from moocow.runner.adapter import PLUGIN_FILES_VARIABLE
+from moocow.runner.disk import DiskScan, shared_folders
 from moocow.runner.fouls import Failure, Foul
+from moocow.runner.launch import is_subreaper
 from moocow.runner.limits import MB, Allowance
+from moocow.runner.meter import Meter
 from moocow.runner.sandbox import Confinement, Launch, confined_command, player_uid
-from moocow.runner.usage import CgroupGroup, ScannedGroup, Usage, children_of, reap
+from moocow.runner.usage import CgroupGroup, ProcessGroup, ScannedGroup, Usage, children_of, reap
 
 PACKAGE_ROOT = Path(__file__).resolve().parents[2]
 SANDBOX_HOME = "/tmp"
 """A sandboxed player's home and temp: its own size-capped tmpfs."""
 POLL_SECONDS = 0.05
-"""How often CPU time is checked while waiting for an answer."""
+"""How often CPU time (and memory, where the kernel counts it) is read while waiting for an answer."""
+NOTHING_USED = Usage(0.0, 0, 0)
+"""The reading of a player not started yet: its cgroup is new, its processes are not there."""
 EXIT_GRACE_SECONDS = 0.5
 """How long a player that closed its output gets to exit before it is described as still running."""
 MEMORY_WORDS = ("MemoryError", "bad_alloc", "out of memory", "Cannot allocate memory", "OutOfMemoryError")
@@ -139,14 +146,18 @@ class PlayerProcess:
         self._home = None if self._bubblewrap else Path(tempfile.mkdtemp(prefix="player-", dir=scratch))
         if self._home is not None and uid is not None:
             os.chown(self._home, uid, uid)
-        self._group = CgroupGroup.make(self.limits.memory_mb * MB, self.limits.processes)
-        self._children_before = children_of(os.getpid())
+        group = CgroupGroup.make(self.limits.memory_mb * MB, self.limits.processes)
+        self._subreaper = is_subreaper()  # orphans of the player come here, to be reaped
+        self._children_before = children_of(os.getpid()) if self._subreaper else set()
         # The protocol's pipes go in as extra descriptors that the launcher moves to 0 and 1: bubblewrap's
         # own processes keep their standard descriptors, so a player closing its output must not share them.
         player_in, self._in = os.pipe()
         self._out, player_out = os.pipe()
         passed = [player_in, player_out]
-        cgroup = self._group.path if isinstance(self._group, CgroupGroup) else None
+        cgroup = group.path if group is not None else None
+        self._group: ProcessGroup | None = group
+        self._meter: Meter | None = None
+        self._pidfd: int | None = None
         self._stderr = ErrorOutput()
         try:
             command = confined_command(launch, self.confinement, uid, cgroup, passed)
@@ -169,8 +180,15 @@ class PlayerProcess:
         finally:
             for fd in (*passed, self._stderr.writing):
                 os.close(fd)
-        if self._group is None:
-            self._group = ScannedGroup(self._popen.pid, uid)
+        if group is None:
+            self._group = group = ScannedGroup(self._popen.pid, uid)
+        homes = [str(self._home)] if self._home is not None else []
+        disk = DiskScan(uid, homes, shared_folders()) if self._shared_writer is not None else None
+        self._meter = Meter(group, disk)
+        self.reading: Usage | None = NOTHING_USED
+        """What the player had used at the last reading: the start of its next answer and round."""
+        with contextlib.suppress(AttributeError, OSError):  # Linux 5.3 and later: a descriptor to wait on
+            self._pidfd = os.pidfd_open(self._popen.pid)
         os.set_blocking(self._in, False)
         self._buffer = bytearray()
         self._closed = False
@@ -182,14 +200,25 @@ class PlayerProcess:
 
     # ------------------------------------------------------------------ usage
     def usage(self) -> Usage | None:
-        """What the player's processes use together (``None`` where it cannot be read)."""
-        assert self._group is not None
-        return self._group.usage()
+        """What the player's processes use together now (``None`` where it cannot be read), kept as
+        the last reading."""
+        assert self._meter is not None
+        self.reading = self._meter.read()
+        return self.reading
 
     def cpu_seconds(self) -> float | None:
-        """CPU time used so far by all the player's processes (``None`` off Linux)."""
-        used = self.usage()
-        return None if used is None else used.cpu_seconds
+        """CPU time used by all the player's processes at the last reading (``None`` off Linux)."""
+        return None if self.reading is None else self.reading.cpu_seconds
+
+    @property
+    def measuring_seconds(self) -> float:
+        """Time the runner has spent measuring this player: the referee's, never the player's."""
+        return 0.0 if self._meter is None else self._meter.seconds
+
+    @property
+    def scans(self) -> int:
+        """How many times all of the player's processes (and files) were looked at."""
+        return 0 if self._meter is None else self._meter.scans
 
     # ------------------------------------------------------------------ lines
     def send(self, line: str, allowance: Allowance) -> None:
@@ -201,7 +230,8 @@ class PlayerProcess:
                 data = data[os.write(self._in, data) :]
             except BlockingIOError:
                 ready = select.select(self._stderr.watched(), [self._in], [], self._poll(deadline))
-                self._drain_stderr()
+                if ready[0]:
+                    self._drain_stderr()
                 if not ready[1] and time.monotonic() >= deadline:
                     reason = f"did not read its input within {allowance.seconds_rule}"
                     raise Foul(Failure.TIMEOUT, reason) from None
@@ -209,10 +239,15 @@ class PlayerProcess:
                 raise self._ended("stopped reading its input") from None
 
     def receive(self, allowance: Allowance) -> str:
-        """The next line the player writes, without its line end."""
+        """The next line the player writes, without its line end.
+
+        Usage is read when the line is complete, and every ``POLL_SECONDS`` while waiting; the CPU
+        time of the answer counts from the last reading, the one that ended the answer before. The
+        time spent reading moves the deadline on: the referee's time is not the player's."""
         deadline = time.monotonic() + allowance.seconds
         cpu_start = self.cpu_seconds()
         cap = self.limits.line_bytes
+        read_at = time.monotonic()
         while True:
             end = self._buffer.find(b"\n")
             if end >= 0:
@@ -223,9 +258,13 @@ class PlayerProcess:
             if len(self._buffer) > cap:
                 raise Foul(Failure.OUTPUT, f"sent more than {cap} bytes without a line end")
             ready = select.select([self._out, *self._stderr.watched()], [], [], self._poll(deadline))[0]
-            self._drain_stderr()
-            self._check_usage(cpu_start, allowance)
-            if not ready and time.monotonic() >= deadline:
+            now = time.monotonic()
+            if len(ready) > (self._out in ready):
+                self._drain_stderr()
+            if not ready or now - read_at >= POLL_SECONDS:
+                deadline += self._check_usage(cpu_start, allowance)
+                read_at = time.monotonic()
+            if not ready and now >= deadline:
                 raise Foul(Failure.TIMEOUT, f"no answer within {allowance.seconds_rule}")
             if self._out in ready:
                 chunk = os.read(self._out, 65536)
@@ -264,24 +303,36 @@ class PlayerProcess:
         """How long the next ``select`` may sleep: until the deadline, at most one usage poll."""
         return min(POLL_SECONDS, max(0.0, deadline - time.monotonic()))
 
-    def _check_usage(self, cpu_start: float | None, allowance: Allowance) -> None:
-        """CPU time and memory over all the player's processes, against the allowance and the memory limit."""
+    def _check_usage(self, cpu_start: float | None, allowance: Allowance) -> float:
+        """CPU time, memory and disk over all the player's processes, against the allowance and the
+        limits; returns the time the reading took."""
+        measured = self.measuring_seconds
         used = self.usage()
+        spent = self.measuring_seconds - measured
         if used is None:
-            return
+            return spent
         if (
             allowance.cpu is not None
             and cpu_start is not None
             and used.cpu_seconds - cpu_start > allowance.cpu
         ):
-            spent = used.cpu_seconds - cpu_start
-            raise Foul(Failure.CPU, f"used {spent:.2f} s of CPU time, over {allowance.cpu_rule}")
+            cpu = used.cpu_seconds - cpu_start
+            raise Foul(Failure.CPU, f"used {cpu:.2f} s of CPU time, over {allowance.cpu_rule}")
         memory = self.limits.memory_mb
         if memory and used.memory_bytes > memory * MB:
             held = used.memory_bytes / MB
             raise Foul(
                 Failure.MEMORY, f"its processes held {held:.0f} MB together, over the {memory} MB limit"
             )
+        disk = self.limits.disk_mb
+        if used.disk_bytes is not None and used.disk_bytes > disk * MB:
+            held = used.disk_bytes / MB
+            raise Foul(
+                Failure.DISK,
+                f"its files held {held:.0f} MB in its home and the folders anyone may write to, "
+                f"over the {disk} MB disk limit",
+            )
+        return spent
 
     @staticmethod
     def _decoded(raw: bytes, cap: int) -> str:
@@ -317,38 +368,53 @@ class PlayerProcess:
         return Foul(kind, f"{described}: {tail}" if tail else described)
 
     def _exit_status(self, wait: float) -> int | None:
-        """The exit status (negative: signal) without reaping, so the process group stays ours to kill."""
+        """The exit status (negative: signal) without reaping, so the process group stays ours to kill.
+
+        Waits on the process itself (its pidfd) for at most ``wait`` seconds."""
         if not hasattr(os, "waitid"):  # macOS: reap; the group is killed right after anyway
             with contextlib.suppress(subprocess.TimeoutExpired):
                 self._popen.wait(wait)
             return self._popen.returncode
-        deadline = time.monotonic() + wait
-        while True:
-            try:
-                info = os.waitid(os.P_PID, self.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
-            except ChildProcessError:
-                return self._popen.returncode
-            if info is not None:
-                return info.si_status if info.si_code == os.CLD_EXITED else -info.si_status
-            if time.monotonic() >= deadline:
-                return None
-            time.sleep(0.01)
+        if self._pidfd is not None:
+            select.select([self._pidfd], [], [], wait)
+        elif wait > 0:  # no pidfd (Linux before 5.3): wait, without reaping, until it is gone
+            self._wait_without_pidfd(wait)
+        try:
+            info = os.waitid(os.P_PID, self.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+        except ChildProcessError:
+            return self._popen.returncode
+        if info is None:
+            return None
+        return info.si_status if info.si_code == os.CLD_EXITED else -info.si_status
+
+    def _wait_without_pidfd(self, wait: float) -> None:
+        """Check for the exit in waits that double from 1 ms, for at most ``wait`` seconds."""
+        deadline, pause = time.monotonic() + wait, 0.001
+        while time.monotonic() < deadline:
+            with contextlib.suppress(ChildProcessError):
+                if os.waitid(os.P_PID, self.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None:
+                    return
+            time.sleep(min(pause, max(0.0, deadline - time.monotonic())))
+            pause *= 2
 
     def close(self, goodbye: str | None = None) -> None:
-        """Say ``goodbye`` if given, then kill all the player's processes and clean up; safe to call twice."""
+        """Say ``goodbye`` if given, then kill all the player's processes and clean up; safe to call twice.
+
+        Nothing waits for the player to exit by itself: whatever it would do after ``quit`` goes with
+        its sandbox, and an interpreter's own exit took 10 to 15 ms of every close."""
         if self._closed:
             return
         self._closed = True
         if goodbye is not None:
             with contextlib.suppress(OSError, Foul):
                 self.send(goodbye, Allowance(0.1, "0.1 s"))
-                self._exit_status(0.2)
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.pid, signal.SIGKILL)
         assert self._group is not None
         self._group.kill()
         self._popen.wait()
-        reap(children_of(os.getpid()) - self._children_before)
+        if self._subreaper:
+            reap(children_of(os.getpid()) - self._children_before)
         for pipe in (self._in, self._out):
             with contextlib.suppress(OSError):
                 os.close(pipe)
@@ -358,6 +424,9 @@ class PlayerProcess:
         """Close stderr, remove the private home and the cgroup, whatever the player left in them,
         and what it left where anyone may write (outside bubblewrap)."""
         self._stderr.close()
+        if self._pidfd is not None:
+            os.close(self._pidfd)
+            self._pidfd = None
         if self._home is not None:
             remove_tree(self._home)
         if self._shared_writer is not None:
@@ -366,15 +435,10 @@ class PlayerProcess:
             self._group.close()
 
 
-SHARED_FOLDERS = ("/tmp", "/var/tmp", "/dev/shm", "/run/lock", "/var/lock", "/dev/mqueue")
-"""Where anyone may write: a player under a user id of its own, outside bubblewrap, can leave notes
-there for the next player (who plays the same secrets), or fill the disk file by file."""
-
-
 def remove_left_behind(uid: int) -> None:
     """Remove what user ``uid`` made in the folders anyone may write to, and its System V shared
     memory, message queues and semaphores (no IPC namespace separates them outside bubblewrap)."""
-    for folder in dict.fromkeys((*SHARED_FOLDERS, tempfile.gettempdir())):
+    for folder in shared_folders():
         with contextlib.suppress(OSError):
             for entry in os.scandir(folder):
                 with contextlib.suppress(OSError):
@@ -405,10 +469,15 @@ def remove_tree(folder: Path) -> None:
     unlinked, never followed nor opened; a folder goes with ``rm -rf``, which takes any depth
     (Python's ``rmtree`` recurses, and a player's 3,000 nested folders raised RecursionError)."""
     try:
-        if not stat.S_ISDIR(os.lstat(folder).st_mode):
-            folder.unlink()
-            return
+        mode = os.lstat(folder).st_mode
     except OSError:
+        return
+    if not stat.S_ISDIR(mode):
+        with contextlib.suppress(OSError):
+            folder.unlink()
+        return
+    with contextlib.suppress(OSError):
+        folder.rmdir()  # an empty folder (most homes) goes without starting rm
         return
     remover = shutil.which("rm")
     if remover is not None:

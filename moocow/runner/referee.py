@@ -3,7 +3,8 @@
 A round ends when the guess is the secret or after the mercy limit of guesses, as in the course
 runner: the score is the number of guesses, the winning one included, and a round that is not won
 (by the mercy limit or by a foul) scores the mercy limit. A guess of the game is answered with the
-game's feedback; a course guess, any text (``rules.py``), with the course's bulls and cows.
+game's feedback, looked up in its table; a course guess, any text (``rules.py``), with the course's
+bulls and cows.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from moocow.engine.table import FeedbackTable
 from moocow.runner.bacrunner import count_bulls_and_cows
 from moocow.runner.decks import Deal
 from moocow.runner.fouls import Failure, Foul
@@ -40,7 +42,8 @@ class Outcome:
 def play_round(seat: Seat, deal: Deal, mercy: int) -> Outcome:
     """Play one round of ``deal`` with ``seat``; a foul loses the round, it never escapes."""
     game = deal.game
-    secret, secret_text = game.secrets[deal.secret : deal.secret + 1], deal.secret_text
+    secret, secret_text = deal.secret, deal.secret_text
+    table = FeedbackTable.for_game(game)
     guesses: list[str] = []
     seconds = 0.0
     try:
@@ -58,7 +61,7 @@ def play_round(seat: Seat, deal: Deal, mercy: int) -> Outcome:
             if guess.index is None:
                 feedback = game.encode_feedback(count_bulls_and_cows(guess.text, secret_text))
             else:
-                feedback = int(game.feedback(game.guesses[guess.index : guess.index + 1], secret)[0, 0])
+                feedback = table.value(guess.index, secret)
     except Foul as foul:
         return Outcome(tuple(guesses), False, mercy, foul.kind, foul.reason, seconds, seat.stderr_lines())
     lost = f"not solved in {mercy} guesses"

@@ -219,11 +219,7 @@ def read_results(path: Path, expected_header: dict[str, Any], key: bytes | None 
     killed mid-write) is cut off, once everything else has passed.
     """
     data = read_whole(path)
-    complete = data.rfind(b"\n") + 1
-    lines = [
-        line_text(path, number, line) for number, line in enumerate(data[:complete].split(b"\n")[:-1], 1)
-    ]
-    found = header_of(path, lines[0] if lines else None)
+    lines, found, complete = complete_lines(path, data)
     found = _signature_checked(path, found, key)
     if isinstance(found, dict):
         _check_trust(path, found.get(REFEREE), expected_header.get(REFEREE))
@@ -257,6 +253,15 @@ def read_whole(path: str | os.PathLike[str]) -> bytes:
             return file.read()
     except OSError as error:
         raise MoocowError(f"cannot read results file {str(path)!r}: {error.strerror}") from None
+
+
+def complete_lines(path: Path, data: bytes) -> tuple[list[str], dict[str, Any], int]:
+    """A results file's complete lines as text, its header read, and where the complete lines end (a
+    torn last line is being written, or was cut by a kill); one line if it has no header."""
+    complete = data.rfind(b"\n") + 1
+    raw = data[:complete].split(b"\n")[:-1]
+    lines = [line_text(path, number, line) for number, line in enumerate(raw, 1)]
+    return lines, header_of(path, lines[0] if lines else None), complete
 
 
 def header_of(path: str | os.PathLike[str], first: str | None) -> dict[str, Any]:

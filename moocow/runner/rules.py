@@ -18,6 +18,7 @@ show it on one line.
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 
 from moocow.engine.errors import MoocowError, quoted
@@ -40,9 +41,26 @@ class Guess:
         return cls(game.format_code(game.guesses[index]), index)
 
 
+_KNOWN: weakref.WeakKeyDictionary[Game, dict[str, Guess]] = weakref.WeakKeyDictionary()
+"""Each game's guesses met so far, by how the game writes them: the rule's one lookup per answer."""
+
+
 def read_guess(game: Game, line: str) -> Guess:
-    """The guess ``line`` names under the rule, or a ``Foul`` saying why it names none."""
+    """The guess ``line`` names under the rule, or a ``Foul`` saying why it names none.
+
+    A text met before is one dict lookup; the first time, the game reads it and writes it back."""
     text = line.strip()
+    known = _KNOWN.get(game)
+    if known is None:
+        known = _KNOWN[game] = {}
+    guess = known.get(text)
+    if guess is None:
+        guess = known[text] = _read_new_guess(game, text)
+    return guess
+
+
+def _read_new_guess(game: Game, text: str) -> Guess:
+    """The guess ``text`` names (written as the game writes it), or a ``Foul``."""
     try:
         game.parse_code(text)
     except MoocowError:

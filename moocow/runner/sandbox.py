@@ -13,7 +13,8 @@ The strongest of three levels that the machine allows is used:
   write kernel settings under ``/proc/sys`` (tried here; a test keeps it so).
 - ``user`` (root where namespaces cannot be made, as under Docker's default seccomp profile, which
   Gradescope's containers use): the player runs under an unprivileged user id of its own, which
-  cannot read the runner's private files or signal its processes, in a private home.
+  cannot read the runner's private files or signal its processes, and starts in a private home
+  (``secrecy.py`` refuses the runner's secret files others can read).
 - ``none``: the player runs as the runner's own user. Only on request (``--no-sandbox``).
 
 Every level keeps the limits of ``launch.py``; the policy is plain data, so it crosses to workers.
@@ -38,6 +39,8 @@ from pathlib import Path
 from typing import Any
 
 from moocow.engine.errors import MoocowError
+from moocow.runner.disk import NOT_ENFORCED
+from moocow.runner.disk import enforcement as disk_enforcement
 from moocow.runner.files import identity
 from moocow.runner.limits import MB, Limits
 from moocow.runner.seccomp import filter_descriptor
@@ -207,6 +210,7 @@ class SandboxPolicy:
             described["player_user"] = own_uid if running_as_root() else "a user namespace"
         else:
             described["player_user"] = own_uid if level is Confinement.USER else "the runner's own user"
+        described["disk_mb"] = disk_enforcement(str(level))
         return described
 
 
@@ -235,7 +239,8 @@ def referee_line(record: dict[str, Any]) -> str:
     """The record in one line, for a person: ``players sandboxed: namespaces (...); limits: ...``."""
     sandbox = record["sandbox"]
     who = f" ({sandbox['player_user']})" if "player_user" in sandbox else ""
-    limits = ", ".join(f"{name}={value:g}" for name, value in record["limits"].items())
+    unheld = {"disk_mb": f" ({NOT_ENFORCED})"} if sandbox.get("disk_mb") == NOT_ENFORCED else {}
+    limits = ", ".join(f"{name}={value:g}{unheld.get(name, '')}" for name, value in record["limits"].items())
     return f"players sandboxed: {sandbox['confinement']}{who}; limits: {limits}"
 
 

@@ -10,6 +10,7 @@ setup is disqualified for the rest of the session.
 
 from __future__ import annotations
 
+import functools
 import time
 from abc import ABC, abstractmethod
 from pathlib import Path
@@ -116,14 +117,14 @@ class ProgramSeat(Seat):
         self._stderr_from = process.stderr_written()
         self._game, self._round_seconds = game, 0.0
         self._round_cpu_start = process.cpu_seconds()
-        self._round_start = protocol.start_round(game.code_length, as_told(game.spec))
+        self._round_start = round_message(game)
 
     def guess(self, feedback: int | None) -> Guess:
         assert self._game is not None, "start_round comes first"
         if feedback is None:
             line = self._exchange(self._round_start)
         else:
-            line = self._exchange(protocol.feedback(self._game.decode_feedback(feedback)))
+            line = self._exchange(feedback_message(self._game, feedback))
         try:
             return read_course_guess(line) if self._course else read_guess(self._game, line)
         except Foul:
@@ -139,6 +140,11 @@ class ProgramSeat(Seat):
         if self._lost_stderr or self._process is None:
             return self._lost_stderr
         return self._process.stderr_lines(self._stderr_from)
+
+    @property
+    def process(self) -> PlayerProcess | None:
+        """The player's running process, if any (to measure it: ``bench``)."""
+        return self._process
 
     # ------------------------------------------------------------------ the process
     def _ready(self) -> PlayerProcess:
@@ -171,21 +177,24 @@ class ProgramSeat(Seat):
         return process
 
     def _exchange(self, message: str) -> str:
-        """Send ``message`` and read the answer within this guess's allowance."""
-        assert self._process is not None
+        """Send ``message`` and read the answer within this guess's allowance. The round's clock
+        counts the wait, not the time the runner spent measuring the player."""
+        process = self._process
+        assert process is not None
         allowance = self._allowance()
         if allowance.seconds <= 0:  # the round's time is spent, though every answer came at once
             self._drop()
             raise Foul(Failure.TIMEOUT, f"no answer within {allowance.seconds_rule}")
-        started = time.perf_counter()
+        started, measured = time.perf_counter(), process.measuring_seconds
         try:
-            self._process.send(message, allowance)
-            return self._process.receive(allowance)
+            process.send(message, allowance)
+            return process.receive(allowance)
         except Foul:
             self._drop()
             raise
         finally:
-            self._round_seconds += time.perf_counter() - started
+            measuring = process.measuring_seconds - measured
+            self._round_seconds += time.perf_counter() - started - measuring
 
     def _allowance(self) -> Allowance:
         """The per-guess limits, or what is left of the round's when that is less."""
@@ -195,7 +204,7 @@ class ProgramSeat(Seat):
             limits.round_seconds - self._round_seconds, f"{limits.round_seconds:g} s per round",
         )  # fmt: skip
         assert self._process is not None
-        used = self._process.cpu_seconds()
+        used = self._process.cpu_seconds()  # the reading that ended the last answer
         if used is None or self._round_cpu_start is None:
             return Allowance(seconds, seconds_rule)
         cpu, cpu_rule = tighter(
@@ -220,6 +229,18 @@ def open_seat(
     if player.kind is PlayerKind.STRATEGY:
         return EngineSeat(load_strategy(player.source))
     return ProgramSeat(player, deck, limits, sandbox or SandboxPolicy(), rounds)
+
+
+@functools.lru_cache(maxsize=256)
+def round_message(game: Game) -> str:
+    """The message that starts a round of ``game`` (once per game: its spec is written afresh)."""
+    return protocol.start_round(game.code_length, as_told(game.spec))
+
+
+@functools.lru_cache(maxsize=4096)
+def feedback_message(game: Game, value: int) -> str:
+    """The message carrying feedback ``value`` of ``game`` (once per value)."""
+    return protocol.feedback(game.decode_feedback(value))
 
 
 def deck_files(deck: str) -> tuple[str, ...]:

@@ -17,7 +17,7 @@ from typing import Any
 from moocow.engine.errors import MoocowError
 from moocow.engine.inputs import open_regular
 from moocow.runner import signing
-from moocow.runner.results import BadRow, RoundResult, RowCheck, header_of, json_line, line_text
+from moocow.runner.results import BadRow, RoundResult, RowCheck, complete_lines, json_line
 
 MAX_BYTES = 64 << 20
 """The largest results file shown: far beyond a course's tournament."""
@@ -54,12 +54,7 @@ def read_shown(path: str | os.PathLike[str], limit: int = MAX_BYTES) -> ShownRes
         raise MoocowError(f"cannot read results file {name!r}: {error.strerror}") from None
     if len(data) > limit:
         raise MoocowError(f"results file {name!r} is larger than {limit >> 20} MB")
-    complete = data.rfind(b"\n") + 1
-    lines = [
-        line_text(Path(path), number, line)
-        for number, line in enumerate(data[:complete].split(b"\n")[:-1], 1)
-    ]
-    first = header_of(path, lines[0] if lines else None)
+    lines, first, _ = complete_lines(Path(path), data)
     signed = first.get("signed") is True
     description = first.get("tournament")
     try:

@@ -20,7 +20,7 @@ from moocow.engine.errors import MoocowError
 from moocow.engine.inputs import open_regular
 from moocow.engine.registry import load_strategy
 from moocow.engine.strategies import check_opening
-from moocow.runner.decks import load_deck
+from moocow.runner.decks import GameDeck, load_deck
 from moocow.runner.fingerprint import player_digest
 from moocow.runner.leaderboard import Standing, standings
 from moocow.runner.limits import Limits
@@ -368,6 +368,10 @@ def run_tournament(
         if progress is not None:
             progress.advance(result)
 
+    if scheduler is None and _engine_compiles(tournament):
+        from moocow.engine.warmup import warm_up
+
+        warm_up()  # before any round: a first compile is no strategy's time per guess
     if progress is not None:
         progress.begin(len(tournament.players) * len(tournament.games) * tournament.rounds, resumed)
     cluster = None
@@ -383,6 +387,20 @@ def run_tournament(
             log.close()
     ordered = tuple(sorted(collected.values(), key=tournament.order))
     return TournamentResult(tournament, ordered, len(ordered) - resumed, cluster)
+
+
+WARM_UP_PAIRS = 1 << 20
+"""A game of this many (secret, guess) pairs or more is one where the engine's strategies are
+likely to take the compiled engine during a tournament (``engine.table.COMPILED_CELLS``)."""
+
+
+def _engine_compiles(tournament: Tournament) -> bool:
+    """Whether one of the engine's strategies plays a game large enough for the compiled engine."""
+    if not any(player.kind is PlayerKind.STRATEGY for player in tournament.players):
+        return False
+    decks = (load_deck(spec) for spec in tournament.games)
+    games = [deck.game for deck in decks if isinstance(deck, GameDeck)]
+    return any(len(game.secrets) * len(game.guesses) >= WARM_UP_PAIRS for game in games)
 
 
 def _player(entry: Any) -> PlayerSpec:

@@ -11,6 +11,15 @@ CPU-seconds against 2, both seen), so the runner counts over every process of th
 - ``ScannedGroup``: elsewhere, a scan of ``/proc`` finds the processes of the player's user id
   (the runner is root) or the descendants of the sandbox's first process (orphans stay its
   descendants: inside the sandbox they go to its own init).
+
+Reading is split by cost, because the player chooses what a look at all its processes costs (128
+processes holding 1,024 descriptors each made one take half a second). What the kernel keeps as one
+number is read at every message, from files kept open and read with ``pread`` (no path to look up,
+nothing to open): the cgroup's CPU time and, where its memory controller is on, its memory; without
+a cgroup, the first process's own CPU time. What needs a look at every process is a ``scan``: the
+members' resident memory and the ``memfd`` files they hold (where no memory controller counts them),
+and without a cgroup which processes are the player's and their CPU time. ``meter.Meter`` runs
+scans on a timer.
 """
 
 from __future__ import annotations
@@ -19,6 +28,7 @@ import contextlib
 import functools
 import itertools
 import os
+import select
 import signal
 import time
 from abc import ABC, abstractmethod
@@ -41,9 +51,55 @@ class Usage:
     cpu_seconds: float
     """CPU time of all of them, those that have exited included."""
     memory_bytes: int
-    """Resident memory of those running now."""
+    """Resident memory of those running now (as of the last scan, where no cgroup counts it)."""
     processes: int
-    """How many are running now."""
+    """How many are running (as of the last scan)."""
+    disk_bytes: int | None = None
+    """What the files of the player's user id hold on disk, as of the last scan (``None``: not
+    measured, the sandbox's own tmpfs holds it to its size)."""
+
+
+@dataclass(frozen=True)
+class Scan:
+    """What a look at every process of a group found."""
+
+    memory_bytes: int
+    """Resident memory and ``memfd`` files held, over all of them."""
+    processes: int
+    """How many are alive."""
+
+
+class KernelFile:
+    """A file the kernel writes afresh at every read (``cpu.stat``, ``/proc/PID/stat``), kept open
+    and read from its start with ``pread``: a read costs one system call, not an open, a path lookup
+    and a close."""
+
+    CHUNK = 65536
+
+    def __init__(self, descriptor: int) -> None:
+        self.descriptor = descriptor
+
+    @classmethod
+    def opened(cls, path: str | os.PathLike[str]) -> KernelFile | None:
+        """The file open for reading, or ``None`` where it is not there."""
+        try:
+            return cls(os.open(path, os.O_RDONLY | os.O_CLOEXEC))
+        except OSError:
+            return None
+
+    def read(self) -> bytes:
+        """Its whole content now (an ``OSError`` once what it describes is gone)."""
+        data = os.pread(self.descriptor, self.CHUNK, 0)
+        if len(data) < self.CHUNK:
+            return data
+        chunks = [data]
+        while len(chunks[-1]) == self.CHUNK:
+            chunks.append(os.pread(self.descriptor, self.CHUNK, self.CHUNK * len(chunks)))
+        return b"".join(chunks)
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            os.close(self.descriptor)
 
 
 def process_stat(pid: int) -> list[bytes] | None:
@@ -55,24 +111,30 @@ def process_stat(pid: int) -> list[bytes] | None:
         return None
 
 
-def cpu_and_memory(pids: list[int]) -> tuple[float, int, int]:
-    """CPU seconds (their own and their reaped children's), memory held and number of ``pids`` alive.
+def stat_ticks(fields: list[bytes]) -> int:
+    """CPU clock ticks of a process and of its reaped children, from its ``stat`` fields."""
+    return int(fields[11]) + int(fields[12]) + int(fields[13]) + int(fields[14])
+
+
+def cpu_and_memory(pids: list[int]) -> tuple[dict[int, int], int, int]:
+    """CPU clock ticks of each of ``pids`` alive (their own and their reaped children's), memory held
+    and the number alive.
 
     Memory is what is resident in them plus what their open ``memfd`` files hold: written and never
     mapped, those pages are in no process's resident set nor its address space (a player held three
     times its limit so). A file both mapped and open is counted twice, which errs on the safe side.
     """
-    ticks = pages = alive = 0
+    ticks: dict[int, int] = {}
+    pages = 0
     files: dict[tuple[int, int], int] = {}
     for pid in pids:
         fields = process_stat(pid)
         if fields is None or fields[0] == b"Z":
             continue
-        ticks += sum(int(value) for value in fields[11:15])
+        ticks[pid] = stat_ticks(fields)
         pages += int(fields[21])
-        alive += 1
         files.update(memory_files(pid))
-    return ticks / CLOCK_TICKS, pages * PAGE_BYTES + sum(files.values()), alive
+    return ticks, pages * PAGE_BYTES + sum(files.values()), len(ticks)
 
 
 def memory_files(pid: int) -> dict[tuple[int, int], int]:
@@ -112,8 +174,18 @@ class ProcessGroup(ABC):
     """All the processes of one sandbox: what they use, and how to end them all."""
 
     @abstractmethod
-    def usage(self) -> Usage | None:
-        """What they use together (``None`` where it cannot be read)."""
+    def cpu_seconds(self) -> float | None:
+        """CPU time of all of them, from what the kernel keeps (plus what the last scan found
+        beyond it); ``None`` where it cannot be read."""
+
+    def memory_bytes(self) -> int | None:
+        """Memory of all of them where the kernel keeps the sum (a cgroup's memory controller);
+        ``None``: only a scan can tell."""
+        return None
+
+    @abstractmethod
+    def scan(self) -> Scan:
+        """Look at every process: the memory they hold, how many are alive."""
 
     @abstractmethod
     def kill(self) -> None:
@@ -124,17 +196,26 @@ class ProcessGroup(ABC):
 
 
 class ScannedGroup(ProcessGroup):
-    """Found by a scan of ``/proc``: a user id's processes, or the descendants of one process."""
+    """Found by a scan of ``/proc``: a user id's processes, or the descendants of one process.
+
+    The first process's CPU time is read at every message; the others' is what the last scan found
+    (a child that exited since and was reaped by the first is counted in both until the next scan,
+    which errs on the safe side)."""
 
     def __init__(self, root: int, uid: int | None) -> None:
         self.root = root
         self.uid = uid
+        self._stat = KernelFile.opened(f"/proc/{root}/stat")
+        self._others = 0.0
+        """CPU seconds of the members other than the first, at the last scan."""
+        self._own = 0.0
+        """The first process's CPU seconds at the last reading (kept once it is gone)."""
 
     def members(self) -> list[int]:
         """The processes of the group now."""
         pids = [int(name) for name in os.listdir("/proc") if name.isdigit()]
         if self.uid is not None:
-            return [pid for pid in pids if _owner(pid) == self.uid] + [self.root]
+            return [pid for pid in pids if _owner(pid) == self.uid and pid != self.root] + [self.root]
         parents: dict[int, list[int]] = {}
         for pid in pids:
             fields = process_stat(pid)
@@ -146,16 +227,26 @@ class ScannedGroup(ProcessGroup):
             index += 1
         return found
 
-    def usage(self) -> Usage | None:
-        if not Path("/proc/self/stat").exists():
+    def cpu_seconds(self) -> float | None:
+        if self._stat is None:
             return None
-        cpu, memory, alive = cpu_and_memory(self.members())
-        return Usage(cpu, memory, alive)
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            self._own = stat_ticks(self._stat.read().rpartition(b")")[2].split()) / CLOCK_TICKS
+        return self._own + self._others
+
+    def scan(self) -> Scan:
+        ticks, memory, alive = cpu_and_memory(self.members())
+        self._others = sum(count for pid, count in ticks.items() if pid != self.root) / CLOCK_TICKS
+        return Scan(memory, alive)
 
     def kill(self) -> None:
         for pid in self.members():
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
+
+    def close(self) -> None:
+        if self._stat is not None:
+            self._stat.close()
 
 
 def _owner(pid: int) -> int | None:
@@ -170,6 +261,7 @@ class CgroupGroup(ProcessGroup):
 
     def __init__(self, path: Path) -> None:
         self.path = path
+        self._files: dict[str, KernelFile | None] = {}
 
     @classmethod
     def make(cls, memory_bytes: int, processes: int) -> CgroupGroup | None:
@@ -203,29 +295,38 @@ class CgroupGroup(ProcessGroup):
             return False
         return True
 
+    def _read(self, name: str) -> bytes | None:
+        """One of the cgroup's files, opened once (``None`` where it is not there)."""
+        if name not in self._files:
+            self._files[name] = KernelFile.opened(self.path / name)
+        kept = self._files[name]
+        if kept is None:
+            return None
+        try:
+            return kept.read()
+        except OSError:
+            return None
+
     def members(self) -> list[int]:
         """The processes of the group now."""
-        try:
-            return [int(line) for line in (self.path / "cgroup.procs").read_text().split()]
-        except OSError:
-            return []
+        return [int(pid) for pid in (self._read("cgroup.procs") or b"").split()]
 
-    def usage(self) -> Usage | None:
-        try:
-            stat = dict(line.split() for line in (self.path / "cpu.stat").read_text().splitlines())
-        except (OSError, ValueError):
+    def cpu_seconds(self) -> float | None:
+        stat = self._read("cpu.stat")  # "usage_usec N" comes first
+        if stat is None or not stat.startswith(b"usage_usec "):
             return None
+        return int(stat[11 : stat.index(b"\n")]) / 1e6
+
+    def memory_bytes(self) -> int | None:
+        current = self._read("memory.current")  # memfd files included, where the controller is on
+        return None if current is None else int(current)
+
+    def scan(self) -> Scan:
         members = self.members()
-        memory = self._read_int("memory.current")  # memfd files included, where the controller is on
+        memory = self.memory_bytes()
         if memory is None:
-            memory = cpu_and_memory(members)[1]
-        return Usage(int(stat["usage_usec"]) / 1e6, memory, len(members))
-
-    def _read_int(self, name: str) -> int | None:
-        try:
-            return int((self.path / name).read_text())
-        except (OSError, ValueError):
-            return None
+            return Scan(cpu_and_memory(members)[1], len(members))
+        return Scan(memory, len(members))
 
     def kill(self) -> None:
         kill_switch = self.path / "cgroup.kill"
@@ -238,6 +339,15 @@ class CgroupGroup(ProcessGroup):
 
     def close(self) -> None:
         """Remove the cgroup; it can only go once its killed processes are gone: kill again, retry a while."""
+        try:
+            self._remove()
+        finally:
+            for kept in self._files.values():
+                if kept is not None:
+                    kept.close()
+            self._files.clear()
+
+    def _remove(self) -> None:
         deadline = time.monotonic() + CLOSE_SECONDS
         while True:
             try:
@@ -246,10 +356,21 @@ class CgroupGroup(ProcessGroup):
             except FileNotFoundError:
                 return
             except OSError:
-                if time.monotonic() > deadline:
+                left = deadline - time.monotonic()
+                if left <= 0:
                     return  # left for remove_cgroups_of, or for the machine's own clean-up
                 self.kill()
-                time.sleep(0.002)
+                self._wait_emptied(min(left, 0.1))
+
+    def _wait_emptied(self, wait: float) -> None:
+        """Wait until no process is left in the cgroup (``cgroup.events`` says ``populated 0``, and
+        the kernel wakes whoever watches it), for at most ``wait`` seconds."""
+        events = self._read("cgroup.events")
+        kept = self._files.get("cgroup.events")
+        if events is None or kept is None:
+            time.sleep(0.002)
+        elif b"populated 0" not in events:
+            select.select([], [], [kept.descriptor], wait)
 
 
 @functools.cache

@@ -8,6 +8,7 @@ the results files named on the command line and the key that hides the computer'
 from __future__ import annotations
 
 import secrets
+from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -28,16 +29,22 @@ MAX_BODY = 1 << 20
 """Bytes a request body may have."""
 
 
-def create_app(results: Sequence[str | Path] = (), key: bytes | None = None) -> Starlette:
-    """The app; ``results`` are the only files it opens, ``key`` signs the secrets of games
-    against the computer (a fresh random one when ``None``: a restart forgets running games)."""
-    from moocow.web import assist, home, play, tournament
+def create_app(
+    results: Sequence[str | Path] = (), key: bytes | None = None, trees: Sequence[str | Path] = ()
+) -> Starlette:
+    """The app; ``results`` and ``trees`` are the only files it opens, ``key`` seals the secrets of
+    games against the computer (a fresh random one when ``None``: a restart forgets running games)."""
+    from moocow.web import assist, compare, home, play, tournament
+    from moocow.web import trees as tree_views
+    from moocow.web.jobs import Jobs
 
     routes: list[Any] = []
     views = {
         "/": home.home_page,
         assist.PATH: assist.assist_page,
         play.PATH: play.play_page,
+        compare.PATH: compare.compare_page,
+        tree_views.PATH: tree_views.tree_page,
         tournament.PATH: tournament.files_page,
         tournament.PATH + "/{number:int}": tournament.file_page,
         tournament.PATH + "/{number:int}/player": tournament.player_page,
@@ -45,6 +52,8 @@ def create_app(results: Sequence[str | Path] = (), key: bytes | None = None) -> 
     }
     for path, view in views.items():
         routes += [Route(twin, view) for twin in (twin_paths(path) if path != "/" else ("/", "/index.json"))]
+    routes.append(Route(tree_views.PATH + ".svg", tree_views.tree_picture))
+    routes.append(Route(tree_views.PATH, tree_views.tree_upload, methods=["POST"]))
     routes.append(Mount("/static", StaticFiles(directory=HERE / "static"), name="static"))
     app = Starlette(
         routes=routes,
@@ -52,6 +61,9 @@ def create_app(results: Sequence[str | Path] = (), key: bytes | None = None) -> 
     )
     app.state.results = [Path(path) for path in results]
     app.state.key = key if key is not None else secrets.token_bytes(32)
+    app.state.jobs = Jobs()
+    app.state.trees = [Path(path) for path in trees]
+    app.state.uploads = OrderedDict()
     return Bounded(app)  # type: ignore[return-value]
 
 

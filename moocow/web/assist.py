@@ -18,7 +18,7 @@ from moocow.interactive import LIST_LIMIT, marked
 from moocow.pieces import alphabet
 from moocow.terminal import plural
 from moocow.web.moves import MAX_TYPED, Url, pieces, read_url, split_entry
-from moocow.web.pages import page, problem
+from moocow.web.pages import page, problem, wants_json
 from moocow.web.specs import web_assistant, web_game
 
 PATH = "/assist"
@@ -30,9 +30,6 @@ def assist_page(request: Request) -> Response:
         url = read_url(request, PATH, ("game", "strategy"))
         game = web_game(url.base.get("game", ""))
         assistant = web_assistant(game, url.base.get("strategy", "minmax"))
-    except MoocowError as error:
-        return problem(request, str(error), 400)
-    try:
         replay(assistant, url.moves)
     except MoocowError as error:
         return problem(request, str(error), 400)
@@ -40,7 +37,7 @@ def assist_page(request: Request) -> Response:
     try:
         if typed is not None:
             score = request.query_params.get("score", "")
-            return RedirectResponse(entered(assistant, url, typed, score), 303)
+            return RedirectResponse(entered(assistant, url, typed, score, wants_json(request)), 303)
         data = board(assistant, url)
     except MoocowError as error:
         url.typed = ""
@@ -60,7 +57,7 @@ def replay(assistant: Assistant, moves: list[str]) -> None:
             raise MoocowError(f"entry {number} solved the game; the entries after it cannot be played")
 
 
-def entered(assistant: Assistant, url: Url, typed: str, score: str) -> str:
+def entered(assistant: Assistant, url: Url, typed: str, score: str, json: bool = False) -> str:
     """Where a typed entry leads: a guess and its score (or ``GUESS SCORE`` in one box, as the CLI
     reads it) is recorded; a guess alone waits for its score to be tapped."""
     if len(typed) > MAX_TYPED or len(score) > MAX_TYPED:
@@ -69,9 +66,10 @@ def entered(assistant: Assistant, url: Url, typed: str, score: str) -> str:
     game = assistant.game
     shown = game.format_code(game.guesses[game.guess_index(guess)])
     if not score:
-        return url.to(typed=shown)
+        return url.to(typed=shown, json=json)
     assistant.record(guess, score)
-    return url.to(moves=[*url.moves, f"{shown}:{game.format_feedback(assistant.position.history[-1][1])}"])
+    entry = f"{shown}:{game.format_feedback(assistant.position.history[-1][1])}"
+    return url.to(moves=[*url.moves, entry], json=json)
 
 
 def board(assistant: Assistant, url: Url) -> dict[str, Any]:

@@ -32,6 +32,10 @@ def home_page(request: Request) -> Response:
             for spec in SUGGESTED
         ],
         "strategies": [name for name in STRATEGIES if name not in FILE_STRATEGIES],
+        "trees": [
+            {"name": path.name, "link": f"/tree?file={number}"}
+            for number, path in enumerate(request.app.state.trees)
+        ],
         "results": [
             {"name": path.name, "link": f"/results/{number}"}
             for number, path in enumerate(request.app.state.results)

@@ -16,7 +16,7 @@ from moocow.interactive import deal_secret, scored
 from moocow.pieces import alphabet
 from moocow.terminal import plural
 from moocow.web.moves import MAX_TYPED, Url, pieces, read_url
-from moocow.web.pages import page, problem
+from moocow.web.pages import page, problem, wants_json
 from moocow.web.review import review
 from moocow.web.specs import web_game
 from moocow.web.tokens import seal, unseal
@@ -33,7 +33,8 @@ def play_page(request: Request) -> Response:
         if "t" not in url.base:
             seed = _seed(request.query_params.get("seed"))
             token = seal(key, game.spec, deal_secret(game, seed))
-            return RedirectResponse(Url(PATH, {"game": game.spec, "t": token}).to(), 303)
+            started = Url(PATH, {"game": game.spec, "t": token})
+            return RedirectResponse(started.to(json=wants_json(request)), 303)
         secret = unseal(key, game.spec, url.base["t"], len(game.secrets))
         played, solved = replay(game, secret, url.moves)
     except MoocowError as error:
@@ -47,7 +48,7 @@ def play_page(request: Request) -> Response:
             shown = game.format_code(game.guesses[game.guess_index(typed)])
         except MoocowError as error:
             return page(request, "play.html", {**data, "error": str(error)}, 400)
-        return RedirectResponse(url.to(moves=[*url.moves, shown]), 303)
+        return RedirectResponse(url.to(moves=[*url.moves, shown], json=wants_json(request)), 303)
     if data["over"]:
         data["secret"] = game.format_code(game.secrets[secret])
         data["review"] = review(game, played)

@@ -3,22 +3,24 @@
 The socket is bound here, before uvicorn starts, so a port in use is the CLI's one line and
 ``--port 0`` prints the port the system chose. With a host that listens on every interface the
 addresses a phone on the same network can open are printed, the first one as a QR code. Only
-typer is imported when the module loads: the CLI's other commands list this one for free.
+typer is imported when the module loads (not even the socket module): ``moocow --help`` lists
+this command for free.
 """
 
 from __future__ import annotations
 
 import contextlib
-import ipaddress
-import socket
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from moocow.engine.errors import MoocowError
 from moocow.engine.inputs import open_regular
+
+if TYPE_CHECKING:
+    import socket
 
 EVERYWHERE = frozenset({"0.0.0.0", "::", ""})
 """Hosts that listen on every interface."""
@@ -33,27 +35,34 @@ def serve(
         list[Path] | None,
         typer.Option("--results", metavar="FILE", help="A tournament's results file to show (repeatable)."),
     ] = None,
+    trees: Annotated[
+        list[Path] | None,
+        typer.Option("--tree", metavar="FILE", help="A strategy tree file to show (repeatable)."),
+    ] = None,
 ) -> None:
     """Serve the assistant, games against the computer and tournament results as web pages."""
     from moocow.terminal import one_line_errors
 
     with one_line_errors():
-        files = [_readable(path) for path in results or []]
+        files = [_readable(path, "results file") for path in results or []]
+        tree_files = [_readable(path, "tree file") for path in trees or []]
         listening = listen(host, port)
     actual = listening.getsockname()[1]
     for line in addresses(host, actual):
         print(line, flush=True)
-    run(listening, files)
+    run(listening, files, tree_files)
 
 
-def _readable(path: Path) -> Path:
-    """A results file that can be opened now (it is read again at each request)."""
-    with open_regular(path, "results file"):
+def _readable(path: Path, what: str) -> Path:
+    """A file that can be opened now (it is read again when it changes)."""
+    with open_regular(path, what):
         return path
 
 
 def listen(host: str, port: int) -> socket.socket:
     """A socket bound to ``host:port`` and listening, or a one-line reason it cannot be."""
+    import socket
+
     if not 0 <= port <= 65535:
         raise MoocowError(f"port {port} is not between 0 and 65535")
     try:
@@ -83,6 +92,9 @@ def addresses(host: str, port: int) -> list[str]:
 def lan_addresses() -> list[str]:
     """This machine's IPv4 addresses other than loopback: the one its default route leaves from
     (a UDP socket connected to a private address: nothing is sent) and those its name resolves to."""
+    import ipaddress
+    import socket
+
     found: list[str] = []
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
         try:
@@ -107,13 +119,15 @@ def qr_lines(url: str) -> list[str]:
     return drawn.getvalue().rstrip("\n").splitlines()
 
 
-def run(listening: socket.socket, results: list[Path]) -> None:
+def run(listening: socket.socket, results: list[Path], trees: list[Path]) -> None:
     """Serve until Ctrl-C; uvicorn's access log stays off (the terminal shows the QR code)."""
     import uvicorn
 
     from moocow.web.app import create_app
 
-    config = uvicorn.Config(create_app(results), log_level="warning", access_log=False, lifespan="off")
+    config = uvicorn.Config(
+        create_app(results, trees=trees), log_level="warning", access_log=False, lifespan="off"
+    )
     server = uvicorn.Server(config)
     try:
         server.run(sockets=[listening])

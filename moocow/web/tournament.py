@@ -7,7 +7,6 @@ no path is ever taken from a URL.
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 from starlette.requests import Request
@@ -18,6 +17,7 @@ from moocow.interactive import scored
 from moocow.runner.bacrunner import is_course_deck
 from moocow.runner.leaderboard import Standing, standings
 from moocow.runner.shown_results import ShownResults, read_shown
+from moocow.web.named import named_file
 from moocow.web.pages import link, page, problem
 from moocow.web.review import review
 
@@ -25,26 +25,11 @@ PATH = "/results"
 POLL_SECONDS = 2
 """How often a page of a tournament still being written asks again."""
 
-_cache: dict[str, tuple[tuple[int, int], ShownResults]] = {}
-"""The last reading of each file, kept while its size and time are unchanged: a poll is cheap."""
-
 
 def shown(request: Request, number: int) -> tuple[str, ShownResults]:
     """The ``number``-th results file of the command line, read (again if it changed)."""
-    files = request.app.state.results
-    if not 0 <= number < len(files):
-        raise MoocowError(f"no results file {number}: the server was started with {len(files)}")
-    path = files[number]
-    try:
-        status = os.stat(path)
-    except OSError as error:
-        raise MoocowError(f"cannot read results file {str(path)!r}: {error.strerror}") from None
-    stamp = (status.st_size, status.st_mtime_ns)
-    cached = _cache.get(str(path))
-    if cached is None or cached[0] != stamp:
-        cached = (stamp, read_shown(path))
-        _cache[str(path)] = cached
-    return path.name, cached[1]
+    path, results = named_file(request.app.state.results, number, "results file", read_shown)
+    return path.name, results
 
 
 def files_page(request: Request) -> Response:

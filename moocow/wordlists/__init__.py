@@ -1,8 +1,17 @@
 """Word sources, apart from any game: wordfreq's lists, a dictionary filter, word files, playability."""
 
+from moocow.wordlists.alpha import alpha_words
 from moocow.wordlists.english import english_words, is_english
 from moocow.wordlists.files import file_words
 from moocow.wordlists.frequency import wordfreq_words
 from moocow.wordlists.playable import is_playable, playable
 
-__all__ = ["english_words", "file_words", "is_english", "is_playable", "playable", "wordfreq_words"]
+__all__ = [
+    "alpha_words",
+    "english_words",
+    "file_words",
+    "is_english",
+    "is_playable",
+    "playable",
+    "wordfreq_words",
+]

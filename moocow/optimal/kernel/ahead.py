@@ -104,6 +104,7 @@ def load(entry: Entry, kind: Kind) -> Callable[..., Any] | None:
     path, failure = directory / f"{name}{SUFFIX}", directory / f"{name}.failed"
     if not path.exists() and not failure.exists():
         prune(directory)
+        _announce()
         _build(entry, kind, directory, name)
     if not path.exists():
         return None
@@ -118,6 +119,24 @@ def load(entry: Entry, kind: Kind) -> Callable[..., Any] | None:
         failure.write_text(f"{path.name} does not load: {error}\n")
         path.unlink(missing_ok=True)
         return None
+
+
+BUILD_NOTICE = (
+    "building the exact search's compiled code for this machine and this kind of game once "
+    "(about a minute; later runs load it at once)..."
+)
+_announced = False
+
+
+def _announce() -> None:
+    """Say that builds begin, once per process: the first proof of a game took 35 to 60 s more,
+    with nothing said on a terminal or off it."""
+    global _announced
+    if not _announced:
+        _announced = True
+        from moocow.engine.progress import notify
+
+        notify(BUILD_NOTICE)
 
 
 def build_command(request: str) -> list[str]:

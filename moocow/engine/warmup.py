@@ -1,0 +1,84 @@
+"""The greedy engine's compiled kernels, compiled once per machine: said when it happens, and done
+up front where a clock is running.
+
+numba compiles the kernels of ``engine.compiled`` on their first call and keeps them in its
+cache; later processes load them in a fraction of a second. That first compile takes 5 to 20 s
+on a 2-core machine, and it happened silently inside whatever needed it first: a fresh install's
+first tournament took 23 s instead of 2, and the compile was charged to the first strategy's
+``ms/guess``. So the first use of the compiled engine compiles every kernel at once, on a game
+of a few codes, after a notice (``engine.progress.notify``); and a tournament does it before
+its first round (``runner.tournament``), so no player's clock runs during it.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import numpy as np
+
+WARM_UP_SECONDS = 15
+"""About how long the compile takes on a 2-core machine (5 s idle, 20 s under load), for the notice."""
+NOTICE = "compiling the engine's kernels once for this machine (about {seconds} s; later runs load them)..."
+
+_lock = threading.Lock()
+_warm = False
+
+
+def kernels_cached() -> bool:
+    """Whether numba's cache holds every kernel Python calls. Reads numba's cache index paths (an
+    internal): where they cannot be read, the kernels are taken as cached and nothing is said."""
+    from moocow.engine import compiled
+
+    try:
+        paths = [Path(kernel._cache._cache_file._index_path) for kernel in compiled.ENTRY_POINTS]
+    except AttributeError:  # another numba: nothing to say, numba compiles as it needs
+        return True
+    return all(path.exists() for path in paths)
+
+
+def warm_up() -> bool:
+    """Compile (or load) every kernel of the compiled engine now, saying so first when a compile
+    is due; whether one was. Once per process; safe from several threads."""
+    global _warm
+    with _lock:
+        if _warm:
+            return False
+        from moocow.engine.progress import notify
+
+        compiling = not kernels_cached()
+        if compiling:
+            notify(NOTICE.format(seconds=WARM_UP_SECONDS))
+        _exercise()
+        _warm = True
+        return compiling
+
+
+def _exercise() -> None:
+    """Call every kernel Python calls, with the argument types the engine gives them, on
+    Mastermind with 2 pegs and 3 colours (so positional and common symbols both count)."""
+    from moocow.engine import compiled
+    from moocow.plugins.mastermind import Mastermind
+
+    game = Mastermind(pegs=2, colors=3)
+    form = game.feedback_form()
+    assert form is not None
+    prepared = compiled.prepare(game, form)
+    assert prepared is not None
+    values = np.arange(game.feedback_count, dtype=np.int64)
+    for candidates in (np.arange(len(game.secrets)), np.arange(len(game.secrets), dtype=np.int32)):
+        for guesses in (None, candidates[::2]):
+            for kind in (0, 1, 2):
+                compiled.scores(prepared, candidates, guesses, kind, None)
+                compiled.scores(prepared, candidates[:3], guesses, kind, 1)
+            compiled.partition_sizes(prepared, values, candidates, guesses)
+            codes = compiled._codes(prepared, candidates, guesses)
+            *places_and_masks, shape = codes
+            for sizes, scored, kind in (
+                (np.empty((len(values), codes[0].shape[1]), np.int32), compiled.NO_SCORES, compiled.SIZES),
+                (compiled.NO_SIZES, np.empty(codes[0].shape[1], np.int64), 0),
+            ):
+                job = (*places_and_masks, values if kind == compiled.SIZES else compiled.NO_VALUES, 9, kind)
+                compiled._blocks_parallel(job, shape, sizes, scored)
+        compiled.column(prepared, 0, candidates)
+    compiled.absent_in_order(prepared, np.array([1, 2]))
