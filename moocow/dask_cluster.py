@@ -15,7 +15,7 @@ from typing import Any
 
 from moocow.engine.errors import MoocowError
 from moocow.plugins import load_plugin_file, local_plugin_files
-from moocow.terminal import err, plural
+from moocow.terminal import plural
 
 CONNECT_SECONDS = 10.0
 """How long to wait for the scheduler, and for its first worker, before saying so in one line."""
@@ -39,12 +39,13 @@ def connected(scheduler: str) -> Iterator[Any]:
                 f"the Dask scheduler at {scheduler!r} has no worker after {CONNECT_SECONDS:g} s: start one "
                 f"with 'dask worker {scheduler} --nthreads 1'"
             ) from None
-        err.line(cluster_line(client.scheduler_info()))
         yield client
 
 
-def cluster_line(info: dict[str, Any]) -> str:
-    """Where a run is, said before it starts: a run on a cluster looked like one on this machine."""
+def where(client: Any) -> str:
+    """Where a run is, for it to say (a run on a cluster looked like one on this machine):
+    ``on the Dask cluster at tcp://HOST:PORT, N workers``."""
+    info = client.scheduler_info()
     workers = info.get("workers") or {}
     count = f"{len(workers)} {plural(len(workers), 'worker')}"
     return f"on the Dask cluster at {info.get('address', '?')}, {count}"

@@ -3,6 +3,8 @@ at once, and a cluster with no worker in moocow's words."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from typer.testing import CliRunner, Result
 
@@ -22,8 +24,11 @@ def test_a_run_on_the_cluster_says_where_it_runs() -> None:
         n_workers=2, threads_per_worker=1, processes=False, dashboard_address=":0"
     ) as cluster:
         result = run(*TOURNAMENT, "--scheduler", cluster.scheduler_address)
+        as_json = run(*TOURNAMENT, "--json", "--scheduler", cluster.scheduler_address)
+    said = f"on the Dask cluster at {cluster.scheduler_address}, 2 workers"
     assert result.exit_code == 0, result.stderr
-    assert f"on the Dask cluster at {cluster.scheduler_address}, 2 workers" in result.stderr.splitlines()
+    assert said in result.stderr.splitlines()
+    assert json.loads(as_json.stdout)["cluster"] == said
 
 
 def test_a_refused_port_is_said_at_once(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -223,8 +223,7 @@ def test_a_worker_that_cannot_give_the_runners_level_refuses_the_session(
     args = ["tournament", "-p", "first", "-p", thief_command(), "-g", GAME, "--seed-file", "private/seed.txt"]
     done = CliRunner().invoke(app, [*args, "--scheduler", weak_worker])
     assert done.exit_code == 2
-    where, line = done.output.splitlines()
-    assert where == f"on the Dask cluster at {weak_worker}, 1 worker"
+    (line,) = done.output.splitlines()  # where it ran is said after results, which a refused run has none of
     assert line.startswith("error: the Dask worker tcp://") and line.endswith(
         "cannot run players at the namespaces level this run chose (bubblewrap cannot make namespaces here: "
         "bwrap: Creating new namespace failed: Operation not permitted); install moocow there as here, "

@@ -172,7 +172,7 @@ def tournament(
         out.line(f"seed {chosen.seed}, drawn at random.")
     report_fouls(outcome.results, results is not None)
     report_seed(setup.seed, any(player.kind is not PlayerKind.STRATEGY for player in chosen.players))
-    report_referee(chosen.referee())
+    report_referee(chosen.referee(), outcome.cluster)
 
 
 def print_leaderboards(outcome: TournamentResult) -> None:
@@ -196,8 +196,11 @@ def report_interrupted(saved: int, results: Path | None) -> None:
     err.line(f"  {command}")
 
 
-def report_referee(record: dict[str, Any]) -> None:
-    """Say on stderr what protected the run, where a player ran outside the engine."""
+def report_referee(record: dict[str, Any], cluster: str | None = None) -> None:
+    """Say on stderr where the run was played, if on a Dask cluster, and what protected it, where
+    a player ran outside the engine: once it is over, so a run refused is still one line."""
+    if cluster is not None:
+        err.line(cluster)
     if "player_user" in record["sandbox"]:
         err.line(referee_line(record))
 
@@ -315,7 +318,7 @@ def grade(
         with one_line_errors():
             write_atomically(written, json.dumps(graded.gradescope(key), indent=2) + "\n")
     report_seed(chosen, named[0].kind is not PlayerKind.STRATEGY)
-    report_referee(graded.referee)
+    report_referee(graded.referee, graded.cluster)
 
 
 def verify(

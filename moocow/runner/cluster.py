@@ -26,7 +26,7 @@ from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
-from moocow.dask_cluster import connected, load_plugins
+from moocow.dask_cluster import connected, load_plugins, where
 from moocow.engine.errors import MoocowError
 from moocow.plugins import local_plugin_files
 from moocow.runner.launch import become_subreaper
@@ -44,8 +44,9 @@ RUN_FOLDER = "moocow-dask-"
 """Prefix of the private folder a worker gives each session's players."""
 
 
-def run_sessions_on(scheduler: str, plans: Sequence[SessionPlan], emit: Emit) -> None:
-    """Play every plan on the cluster behind ``scheduler``, emitting each round as a worker finishes it.
+def run_sessions_on(scheduler: str, plans: Sequence[SessionPlan], emit: Emit) -> str:
+    """Play every plan on the cluster behind ``scheduler``, emitting each round as a worker finishes
+    it; returns where they were played (``dask_cluster.where``).
 
     Workers put each round on a Dask queue of the run's; a session played again after its worker
     was lost sends its rounds again, which are emitted once. The queue lives on the scheduler
@@ -84,16 +85,19 @@ def run_sessions_on(scheduler: str, plans: Sequence[SessionPlan], emit: Emit) ->
         finally:
             with contextlib.suppress(Exception):  # a scheduler lost, say; what was emitted is saved
                 rounds.close()  # a scheduler that outlives the run does not keep its queue
+        return where(client)
 
 
-def play_session_on(scheduler: str, plan: SessionPlan) -> tuple[Identity, list[RoundResult]]:
-    """One session on the cluster (``moocow grade --scheduler``): who the player said it was, its rounds."""
+def play_session_on(scheduler: str, plan: SessionPlan) -> tuple[Identity, list[RoundResult], str]:
+    """One session on the cluster (``moocow grade --scheduler``): who the player said it was, its
+    rounds, and where it was played (``dask_cluster.where``)."""
     from distributed import wait
 
     with scheduler_kept(), connected(scheduler) as client:
         future = client.submit(play_on_worker, plan, local_plugin_files(), pure=False)
         wait([future])
-        return _outcome(future, plan)
+        identity, results = _outcome(future, plan)
+        return identity, results, where(client)
 
 
 @contextlib.contextmanager

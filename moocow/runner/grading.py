@@ -38,6 +38,8 @@ class Grade:
     """Every round, in order."""
     referee: dict[str, Any] = field(default_factory=dict, repr=False)
     """What protected the run: the sandbox and the limits in force (``Tournament.referee``)."""
+    cluster: str | None = None
+    """Where it was played, if on a Dask cluster (``dask_cluster.where``)."""
 
     @property
     def standing(self) -> Standing:
@@ -148,10 +150,11 @@ def grade(
         tournament = tournament.on_cluster()
     (plan,) = tournament.plans()
     results: list[RoundResult] = []
+    cluster = None
     if scheduler is not None:
         from moocow.runner.cluster import play_session_on  # Dask is imported only when asked for
 
-        identity, results = play_session_on(scheduler, plan)
+        identity, results, cluster = play_session_on(scheduler, plan)
     else:
         identity = play_session(plan, results.append)
-    return Grade(player, plan.deck, seed, identity, tuple(results), tournament.referee())
+    return Grade(player, plan.deck, seed, identity, tuple(results), tournament.referee(), cluster)

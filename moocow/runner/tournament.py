@@ -279,6 +279,8 @@ class TournamentResult:
     """Every round: player, then entry, then round number."""
     played: int
     """Rounds played in this run (the others came from a resumed results file)."""
+    cluster: str | None = None
+    """Where it was played, if on a Dask cluster (``dask_cluster.where``)."""
 
     def standings(self, game: str | None = None) -> list[Standing]:
         """The leaderboard of one entry, or over all entries."""
@@ -295,6 +297,7 @@ class TournamentResult:
             "games": list(chosen.games),
             "rounds": len(self.results),
             "played": self.played,
+            "cluster": self.cluster,
             "standings": [row.to_dict() for row in self.standings()],
             "by_game": {game: [row.to_dict() for row in self.standings(game)] for game in chosen.games},
             "lost": [
@@ -371,18 +374,19 @@ def run_tournament(
         warm_up()  # before any round: a first compile is no strategy's time per guess
     if progress is not None:
         progress.begin(len(tournament.players) * len(tournament.games) * tournament.rounds, resumed)
+    cluster = None
     try:
         if scheduler is not None:
             from moocow.runner.cluster import run_sessions_on  # Dask is imported only when asked for
 
-            run_sessions_on(scheduler, tournament.plans(collected), emit)
+            cluster = run_sessions_on(scheduler, tournament.plans(collected), emit)
         else:
             run_sessions(tournament.plans(collected), workers, emit)
     finally:
         if log is not None:
             log.close()
     ordered = tuple(sorted(collected.values(), key=tournament.order))
-    return TournamentResult(tournament, ordered, len(ordered) - resumed)
+    return TournamentResult(tournament, ordered, len(ordered) - resumed, cluster)
 
 
 def _engine_compiles(tournament: Tournament) -> bool:
