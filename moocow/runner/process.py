@@ -259,7 +259,7 @@ class PlayerProcess:
                 raise Foul(Failure.OUTPUT, f"sent more than {cap} bytes without a line end")
             ready = select.select([self._out, *self._stderr.watched()], [], [], self._poll(deadline))[0]
             now = time.monotonic()
-            if len(ready) > (self._out in ready):
+            if self._stderr.reading in ready:
                 self._drain_stderr()
             if not ready or now - read_at >= POLL_SECONDS:
                 deadline += self._check_usage(cpu_start, allowance)
