@@ -24,7 +24,7 @@ import time
 from dataclasses import dataclass
 
 from bench.isolate import ROOT
-from bench.measure import median, one_core
+from bench.measure import median, one_core, peak_rss
 from bench.rounds import PLAYER, SEED
 from bench.rows import Row, ratio
 from moocow.runner.decks import load_deck
@@ -191,7 +191,7 @@ class RefereeWorkload:
                 moocow_seconds=floor * count,
                 baseline_seconds=None,
                 ratio=None,
-                peak_rss=None,
+                peak_rss=peak_rss(),
                 result=f"{1 / floor:,.0f} lines/s ({floor * 1e6:.1f} µs each, CPU {floor_cpu * 1e6:.1f} µs)",
                 agree=None,
                 details={"runs": [run.seconds for run in floors], "cpu": [run.cpu for run in floors]},
@@ -209,7 +209,7 @@ class RefereeWorkload:
             moocow_seconds=run.seconds,
             baseline_seconds=floor * run.guesses,
             ratio=ratio(floor * run.guesses, run.seconds),
-            peak_rss=None,
+            peak_rss=peak_rss(),
             result=(
                 f"{run.guesses / run.seconds:,.0f} guesses/s; CPU {1 / per_cpu:,.0f} guesses/s (runner "
                 f"{micro(run.runner_cpu, run.guesses)}, player {micro(run.player_cpu, run.guesses)} a guess; "
@@ -266,7 +266,7 @@ class CrowdWorkload:
                 moocow_seconds=hostile * guesses,
                 baseline_seconds=plain * guesses,
                 ratio=ratio(plain * guesses, hostile * guesses),
-                peak_rss=None,
+                peak_rss=peak_rss(),
                 result=(
                     f"runner {hostile * 1e6:.0f} µs a guess against {plain * 1e6:.0f} µs; "
                     f"{max(run.scans for run in crowd)} scans of all its processes; {fouls} fouls"
