@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from moocow.engine.errors import MoocowError
 from moocow.optimal import parallel, search
 from moocow.optimal.prove import prove_optimal
 from moocow.optimal.search import Search
@@ -93,6 +94,7 @@ def test_closing_the_pool_ends_workers_in_the_middle_of_sending(monkeypatch: pyt
 
 SEARCH_WITH_SLOW_WORKERS = """
 import time
+from moocow.engine.errors import MoocowError
 from moocow.optimal import parallel, search
 from moocow.optimal.prove import prove_optimal
 from moocow.plugins.mastermind import Mastermind
@@ -143,6 +145,7 @@ def test_workers_die_with_a_search_killed_alone() -> None:
 ONE_WORKER_WITH_A_STORE = """
 import sys, time
 from pathlib import Path
+from moocow.engine.errors import MoocowError
 from moocow.optimal import parallel, search
 from moocow.optimal.prove import prove_optimal
 from moocow.optimal.stopping import stopped_by_signals
@@ -180,6 +183,7 @@ def test_with_a_store_one_worker_stops_in_seconds(tmp_path: Path) -> None:
 
 ONE_WORKER_STOPPABLE = """
 import time
+from moocow.engine.errors import MoocowError
 from moocow.optimal import parallel, search
 from moocow.optimal.prove import prove_optimal
 from moocow.optimal.stopping import stopped_by_signals
@@ -216,3 +220,21 @@ def test_a_stoppable_search_on_one_core_without_a_store_stops_in_seconds(sent: s
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(process.pid, signal.SIGKILL)
+
+
+def test_a_worker_the_machine_cannot_fork_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """fork's EAGAIN on a crowded machine (``BlockingIOError``) was a traceback; it is the search's
+    one-line error, and the worker already started is stopped."""
+    started: list[parallel._ForkedWorker] = []
+    real_init = parallel._ForkedWorker.__init__
+
+    def second_fork_fails(self: parallel._ForkedWorker, *args: Any) -> None:
+        if started:
+            raise BlockingIOError(11, "Resource temporarily unavailable")
+        real_init(self, *args)
+        started.append(self)
+
+    monkeypatch.setattr(parallel._ForkedWorker, "__init__", second_fork_fails)
+    with pytest.raises(MoocowError, match="cannot start a worker of the exact search: Resource"):
+        parallel.ForkedGuessPool(Search(Mastermind(pegs=2, colors=2)), 2)
+    assert len(started) == 1 and not started[0].process.is_alive()

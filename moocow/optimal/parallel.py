@@ -314,10 +314,17 @@ class ForkedGuessPool(GuessPool):
         super().__init__(search, workers)
         context = multiprocessing.get_context("fork")
         self._idle: list[_ForkedWorker] = []
-        for _ in range(workers):
-            self._idle.append(_ForkedWorker(context, [worker.connection for worker in self._idle]))
         self._busy: dict[_ForkedWorker, object] = {}
         """The workers on a guess, each with where its outcome goes."""
+        try:
+            for _ in range(workers):
+                self._idle.append(_ForkedWorker(context, [worker.connection for worker in self._idle]))
+        except OSError as error:  # fork's EAGAIN on a crowded machine was a traceback
+            self.close()
+            raise MoocowError(
+                f"cannot start a worker of the exact search: {error.strerror or error} "
+                "(the machine's process or memory limit?); try again, or with fewer --workers"
+            ) from None
 
     def submit(self, task: GuessTask, position: object, results: Results) -> None:
         worker = self._idle.pop()
