@@ -12,7 +12,6 @@ machine cannot give that level.
 from __future__ import annotations
 
 import shutil
-import site
 import subprocess
 import sys
 import tempfile
@@ -23,6 +22,7 @@ import pytest
 
 from moocow.runner import sandbox
 from moocow.runner.grading import grade
+from tests.gradescope_helpers import system_venv
 
 HOSTILE = Path(__file__).parent / "players" / "hostile"
 GAME = "mastermind:pegs=3,colors=3"
@@ -253,18 +253,9 @@ def test_a_seed_on_the_runners_command_line_is_blanked_before_the_first_player_s
 def closed_venv() -> Iterator[Path]:
     """A venv of the system's Python, importing this moocow, inside a folder other users cannot
     reach (mode 0700): its ``bin/python`` links to an interpreter anyone can run."""
-    system = Path("/usr/bin/python3")
-    asked = [system, "-c", "import sys; print(*sys.version_info[:2], sep='.')"]
-    version = f"{sys.version_info[0]}.{sys.version_info[1]}"
-    if not system.exists() or subprocess.run(asked, capture_output=True, text=True).stdout.strip() != version:
-        pytest.skip(f"{system} is not Python {version}, so it cannot import this moocow's packages")
     folder = Path(tempfile.mkdtemp(prefix="moocow-closed-", dir="/tmp"))  # mkdtemp: mode 0700
     try:
-        subprocess.run([system, "-m", "venv", "--without-pip", folder / "venv"], check=True)
-        bridge = folder / "venv" / "lib" / f"python{version}" / "site-packages" / "moocow-bridge.pth"
-        bridge.write_text(
-            "".join(f"import site; site.addsitedir({path!r})\n" for path in site.getsitepackages())
-        )
+        system_venv(folder)
         yield folder
     finally:
         shutil.rmtree(folder, ignore_errors=True)

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from moocow.engine.errors import MoocowError
+from moocow.gradescope.budget import OutOfTime, time_budget
 from moocow.gradescope.course import Course, SubmissionLimit, read_course
 from moocow.gradescope.results import GRADED_MARK, Mark, bounded, course_results, cut, ungraded
 from moocow.runner.files import PRIVATE, check_output, write_atomically
@@ -83,14 +84,38 @@ def autograder_root() -> Path:
 
 
 def run_autograder(root: Path) -> dict[str, Any]:
-    """Grade the submission under ``root`` by the course in its source; write and return ``results.json``."""
+    """Grade the submission under ``root`` by the course in its source; write and return ``results.json``.
+
+    Whatever happens after the results file is found writable, it is written: an error (raised
+    again, for run_autograder's status and output) leaves results that say the autograder failed,
+    with the error in a test only instructors see; a submission whose rounds outlive the course's
+    time budget gets results that say so, before Gradescope's timeout would leave none."""
     layout = Layout(root)
     written = check_output(layout.results, "Gradescope results")
     for secret in (layout.seed, layout.metadata):
         with contextlib.suppress(FileNotFoundError):
             os.chmod(secret, PRIVATE)
-    course = read_course(layout.course)
     version = installed_version("moocow")
+    try:
+        results = _results(layout, version)
+    except Exception as error:
+        failed = ungraded(FAILED, version, error=str(error) or type(error).__name__)
+        write_atomically(written, json.dumps(failed, indent=2, ensure_ascii=False) + "\n")
+        raise
+    write_atomically(written, json.dumps(results, indent=2, ensure_ascii=False) + "\n")
+    return results
+
+
+FAILED = (
+    "Not graded: the autograder stopped with an error before your submission was graded. Your "
+    "instructor sees the error in these results and can grade it again."
+)
+"""What a student reads when the autograder failed (the error itself is in a hidden test)."""
+
+
+def _results(layout: Layout, version: str) -> dict[str, Any]:
+    """``results.json`` for the submission: not graded (a file missing, over the limit), or graded."""
+    course = read_course(layout.course)
     missing = [name for name in course.files if not _plain_file(layout.submission / name)]
     if missing:
         found = (
@@ -100,20 +125,28 @@ def run_autograder(root: Path) -> dict[str, Any]:
             f"Not graded: the submission has no {', '.join(missing)} "
             f"(it has: {', '.join(found) or 'no file'}); submit {', '.join(course.files)}."
         )
-        results = ungraded(message, version)
-    else:
-        kept = _limited(course.submissions, layout.metadata)
-        results = kept if kept is not None else _graded(course, layout, version)
-    write_atomically(written, json.dumps(results, indent=2, ensure_ascii=False) + "\n")
-    return results
+        return ungraded(message, version)
+    kept = _limited(course.submissions, layout.metadata)
+    if kept is not None:
+        return kept
+    try:
+        return _graded(course, layout, version)
+    except OutOfTime:
+        return ungraded(
+            f"Not graded: the rounds took longer than this assignment's time budget, {course.seconds} s "
+            "for all of them together (past Gradescope's timeout there would be no results at all). "
+            f"A guess may take up to {course.limits.guess_seconds:g} s, but every guess of every round "
+            "must fit the budget: make your player faster.",
+            version,
+        )
 
 
 def _graded(course: Course, layout: Layout, version: str) -> dict[str, Any]:
-    """Play the practice and the graded rounds of every deck; ``results.json``."""
+    """Play the practice and the graded rounds of every deck, within the course's time budget."""
     seed = read_seed_file(layout.seed)
     hidden = (layout.seed, layout.metadata, layout.results, layout.course)
     sandbox = SandboxPolicy().hiding(*hidden)
-    with player_folder(layout.submission) as folder, contextlib.chdir(folder):
+    with player_folder(layout.submission) as folder, contextlib.chdir(folder), time_budget(course.seconds):
 
         def play(player: str, deck: str, on_seed: int, rounds: int) -> Grade:
             return grade(player, deck, seed=on_seed, rounds=rounds, mercy=course.mercy,

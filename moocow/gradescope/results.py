@@ -170,13 +170,15 @@ def _when(visibility: str) -> str:
     }[visibility]
 
 
-def ungraded(message: str, version: str) -> dict[str, Any]:
-    """A submission that could not be graded (a file missing): one line saying why, score 0."""
+def ungraded(message: str, version: str, error: str | None = None) -> dict[str, Any]:
+    """A submission that was not graded (a file missing, out of time, the autograder failed): one
+    line saying why, score 0; the autograder's ``error``, if any, in a test only instructors see."""
+    tests = [] if error is None else [_test("The autograder's error", 0, 0, cut(error, 2000), "hidden")]
     return {
         "score": 0,
         "output": cut(message, 2000),
-        "output_format": TEXT,
+        **PLAIN,
         "stdout_visibility": "hidden",
-        "tests": [],
+        "tests": tests,
         "extra_data": {"moocow": {"version": version, GRADED_MARK: False}},
     }

@@ -1,0 +1,121 @@
+"""A hostile student against ``gradescope try``/``run`` at the level Gradescope gives (the ``user``
+level: root without CAP_SYS_ADMIN): every path ends with a results.json that says what happened.
+
+Gradescope stops an autograder at the assignment's timeout and then has no results at all ("The
+autograder failed to execute correctly": no grade), and an autograder that stops on an error
+leaves none either. Each attack here is run for real with ``gradescope try``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from moocow.gradescope.grading import FAILED
+from moocow.gradescope.tryout import can_drop
+from tests.gradescope_helpers import check_specification, moocow, system_venv
+
+pytestmark = pytest.mark.skipif(not can_drop(), reason="needs root and setpriv, for Gradescope's level")
+
+GAME = "mastermind:pegs=3,colors=3"
+SLOWPOKE = """\
+import time
+
+
+def initialize_wordlist(words):
+    pass
+
+
+def guess(n, guesses_so_far):
+    time.sleep(2)  # well inside its 10 s a guess, every guess, every round
+    return "012"
+
+
+def student_id():
+    return "1"
+
+
+def author():
+    return "Slow, Poke"
+"""
+
+
+def build(folder: Path, course: str) -> Path:
+    (folder / "course.toml").write_text(f'[gradescope]\ngames = ["{GAME}"]\npractice_rounds = 0\n{course}')
+    done = moocow(sys.executable, "gradescope", "build", "course.toml", "-o", "a.zip", cwd=folder)
+    assert done.returncode == 0, done.stderr
+    return folder / "a.zip"
+
+
+def running(name: str) -> list[str]:
+    """The command lines of this machine's processes that name ``name``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            line = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        if name in line and entry.name != str(os.getpid()):
+            found.append(line)
+    return found
+
+
+def test_a_player_slower_than_the_time_budget_gets_results_that_say_so(
+    readable_python: str, reachable: Path
+) -> None:
+    """A player taking 2 s of its 10 s on every guess of 20 rounds of 20 guesses runs for 13
+    minutes: past Gradescope's default timeout of 10, which leaves no results. The course's
+    time budget (``seconds``) stops it and the results say why, with no player left running."""
+    archive = build(reachable, 'files = ["slowpoke.py"]\nrounds = 4\nseconds = 3\n')
+    (reachable / "submission").mkdir()
+    (reachable / "submission" / "slowpoke.py").write_text(SLOWPOKE)
+    out = reachable / "out"
+    done = moocow(readable_python, "gradescope", "try", str(archive), "submission", "--out", str(out),
+                  cwd=reachable)  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    results = json.loads((out / "results" / "results.json").read_text())
+    check_specification(results)
+    assert results["score"] == 0 and results["output"].startswith(
+        "Not graded: the rounds took longer than this assignment's time budget, 3 s for all of them"
+    )
+    assert not running("slowpoke.py")
+
+
+@pytest.fixture
+def closed_python() -> Iterator[Path]:
+    """A venv importing this moocow in a folder other users cannot reach: a broken autograder."""
+    folder = Path(tempfile.mkdtemp(prefix="moocow-closed-", dir="/tmp"))  # mode 0700
+    try:
+        yield system_venv(folder)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_an_autograder_that_stops_on_an_error_still_writes_results_saying_so(
+    closed_python: Path, reachable: Path
+) -> None:
+    """run_autograder refused to play (here: its interpreter's folder is closed to the player's
+    user) and wrote no results.json, so the submission had no grade and no word why. Now the
+    results say the autograder failed, the error is in a test only instructors see, and run's
+    status and ``try``'s line still report it."""
+    archive = build(reachable, "rounds = 2\n")
+    (reachable / "submission").mkdir()
+    (reachable / "submission" / "bacplayer.py").write_text(SLOWPOKE)
+    out = reachable / "out"
+    done = moocow(str(closed_python), "gradescope", "try", str(archive), "submission", "--out", str(out),
+                  cwd=reachable)  # fmt: skip
+    assert done.returncode == 2
+    (line,) = done.stderr.splitlines()
+    assert line.startswith("error: player 'bacplayer.py': ") and "is not reachable by other users" in line
+    results = json.loads((out / "results" / "results.json").read_text())
+    check_specification(results)
+    assert results["score"] == 0 and results["output"] == FAILED
+    (error,) = results["tests"]
+    assert error["visibility"] == "hidden" and error["output"] == line.removeprefix("error: ")
