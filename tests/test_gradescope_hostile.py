@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from moocow.gradescope.grading import FAILED
-from moocow.gradescope.tryout import can_drop
+from moocow.gradescope.tryout import can_drop, default_metadata
 from tests.gradescope_helpers import check_specification, moocow, system_venv
 
 pytestmark = pytest.mark.skipif(not can_drop(), reason="needs root and setpriv, for Gradescope's level")
@@ -72,8 +72,10 @@ def test_a_player_slower_than_the_time_budget_gets_results_that_say_so(
 ) -> None:
     """A player taking 2 s of its 10 s on every guess of 20 rounds of 20 guesses runs for 13
     minutes: past Gradescope's default timeout of 10, which leaves no results. The course's
-    time budget (``seconds``) stops it and the results say why, with no player left running."""
-    archive = build(reachable, 'files = ["slowpoke.py"]\nrounds = 4\nseconds = 3\n')
+    time budget (``seconds``) stops it and the results say why, with no player left running; the
+    stop counts toward the submission limit."""
+    limit = "[gradescope.submissions]\nmost = 1\n"
+    archive = build(reachable, f'files = ["slowpoke.py"]\nrounds = 4\nseconds = 3\n{limit}')
     (reachable / "submission").mkdir()
     (reachable / "submission" / "slowpoke.py").write_text(SLOWPOKE)
     out = reachable / "out"
@@ -86,6 +88,15 @@ def test_a_player_slower_than_the_time_budget_gets_results_that_say_so(
         "Not graded: the rounds took longer than this assignment's time budget, 3 s for all of them"
     )
     assert not running("slowpoke.py")
+    # Stopped after graded rounds began, its player chose when: it counts toward the submission
+    # limit, or running out of time on purpose would be unlimited tries, a bit of the deck each.
+    metadata = default_metadata()
+    metadata["previous_submissions"] = [{"submission_time": metadata["created_at"], "results": results}]
+    (reachable / "metadata.json").write_text(json.dumps(metadata))
+    again = moocow(readable_python, "gradescope", "try", str(archive), "submission", "--metadata",
+                   "metadata.json", cwd=reachable)  # fmt: skip
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert "Not graded: at most 1 graded submissions in 24 hours" in again.stdout
 
 
 @pytest.fixture

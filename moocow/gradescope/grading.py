@@ -138,6 +138,7 @@ def _results(layout: Layout, version: str) -> dict[str, Any]:
             f"A guess may take up to {course.limits.guess_seconds:g} s, but every guess of every round "
             "must fit the budget: make your player faster.",
             version,
+            counted=True,  # its player played graded rounds and chose when to stop: not a free try
         )
 
 
