@@ -173,6 +173,7 @@ def test_try_with_a_broken_course_is_one_line(tmp_path: Path) -> None:
     with zipfile.ZipFile(tmp_path / "broken.zip", "w") as broken:
         for info, data in entries:
             broken.writestr(info, b"[gradescope]\nbogus = 1\n" if info.filename == "course.toml" else data)
+    (tmp_path / "broken.zip").chmod(0o600)  # it holds the seed: one others can read is refused
     (tmp_path / "bacplayer.py").write_text("")
     done = moocow(sys.executable, "gradescope", "try", "broken.zip", "bacplayer.py", cwd=tmp_path)
     assert done.returncode == 2 and done.stderr.count("\n") == 1

@@ -222,6 +222,7 @@ def test_try_takes_earlier_submissions_from_metadata(tmp_path: Path) -> None:
     earlier = {"output": "earlier", "tests": [], "score": 7, "extra_data": {"moocow": {"graded": True}}}
     metadata["previous_submissions"] = [{"submission_time": metadata["created_at"], "results": earlier}]
     (tmp_path / "metadata.json").write_text(json.dumps(metadata))
+    (tmp_path / "metadata.json").chmod(0o600)  # earlier results: one others can read is refused
     (tmp_path / "bacplayer.py").write_text("")
     arguments = ["autograder.zip", "bacplayer.py", "--metadata", "metadata.json"]
     done = moocow(sys.executable, "gradescope", "try", *arguments, cwd=tmp_path)

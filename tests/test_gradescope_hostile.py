@@ -20,7 +20,7 @@ import pytest
 
 from moocow.gradescope.grading import FAILED
 from moocow.gradescope.tryout import can_drop, default_metadata
-from tests.gradescope_helpers import check_specification, moocow, system_venv
+from tests.gradescope_helpers import PLAYERS, check_specification, moocow, system_venv
 
 pytestmark = pytest.mark.skipif(not can_drop(), reason="needs root and setpriv, for Gradescope's level")
 
@@ -93,6 +93,7 @@ def test_a_player_slower_than_the_time_budget_gets_results_that_say_so(
     metadata = default_metadata()
     metadata["previous_submissions"] = [{"submission_time": metadata["created_at"], "results": results}]
     (reachable / "metadata.json").write_text(json.dumps(metadata))
+    (reachable / "metadata.json").chmod(0o600)
     again = moocow(readable_python, "gradescope", "try", str(archive), "submission", "--metadata",
                    "metadata.json", cwd=reachable)  # fmt: skip
     assert again.returncode == 0, again.stdout + again.stderr
@@ -130,3 +131,32 @@ def test_an_autograder_that_stops_on_an_error_still_writes_results_saying_so(
     assert results["score"] == 0 and results["output"] == FAILED
     (error,) = results["tests"]
     assert error["visibility"] == "hidden" and error["output"] == line.removeprefix("error: ")
+
+
+def test_a_zip_or_earlier_results_others_can_read_are_refused_before_a_player_starts(
+    readable_python: str, reachable: Path
+) -> None:
+    """``try``'s command line names the zip, which holds the seed, and ``--metadata``, whose earlier
+    results hold graded details; a player reads command lines at this level. With both left
+    readable (a zip checked into a course repository is 0644), tests/players/hostile/zip_thief.py
+    put the seed in its student id. Each is now refused in one line naming it and the fix."""
+    archive = build(reachable, "rounds = 2\n")
+    (reachable / "submission").mkdir()
+    (reachable / "submission" / "bacplayer.py").write_bytes(
+        (PLAYERS / "hostile" / "zip_thief.py").read_bytes()
+    )
+    metadata = reachable / "metadata.json"
+    metadata.write_text(json.dumps(default_metadata()))
+    try_it = ["gradescope", "try", str(archive), "submission", "--metadata", str(metadata)]
+    for named, what in ((archive, "autograder zip"), (metadata, "--metadata")):
+        named.chmod(0o644)
+        done = moocow(readable_python, *try_it, cwd=reachable)
+        assert done.returncode == 2 and done.stdout == ""
+        assert done.stderr.splitlines() == [
+            f"error: {what} '{named}' holds a secret and other users can read it, so players can (they run "
+            f"as other users here): chmod 600 {named}"
+        ]
+        named.chmod(0o600)
+    done = moocow(readable_python, *try_it, cwd=reachable)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "(student id nothing, author Zip, Thief)" in done.stdout

@@ -25,6 +25,7 @@ from typing import Any
 from moocow.engine.errors import MoocowError
 from moocow.gradescope.grading import ROOT_VARIABLE, Layout
 from moocow.gradescope.scripts import PYTHON_VARIABLE
+from moocow.runner.secrecy import refuse_readable
 
 DROP = ("setpriv", "--bounding-set", "-sys_admin", "--")
 """How Docker's default leaves a container's root: no CAP_SYS_ADMIN, so no namespaces for bubblewrap."""
@@ -65,6 +66,9 @@ def try_zip(
         raise MoocowError(f"submission {str(submission)!r} does not exist")
     if metadata is not None and not Path(metadata).is_file():
         raise MoocowError(f"--metadata {str(metadata)!r} is not a file")
+    dropped = can_drop()
+    if dropped:  # players run as other users, and find the zip and the metadata on try's command line
+        refuse_readable([(archive, "autograder zip"), (metadata, "--metadata")])
     root = _fresh_root(out)
     layout = Layout(root)
     unzip(archive, layout.source)
@@ -79,7 +83,6 @@ def try_zip(
         shutil.copy2(metadata, layout.metadata)
     else:
         layout.metadata.write_text(json.dumps(default_metadata(), indent=2) + "\n")
-    dropped = can_drop()
     command = [*(DROP if dropped else ()), str(root / "run_autograder")]
     environment = {**os.environ, ROOT_VARIABLE: str(root), PYTHON_VARIABLE: sys.executable}
     done = subprocess.run(command, cwd=root, env=environment, capture_output=True, text=True, check=False)
