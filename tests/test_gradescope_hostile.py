@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import stat
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -19,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from moocow.gradescope.grading import FAILED
-from moocow.gradescope.tryout import can_drop, default_metadata
+from moocow.gradescope.tryout import can_drop, default_metadata, unzip
 from tests.gradescope_helpers import PLAYERS, check_specification, moocow, system_venv
 
 pytestmark = pytest.mark.skipif(not can_drop(), reason="needs root and setpriv, for Gradescope's level")
@@ -160,3 +161,23 @@ def test_a_zip_or_earlier_results_others_can_read_are_refused_before_a_player_st
     done = moocow(readable_python, *try_it, cwd=reachable)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "(student id nothing, author Zip, Thief)" in done.stdout
+
+
+def test_the_seed_is_never_open_to_others_while_a_dry_run_lays_it_out(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Unzipping wrote each file and then set its mode: the seed was 0644 for a moment, and a
+    player of another dry run on this machine, polling for it, could open it then and keep it (the
+    same zip: the same deck). Each file is now made with no bit for others until its mode is set."""
+    archive = build(tmp_path, "rounds = 2\n")
+    seen: dict[str, int] = {}
+    chmod = Path.chmod
+
+    def watched(path: Path, mode: int, **options: object) -> None:
+        seen.setdefault(path.name, stat.S_IMODE(path.stat().st_mode))  # what others saw until now
+        chmod(path, mode, **options)
+
+    monkeypatch.setattr(Path, "chmod", watched)
+    unzip(archive, tmp_path / "source")
+    assert seen["seed"] & 0o077 == 0 and stat.S_IMODE((tmp_path / "source" / "seed").stat().st_mode) == 0o600
+    assert stat.S_IMODE((tmp_path / "source" / "run_autograder").stat().st_mode) == 0o755
