@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 import tomllib
 import zipfile
 from pathlib import Path
@@ -13,6 +14,7 @@ from typing import Any
 import pytest
 
 from moocow.engine.errors import MoocowError
+from moocow.gradescope import grading
 from moocow.gradescope.course import Course, Points, course_from, read_course
 from moocow.gradescope.grading import Layout, run_autograder
 from moocow.gradescope.results import Mark, course_results, points
@@ -278,3 +280,29 @@ def test_build_from_options_puts_the_games_in_the_zip(tmp_path: Path) -> None:
     with zipfile.ZipFile(tmp_path / "a.zip") as opened:
         course = course_from(tomllib.loads(opened.read("course.toml").decode())["gradescope"])
     assert course.decks == ("bottles:n=3",) and course.rounds == 2 and course.player == "bacplayer.py"
+
+
+def test_marks_out_of_time_are_the_courses_error_not_the_players(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The points marks are played first, in the time budget: when they spend it, the results say the
+    autograder failed (the course's doing, the error for instructors), not that the player was slow."""
+    played = []
+
+    def slow_grade(player: str, *arguments: Any, **options: Any) -> Any:
+        played.append(player)
+        time.sleep(3)
+        raise AssertionError("the budget of 1 s is spent first")
+
+    monkeypatch.setattr(grading, "grade", slow_grade)
+    course = (
+        '[gradescope]\ngames = ["bottles:n=3"]\nseconds = 1\n[gradescope.points]\nscheme = "scale"\nmax = 5\n'
+    )
+    root = laid_out(tmp_path, course, {"bacplayer.py": ""}, default_metadata())
+    with pytest.raises(MoocowError, match=r"points marks \(minmax, mercy\) took longer than its time budget"):
+        run_autograder(root)
+    results = json.loads(Layout(root).results.read_text())
+    assert played == ["minmax"] and results["output"] == grading.FAILED
+    assert (
+        results["extra_data"]["moocow"]["graded"] is False and results["tests"][0]["visibility"] == "hidden"
+    )

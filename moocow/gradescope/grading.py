@@ -153,18 +153,25 @@ def _graded(course: Course, layout: Layout, version: str) -> dict[str, Any]:
             return grade(player, deck, seed=on_seed, rounds=rounds, mercy=course.mercy,
                          limits=course.limits, sandbox=sandbox)  # fmt: skip
 
+        marks = None
+        if course.points.scheme == "scale":  # first: out of time here is the course's doing, not the player's
+            try:
+                marks = (
+                    _mark(course.points.full_at, course, seed, play),
+                    _mark(course.points.zero_at, course, seed, play),
+                )
+            except OutOfTime:
+                raise MoocowError(
+                    f"the course's points marks ({course.points.full_at}, {course.points.zero_at}) took "
+                    f"longer than its time budget, seconds = {course.seconds}, before any player played: "
+                    "raise seconds, or mark with a total or a faster strategy"
+                ) from None
         practice = [
             play(course.player, deck, course.practice_seed, course.practice_rounds)
             for deck in course.decks
             if course.practice_rounds
         ]
         graded = [play(course.player, deck, seed, course.rounds) for deck in course.decks]
-        marks = None
-        if course.points.scheme == "scale":
-            marks = (
-                _mark(course.points.full_at, course, seed, play),
-                _mark(course.points.zero_at, course, seed, play),
-            )
     referee = graded[0].referee
     return course_results(course, practice, graded, marks, referee, version)
 
