@@ -181,3 +181,23 @@ def test_the_seed_is_never_open_to_others_while_a_dry_run_lays_it_out(
     unzip(archive, tmp_path / "source")
     assert seen["seed"] & 0o077 == 0 and stat.S_IMODE((tmp_path / "source" / "seed").stat().st_mode) == 0o600
     assert stat.S_IMODE((tmp_path / "source" / "run_autograder").stat().st_mode) == 0o755
+
+
+def test_a_submitted_folder_open_to_all_takes_no_note_that_outlives_the_run(
+    readable_python: str, reachable: Path
+) -> None:
+    """A student's zip may carry a folder of mode 0777; ``try`` copied the submission with its
+    modes, so tests/players/hostile/note_leaver.py wrote into it (found by the root on ``run``'s
+    command line), where the note outlived the run with ``--out``, for a later submission tried on
+    this machine. The copy is now writable by root alone."""
+    archive = build(reachable, "rounds = 1\n")
+    submission = reachable / "submission"
+    (submission / "shared").mkdir(parents=True)
+    (submission / "shared").chmod(0o777)
+    (submission / "bacplayer.py").write_bytes((PLAYERS / "hostile" / "note_leaver.py").read_bytes())
+    out = reachable / "out"
+    done = moocow(readable_python, "gradescope", "try", str(archive), "submission", "--out", str(out),
+                  cwd=reachable)  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "(student id refused, author Note, Leaver)" in done.stdout
+    assert not (out / "submission" / "shared" / "note.txt").exists()

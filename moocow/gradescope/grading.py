@@ -95,6 +95,7 @@ def run_autograder(root: Path) -> dict[str, Any]:
     for secret in (layout.seed, layout.metadata):
         with contextlib.suppress(FileNotFoundError):
             os.chmod(secret, PRIVATE)
+    closed_to_writers(layout.submission)
     version = installed_version("moocow")
     try:
         results = _results(layout, version)
@@ -216,6 +217,17 @@ def player_folder(submission: Path) -> Iterator[Path]:
         yield folder
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
+
+
+def closed_to_writers(folder: Path) -> None:
+    """Take the write bits of group and others off everything in ``folder`` (links left alone): a
+    student's zip may carry a folder of mode 0777, where a player at the ``user`` level, finding it
+    by the root on ``run``'s command line, left a note that outlived its session (and the run, in
+    the folders ``gradescope try --out`` keeps)."""
+    for path in (folder, *folder.rglob("*")) if folder.is_dir() else ():
+        found = path.lstat()
+        if not stat.S_ISLNK(found.st_mode) and found.st_mode & 0o022:
+            path.chmod(stat.S_IMODE(found.st_mode) & ~0o022)
 
 
 def _plain_file(path: Path) -> bool:
