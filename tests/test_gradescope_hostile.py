@@ -26,8 +26,13 @@ from tests.gradescope_helpers import PLAYERS, check_specification, moocow, syste
 pytestmark = pytest.mark.skipif(not can_drop(), reason="needs root and setpriv, for Gradescope's level")
 
 GAME = "mastermind:pegs=3,colors=3"
-SLOWPOKE = """\
+NOTE = Path("/tmp/moocow-slowpoke-note")
+"""Where the slow player leaves a file, which its session's end must remove, out of time or not."""
+SLOWPOKE = f"""\
 import time
+
+with open("{NOTE}", "w") as note:
+    note.write("left behind")
 
 
 def initialize_wordlist(words):
@@ -88,7 +93,7 @@ def test_a_player_slower_than_the_time_budget_gets_results_that_say_so(
     assert results["score"] == 0 and results["output"].startswith(
         "Not graded: the rounds took longer than this assignment's time budget, 3 s for all of them"
     )
-    assert not running("slowpoke.py")
+    assert not running("slowpoke.py") and not NOTE.exists()
     # Stopped after graded rounds began, its player chose when: it counts toward the submission
     # limit, or running out of time on purpose would be unlimited tries, a bit of the deck each.
     metadata = default_metadata()
