@@ -144,12 +144,12 @@ def test_a_zip_or_earlier_results_others_can_read_are_refused_before_a_player_st
 ) -> None:
     """``try``'s command line names the zip, which holds the seed, and ``--metadata``, whose earlier
     results hold graded details; a player reads command lines at this level. With both left
-    readable (a zip checked into a course repository is 0644), tests/players/hostile/zip_thief.py
+    readable (a zip checked into a course repository is 0644), tests/players/hostile/try_thief.py
     put the seed in its student id. Each is now refused in one line naming it and the fix."""
     archive = build(reachable, "rounds = 2\n")
     (reachable / "submission").mkdir()
     (reachable / "submission" / "bacplayer.py").write_bytes(
-        (PLAYERS / "hostile" / "zip_thief.py").read_bytes()
+        (PLAYERS / "hostile" / "try_thief.py").read_bytes()
     )
     metadata = reachable / "metadata.json"
     metadata.write_text(json.dumps(default_metadata()))
@@ -165,7 +165,7 @@ def test_a_zip_or_earlier_results_others_can_read_are_refused_before_a_player_st
         named.chmod(0o600)
     done = moocow(readable_python, *try_it, cwd=reachable)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "(student id nothing, author Zip, Thief)" in done.stdout
+    assert "(student id nothing, author Try, Thief)" in done.stdout
 
 
 def test_the_seed_is_never_open_to_others_while_a_dry_run_lays_it_out(
@@ -192,17 +192,17 @@ def test_a_submitted_folder_open_to_all_takes_no_note_that_outlives_the_run(
     readable_python: str, reachable: Path
 ) -> None:
     """A student's zip may carry a folder of mode 0777; ``try`` copied the submission with its
-    modes, so tests/players/hostile/note_leaver.py wrote into it (found by the root on ``run``'s
+    modes, so tests/players/hostile/try_thief.py wrote into it (found by the root on ``run``'s
     command line), where the note outlived the run with ``--out``, for a later submission tried on
     this machine. The copy is now writable by root alone."""
     archive = build(reachable, "rounds = 1\n")
     submission = reachable / "submission"
     (submission / "shared").mkdir(parents=True)
     (submission / "shared").chmod(0o777)
-    (submission / "bacplayer.py").write_bytes((PLAYERS / "hostile" / "note_leaver.py").read_bytes())
+    (submission / "bacplayer.py").write_bytes((PLAYERS / "hostile" / "try_thief.py").read_bytes())
     out = reachable / "out"
     done = moocow(readable_python, "gradescope", "try", str(archive), "submission", "--out", str(out),
                   cwd=reachable)  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "(student id refused, author Note, Leaver)" in done.stdout
+    assert "(student id nothing, author Try, Thief)" in done.stdout
     assert not (out / "submission" / "shared" / "note.txt").exists()
