@@ -12,6 +12,7 @@ import json
 import os
 import shutil
 import stat
+import subprocess
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -20,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from moocow.gradescope.grading import FAILED
-from moocow.gradescope.tryout import can_drop, default_metadata, unzip
+from moocow.gradescope.tryout import DROP, can_drop, default_metadata, unzip
 from tests.gradescope_helpers import PLAYERS, check_specification, moocow, system_venv
 
 pytestmark = pytest.mark.skipif(not can_drop(), reason="needs root and setpriv, for Gradescope's level")
@@ -206,3 +207,52 @@ def test_a_submitted_folder_open_to_all_takes_no_note_that_outlives_the_run(
     assert done.returncode == 0, done.stdout + done.stderr
     assert "(student id nothing, author Try, Thief)" in done.stdout
     assert not (out / "submission" / "shared" / "note.txt").exists()
+
+
+CLEANUP_RACE = """\
+import signal, sys
+from pathlib import Path
+from moocow.gradescope.budget import OutOfTime, time_budget
+from moocow.runner import process
+from moocow.runner.grading import grade
+
+original, alarms = process.remove_tree, []
+
+
+def alarmed(folder):  # the budget runs out while the runner cleans up after the player
+    if not alarms:
+        alarms.append(folder)
+        signal.raise_signal(signal.SIGALRM)
+    original(folder)
+
+
+process.remove_tree = alarmed
+try:
+    with time_budget(600):
+        grade(sys.argv[1], "mastermind:pegs=3,colors=3", rounds=1)
+except OutOfTime:
+    print("out of time")
+print(Path(sys.argv[2]).exists())
+"""
+
+
+def test_the_time_budget_running_out_during_a_players_cleanup_waits_for_it(
+    readable_python: str, reachable: Path
+) -> None:
+    """A player can time its end to the budget's (course.toml and the runner's start time are in
+    view), and make its cleanup long (many files). Raised while the runner cleaned up after it, the
+    budget's signal left the player's files in /tmp, and its processes, for what runs next on the
+    machine. The signal now waits until the cleanup is done."""
+    note = Path(tempfile.mktemp(prefix="moocow-cleanup-note-", dir="/tmp"))
+    player = reachable / "leaver.py"
+    player.write_text(
+        f"with open({str(note)!r}, 'w') as file:\n    file.write('left')\n\n\n"
+        "def next_guess(game, history):\n    return '111'\n"
+    )
+    player.chmod(0o644)
+    try:
+        done = subprocess.run([*DROP, readable_python, "-c", CLEANUP_RACE, str(player), str(note)],
+                              capture_output=True, text=True, timeout=300, check=False)  # fmt: skip
+        assert done.stdout.splitlines() == ["out of time", "False"], done.stdout + done.stderr
+    finally:
+        note.unlink(missing_ok=True)
