@@ -306,3 +306,27 @@ def test_marks_out_of_time_are_the_courses_error_not_the_players(
     assert (
         results["extra_data"]["moocow"]["graded"] is False and results["tests"][0]["visibility"] == "hidden"
     )
+
+
+def test_an_error_once_graded_rounds_were_played_counts_toward_the_limit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A failure of the autograder is not counted (not the student's doing) unless it came once the
+    player had played graded rounds: a player that could make the runner fail, on a bit of a
+    graded secret, would otherwise have a free try with each submission."""
+    real = grading.grade
+
+    def failing(player: str, deck: str, seed: int, **options: Any) -> Any:
+        if seed != 888:
+            raise RuntimeError("a runner's bug a player found")
+        return real(player, deck, seed=seed, **options)
+
+    monkeypatch.setattr(grading, "grade", failing)
+    course = '[gradescope]\ngames = ["bottles:n=3"]\npractice_rounds = 1\n'
+    root = laid_out(
+        tmp_path, course, {"bacplayer.py": "def guess(n, g):\n    return '0'\n"}, default_metadata()
+    )
+    with pytest.raises(RuntimeError, match="a runner's bug"):
+        run_autograder(root)
+    results = json.loads(Layout(root).results.read_text())
+    assert results["output"] == grading.FAILED and results["extra_data"]["moocow"]["graded"] is True

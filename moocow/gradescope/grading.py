@@ -100,7 +100,8 @@ def run_autograder(root: Path) -> dict[str, Any]:
     try:
         results = _results(layout, version)
     except Exception as error:
-        failed = ungraded(FAILED, version, error=str(error) or type(error).__name__)
+        played = PLAYED in getattr(error, "__notes__", ())
+        failed = ungraded(FAILED, version, error=str(error) or type(error).__name__, counted=played)
         write_atomically(written, json.dumps(failed, indent=2, ensure_ascii=False) + "\n")
         raise
     write_atomically(written, json.dumps(results, indent=2, ensure_ascii=False) + "\n")
@@ -112,6 +113,9 @@ FAILED = (
     "instructor sees the error in these results and can grade it again."
 )
 """What a student reads when the autograder failed (the error itself is in a hidden test)."""
+PLAYED = "raised once the player had played graded rounds: counts toward the submission limit"
+"""The note on an error raised during or after the graded rounds: the player may have caused it on
+purpose, a bit of what it learnt in each submission, so such a failure is not a free try."""
 
 
 def _results(layout: Layout, version: str) -> dict[str, Any]:
@@ -172,7 +176,11 @@ def _graded(course: Course, layout: Layout, version: str) -> dict[str, Any]:
             for deck in course.decks
             if course.practice_rounds
         ]
-        graded = [play(course.player, deck, seed, course.rounds) for deck in course.decks]
+        try:
+            graded = [play(course.player, deck, seed, course.rounds) for deck in course.decks]
+        except Exception as error:
+            error.add_note(PLAYED)
+            raise
     referee = graded[0].referee
     return course_results(course, practice, graded, marks, referee, version)
 
