@@ -3,7 +3,9 @@ player (a file missing, the submission limit), and the command line's refusals."
 
 from __future__ import annotations
 
+import contextlib
 import json
+import subprocess
 import sys
 import time
 import tomllib
@@ -330,3 +332,18 @@ def test_an_error_once_graded_rounds_were_played_counts_toward_the_limit(
         run_autograder(root)
     results = json.loads(Layout(root).results.read_text())
     assert results["output"] == grading.FAILED and results["extra_data"]["moocow"]["graded"] is True
+
+
+def test_a_submission_thousands_of_folders_deep_still_ends_with_results(tmp_path: Path) -> None:
+    """Made writable by root alone by a recursive walk, a submission 1,100 folders deep raised
+    RecursionError before anything was written: no results. It ends with results that say what
+    happened, whatever it is."""
+    root = laid_out(tmp_path, '[gradescope]\ngames = ["bottles:n=3"]\n', {}, default_metadata())
+    deep = Layout(root).submission / "/".join(["d"] * 1100)
+    subprocess.run(["mkdir", "-p", deep], check=True)  # pathlib's mkdir recurses too
+    (deep / "bacplayer.py").write_text("")
+    with contextlib.suppress(RecursionError):
+        run_autograder(root)
+    results = json.loads(Layout(root).results.read_text())
+    check_specification(results)
+    assert results["output"].startswith("Not graded")

@@ -95,7 +95,6 @@ def run_autograder(root: Path) -> dict[str, Any]:
     for secret in (layout.seed, layout.metadata):
         with contextlib.suppress(FileNotFoundError):
             os.chmod(secret, PRIVATE)
-    closed_to_writers(layout.submission)
     version = installed_version("moocow")
     try:
         results = _results(layout, version)
@@ -120,6 +119,7 @@ purpose, a bit of what it learnt in each submission, so such a failure is not a 
 
 def _results(layout: Layout, version: str) -> dict[str, Any]:
     """``results.json`` for the submission: not graded (a file missing, over the limit), or graded."""
+    closed_to_writers(layout.submission)
     course = read_course(layout.course)
     missing = [name for name in course.files if not _plain_file(layout.submission / name)]
     if missing:
@@ -232,10 +232,22 @@ def closed_to_writers(folder: Path) -> None:
     student's zip may carry a folder of mode 0777, where a player at the ``user`` level, finding it
     by the root on ``run``'s command line, left a note that outlived its session (and the run, in
     the folders ``gradescope try --out`` keeps)."""
-    for path in (folder, *folder.rglob("*")) if folder.is_dir() else ():
-        found = path.lstat()
-        if not stat.S_ISLNK(found.st_mode) and found.st_mode & 0o022:
-            path.chmod(stat.S_IMODE(found.st_mode) & ~0o022)
+    if folder.is_symlink() or not folder.is_dir():
+        return
+    _close(folder, folder.lstat())
+    folders = [str(folder)]
+    while folders:  # a walk, not recursion: a submission may be thousands of folders deep
+        with os.scandir(folders.pop()) as entries:
+            for entry in entries:
+                found = entry.stat(follow_symlinks=False)
+                _close(Path(entry.path), found)
+                if stat.S_ISDIR(found.st_mode):
+                    folders.append(entry.path)
+
+
+def _close(path: Path, found: os.stat_result) -> None:
+    if not stat.S_ISLNK(found.st_mode) and found.st_mode & 0o022:
+        path.chmod(stat.S_IMODE(found.st_mode) & ~0o022)
 
 
 def _plain_file(path: Path) -> bool:
