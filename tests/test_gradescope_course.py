@@ -341,9 +341,12 @@ def test_a_submission_thousands_of_folders_deep_still_ends_with_results(tmp_path
     root = laid_out(tmp_path, '[gradescope]\ngames = ["bottles:n=3"]\n', {}, default_metadata())
     deep = Layout(root).submission / "/".join(["d"] * 1100)
     subprocess.run(["mkdir", "-p", deep], check=True)  # pathlib's mkdir recurses too
-    (deep / "bacplayer.py").write_text("")
-    with contextlib.suppress(RecursionError):
-        run_autograder(root)
+    try:
+        (deep / "bacplayer.py").write_text("")
+        with contextlib.suppress(RecursionError):
+            run_autograder(root)
+    finally:  # rm, not pytest's recursive removal of old temporary folders, which this tree would break
+        subprocess.run(["rm", "-rf", Layout(root).submission], check=True)
     results = json.loads(Layout(root).results.read_text())
     check_specification(results)
     assert results["output"].startswith("Not graded")
