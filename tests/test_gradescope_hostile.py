@@ -256,3 +256,57 @@ def test_the_time_budget_running_out_during_a_players_cleanup_waits_for_it(
         assert done.stdout.splitlines() == ["out of time", "False"], done.stdout + done.stderr
     finally:
         note.unlink(missing_ok=True)
+
+
+IDENTITY_CHANGER = """\
+import os
+from moocow import load_game
+
+NOTE = {note!r}
+said = open(NOTE).read() if os.path.exists(NOTE) else "first"
+last = []
+_games = {{}}
+
+
+def student_id():
+    return said
+
+
+def author():
+    return "Identity, Changer"
+
+
+def next_guess(game, history):
+    if not history and last:  # the last round's last guess: its secret, once solved
+        with open(NOTE, "w") as note:
+            note.write("secret " + last[-1])
+        os._exit(1)  # restarted next round, it greets the runner again, with the secret
+    played = _games.setdefault(game, load_game(game))
+    candidates = played.secrets
+    for guess, counts in history:
+        code = played.guesses[played.guess_index(guess)][None, :]
+        candidates = candidates[played.feedback(code, candidates)[0] == played.encode_feedback(tuple(counts))]
+    last.append(played.format_code(candidates[0]))
+    return last[-1]
+"""
+
+
+def test_a_restarted_player_cannot_rename_itself_with_a_secret_it_learnt(
+    readable_python: str, reachable: Path
+) -> None:
+    """Who a player says it is shows where students look (Gradescope's top-level output, from the
+    graded rounds when there are no practice ones). A player that solved a graded round wrote the
+    secret where it outlives its process (a folder open to all, which the user level does not
+    clean), crashed, and greeted the runner again as the secret. Who it is is its first greeting."""
+    drop = reachable / "drop"
+    drop.mkdir(mode=0o777)
+    drop.chmod(0o777)
+    player = reachable / "changer.py"
+    player.write_text(IDENTITY_CHANGER.format(note=str(drop / "note")))
+    player.chmod(0o644)
+    args = ["-m", "moocow", "grade", str(player), "--game", GAME, "--rounds", "3", "--seed", "4242"]
+    done = subprocess.run([*DROP, readable_python, *args], capture_output=True, text=True, timeout=300,
+                          check=False, cwd=reachable)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "players sandboxed: user" in done.stderr and (drop / "note").read_text().startswith("secret ")
+    assert done.stdout.splitlines()[-1].endswith(" first Identity, Changer"), done.stdout
