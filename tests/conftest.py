@@ -1,13 +1,20 @@
-"""Every test starts from a fresh plugin manager that ignores plugins installed on the machine."""
+"""Every test starts from a fresh plugin manager that ignores plugins installed on the machine; the
+interpreter and folders the user level needs (players run there as other users)."""
 
 from __future__ import annotations
 
+import os
+import shutil
+import sys
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from moocow.plugins import LOAD_PLUGINS_VARIABLE, reset_plugins
+from moocow.runner import sandbox
+from tests.gradescope_helpers import system_venv
 
 
 @pytest.fixture(autouse=True)
@@ -24,3 +31,28 @@ def tmp_path(tmp_path: Path) -> Path:
     """A test's folder, open to other users: as root, the sandbox runs players under an unprivileged uid."""
     tmp_path.chmod(0o755)
     return tmp_path
+
+
+@pytest.fixture(scope="session")
+def readable_python() -> Iterator[str]:
+    """This interpreter if other users can run it, else a venv of the system's Python of the same
+    version that imports this moocow, in a folder every user can reach (as setup.sh's /opt/moocow)."""
+    spellings = (Path(sys.executable), Path(os.path.realpath(sys.executable)))
+    if not sandbox.running_as_root() or all(sandbox.readable_by_others(path, True) for path in spellings):
+        yield sys.executable
+        return
+    folder = Path(tempfile.mkdtemp(prefix="moocow-test-python-"))
+    folder.chmod(0o755)
+    try:
+        yield str(system_venv(folder))
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture
+def reachable() -> Iterator[Path]:
+    """A folder every user can reach, as /autograder is (pytest's own folders are closed to others)."""
+    folder = Path(tempfile.mkdtemp(prefix="moocow-test-gradescope-"))
+    folder.chmod(0o755)
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 import re
+import site
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -123,3 +125,21 @@ def graded_rounds(secrets: list[str], guesses: list[str], seed: int, solved: boo
         for number, secret in enumerate(secrets)
     )
     return Grade("bot.py", "words:length=5", seed, Identity("42", "Ada <b>L</b>"), rounds)
+
+
+def system_venv(folder: Path) -> Path:
+    """A venv of the system's Python in ``folder``, importing this moocow and its dependencies (a
+    ``.pth`` names this interpreter's site-packages); the test is skipped where the system's Python is
+    not this one's version, whose packages it could not import."""
+    system = Path("/usr/bin/python3")
+    version = f"{sys.version_info[0]}.{sys.version_info[1]}"
+    asked = [system, "-c", "import sys; print(*sys.version_info[:2], sep='.')"]
+    same = (
+        subprocess.run(asked, capture_output=True, text=True, check=False).stdout if system.exists() else ""
+    )
+    if same.strip() != version:
+        pytest.skip(f"{system} is not Python {version}, so it cannot import this moocow's packages")
+    subprocess.run([system, "-m", "venv", "--without-pip", folder / "venv"], check=True)
+    bridge = folder / "venv" / "lib" / f"python{version}" / "site-packages" / "moocow-bridge.pth"
+    bridge.write_text("".join(f"import site; site.addsitedir({path!r})\n" for path in site.getsitepackages()))
+    return folder / "venv" / "bin" / "python"

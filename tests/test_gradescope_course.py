@@ -3,8 +3,11 @@ player (a file missing, the submission limit), and the command line's refusals."
 
 from __future__ import annotations
 
+import contextlib
 import json
+import subprocess
 import sys
+import time
 import tomllib
 import zipfile
 from pathlib import Path
@@ -13,6 +16,7 @@ from typing import Any
 import pytest
 
 from moocow.engine.errors import MoocowError
+from moocow.gradescope import grading
 from moocow.gradescope.course import Course, Points, course_from, read_course
 from moocow.gradescope.grading import Layout, run_autograder
 from moocow.gradescope.results import Mark, course_results, points
@@ -222,6 +226,7 @@ def test_try_takes_earlier_submissions_from_metadata(tmp_path: Path) -> None:
     earlier = {"output": "earlier", "tests": [], "score": 7, "extra_data": {"moocow": {"graded": True}}}
     metadata["previous_submissions"] = [{"submission_time": metadata["created_at"], "results": earlier}]
     (tmp_path / "metadata.json").write_text(json.dumps(metadata))
+    (tmp_path / "metadata.json").chmod(0o600)  # earlier results: one others can read is refused
     (tmp_path / "bacplayer.py").write_text("")
     arguments = ["autograder.zip", "bacplayer.py", "--metadata", "metadata.json"]
     done = moocow(sys.executable, "gradescope", "try", *arguments, cwd=tmp_path)
@@ -277,3 +282,71 @@ def test_build_from_options_puts_the_games_in_the_zip(tmp_path: Path) -> None:
     with zipfile.ZipFile(tmp_path / "a.zip") as opened:
         course = course_from(tomllib.loads(opened.read("course.toml").decode())["gradescope"])
     assert course.decks == ("bottles:n=3",) and course.rounds == 2 and course.player == "bacplayer.py"
+
+
+def test_marks_out_of_time_are_the_courses_error_not_the_players(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The points marks are played first, in the time budget: when they spend it, the results say the
+    autograder failed (the course's doing, the error for instructors), not that the player was slow."""
+    played = []
+
+    def slow_grade(player: str, *arguments: Any, **options: Any) -> Any:
+        played.append(player)
+        time.sleep(3)
+        raise AssertionError("the budget of 1 s is spent first")
+
+    monkeypatch.setattr(grading, "grade", slow_grade)
+    course = (
+        '[gradescope]\ngames = ["bottles:n=3"]\nseconds = 1\n[gradescope.points]\nscheme = "scale"\nmax = 5\n'
+    )
+    root = laid_out(tmp_path, course, {"bacplayer.py": ""}, default_metadata())
+    with pytest.raises(MoocowError, match=r"points marks \(minmax, mercy\) took longer than its time budget"):
+        run_autograder(root)
+    results = json.loads(Layout(root).results.read_text())
+    assert played == ["minmax"] and results["output"] == grading.FAILED
+    assert (
+        results["extra_data"]["moocow"]["graded"] is False and results["tests"][0]["visibility"] == "hidden"
+    )
+
+
+def test_an_error_once_graded_rounds_were_played_counts_toward_the_limit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A failure of the autograder is not counted (not the student's doing) unless it came once the
+    player had played graded rounds: a player that could make the runner fail, on a bit of a
+    graded secret, would otherwise have a free try with each submission."""
+    real = grading.grade
+
+    def failing(player: str, deck: str, seed: int, **options: Any) -> Any:
+        if seed != 888:
+            raise RuntimeError("a runner's bug a player found")
+        return real(player, deck, seed=seed, **options)
+
+    monkeypatch.setattr(grading, "grade", failing)
+    course = '[gradescope]\ngames = ["bottles:n=3"]\npractice_rounds = 1\n'
+    root = laid_out(
+        tmp_path, course, {"bacplayer.py": "def guess(n, g):\n    return '0'\n"}, default_metadata()
+    )
+    with pytest.raises(RuntimeError, match="a runner's bug"):
+        run_autograder(root)
+    results = json.loads(Layout(root).results.read_text())
+    assert results["output"] == grading.FAILED and results["extra_data"]["moocow"]["graded"] is True
+
+
+def test_a_submission_thousands_of_folders_deep_still_ends_with_results(tmp_path: Path) -> None:
+    """Made writable by root alone by a recursive walk, a submission 1,100 folders deep raised
+    RecursionError before anything was written: no results. It ends with results that say what
+    happened, whatever it is."""
+    root = laid_out(tmp_path, '[gradescope]\ngames = ["bottles:n=3"]\n', {}, default_metadata())
+    deep = Layout(root).submission / "/".join(["d"] * 1100)
+    subprocess.run(["mkdir", "-p", deep], check=True)  # pathlib's mkdir recurses too
+    try:
+        (deep / "bacplayer.py").write_text("")
+        with contextlib.suppress(RecursionError):
+            run_autograder(root)
+    finally:  # rm, not pytest's recursive removal of old temporary folders, which this tree would break
+        subprocess.run(["rm", "-rf", Layout(root).submission], check=True)
+    results = json.loads(Layout(root).results.read_text())
+    check_specification(results)
+    assert results["output"].startswith("Not graded")

@@ -22,6 +22,7 @@ import pytest
 
 from moocow.runner import sandbox
 from moocow.runner.grading import grade
+from tests.gradescope_helpers import system_venv
 
 HOSTILE = Path(__file__).parent / "players" / "hostile"
 GAME = "mastermind:pegs=3,colors=3"
@@ -246,3 +247,34 @@ def test_a_seed_on_the_runners_command_line_is_blanked_before_the_first_player_s
     unconfined = moocow(course, "grade", thief_command(), "--game", GAME, "--rounds", str(ROUNDS), "--seed",
                         str(SEED), "--no-sandbox")  # fmt: skip
     assert unconfined.stdout.splitlines()[-1] == f"{ROUNDS} found:seed cwd:2"
+
+
+@pytest.fixture
+def closed_venv() -> Iterator[Path]:
+    """A venv of the system's Python, importing this moocow, inside a folder other users cannot
+    reach (mode 0700): its ``bin/python`` links to an interpreter anyone can run."""
+    folder = Path(tempfile.mkdtemp(prefix="moocow-closed-", dir="/tmp"))  # mkdtemp: mode 0700
+    try:
+        system_venv(folder)
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_a_venv_in_a_folder_others_cannot_reach_is_one_line_before_round_one(
+    course: Path, closed_venv: Path
+) -> None:
+    """The interpreter was checked by its real path only: a venv's ``bin/python`` links to an open
+    ``/usr/bin/python3``, so the check passed, and every round was disqualified with "Permission
+    denied" (a silent wrong grade). The player runs it by the venv's name: the closed folder on
+    that way is named in one line, before round one."""
+    python = closed_venv / "venv" / "bin" / "python"
+    args = ["-m", "moocow", "grade", "students/ada/cmdline_thief.py", "--game", GAME, "--rounds", "2"]
+    done = subprocess.run([*DROPPED, str(python), *args], cwd=course, capture_output=True, text=True,
+                          timeout=300, check=False)  # fmt: skip
+    assert done.returncode == 2 and done.stdout == "", done.stdout + done.stderr
+    assert done.stderr.splitlines() == [
+        f"error: player 'students/ada/cmdline_thief.py': '{python}' is not reachable by other users: the "
+        f"folder '{closed_venv}' is closed to them, and the sandbox runs players under an unprivileged "
+        f"user id (chmod o+x {closed_venv}, or install where every user can reach)"
+    ]

@@ -105,8 +105,8 @@ def try_command(
         )
     else:
         out.line(f"Gradescope's folders: {tried.root}")
+    said = [line for line in tried.stdout.splitlines() if line.startswith("error:")]
     if tried.results is None:
-        said = [line for line in tried.stdout.splitlines() if line.startswith("error:")]
         kept = f"see {tried.root / 'results' / 'stdout'}" if out_dir else "--out DIR keeps its output"
         why = f"error: run_autograder wrote no results.json (status {tried.status}); {kept}"
         err.line(printable(said[-1] if said else why))
@@ -118,6 +118,9 @@ def try_command(
     out.line("")
     out.line("results.json:")
     print(json.dumps(tried.results, indent=2, ensure_ascii=False))
+    if tried.status != 0:  # the results say the autograder failed; here is why, as run_autograder said it
+        err.line(printable(said[-1] if said else f"error: run_autograder failed (status {tried.status})"))
+        raise typer.Exit(2)
 
 
 @app.command(cls=MoocowCommand)

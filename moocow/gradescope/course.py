@@ -30,11 +30,14 @@ COLUMNS = ("total", "failed", "points", "worst")
 """Leaderboard columns a course may ask for (``results.LEADERBOARD`` names and orders them)."""
 SCHEMES = ("solved", "scale")
 """How the golf total becomes points: a point per solved round, or a scale between two totals."""
+SECONDS = 540
+"""The default time budget of a submission's rounds: a minute under Gradescope's default timeout of
+10 minutes, past which Gradescope stops the autograder and the submission has no results at all."""
 TABLE = "gradescope"
 """The course file's table."""
 KEYS = (
     "words", "min_length", "max_length", "games", "rounds", "practice_rounds", "practice_seed", "mercy",
-    "files", "player", "points", "visibility", "leaderboard", "submissions", "limits",
+    "files", "player", "points", "visibility", "leaderboard", "submissions", "limits", "seconds",
 )  # fmt: skip
 """The keys the table may have."""
 
@@ -104,6 +107,8 @@ class Course:
     """At most so many graded submissions per period, or no limit."""
     limits: Limits = field(default_factory=Limits)
     """Limits on the student's player."""
+    seconds: int = SECONDS
+    """Wall-clock seconds all the rounds of a submission may take together (see ``SECONDS``)."""
 
     def deck_files(self) -> list[str]:
         """The files the decks read (word files), as the specs name them."""
@@ -126,6 +131,7 @@ class Course:
             f"files = {_toml(list(self.files))}",
             f"player = {_toml(self.player)}",
             f"leaderboard = {_toml(list(self.leaderboard))}",
+            f"seconds = {self.seconds}",
             "",
             f"[{TABLE}.points]",
             f"scheme = {_toml(points.scheme)}",
@@ -232,6 +238,7 @@ def course_from(table: Mapping[str, Any], where: str = "the course") -> Course:
         leaderboard=columns,
         submissions=_submissions(table.get("submissions"), where),
         limits=Limits.from_mapping(_table(table, "limits", where)),
+        seconds=_whole(table, "seconds", SECONDS, where, least=1),
     )
 
 

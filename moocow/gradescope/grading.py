@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from moocow.engine.errors import MoocowError
+from moocow.gradescope.budget import OutOfTime, time_budget
 from moocow.gradescope.course import Course, SubmissionLimit, read_course
 from moocow.gradescope.results import GRADED_MARK, Mark, bounded, course_results, cut, ungraded
 from moocow.runner.files import PRIVATE, check_output, write_atomically
@@ -83,14 +84,43 @@ def autograder_root() -> Path:
 
 
 def run_autograder(root: Path) -> dict[str, Any]:
-    """Grade the submission under ``root`` by the course in its source; write and return ``results.json``."""
+    """Grade the submission under ``root`` by the course in its source; write and return ``results.json``.
+
+    Whatever happens after the results file is found writable, it is written: an error (raised
+    again, for run_autograder's status and output) leaves results that say the autograder failed,
+    with the error in a test only instructors see; a submission whose rounds outlive the course's
+    time budget gets results that say so, before Gradescope's timeout would leave none."""
     layout = Layout(root)
     written = check_output(layout.results, "Gradescope results")
     for secret in (layout.seed, layout.metadata):
         with contextlib.suppress(FileNotFoundError):
             os.chmod(secret, PRIVATE)
-    course = read_course(layout.course)
     version = installed_version("moocow")
+    try:
+        results = _results(layout, version)
+    except Exception as error:
+        played = PLAYED in getattr(error, "__notes__", ())
+        failed = ungraded(FAILED, version, error=str(error) or type(error).__name__, counted=played)
+        write_atomically(written, json.dumps(failed, indent=2, ensure_ascii=False) + "\n")
+        raise
+    write_atomically(written, json.dumps(results, indent=2, ensure_ascii=False) + "\n")
+    return results
+
+
+FAILED = (
+    "Not graded: the autograder stopped with an error before your submission was graded. Your "
+    "instructor sees the error in these results and can grade it again."
+)
+"""What a student reads when the autograder failed (the error itself is in a hidden test)."""
+PLAYED = "raised once the player had played graded rounds: counts toward the submission limit"
+"""The note on an error raised during or after the graded rounds: the player may have caused it on
+purpose, a bit of what it learnt in each submission, so such a failure is not a free try."""
+
+
+def _results(layout: Layout, version: str) -> dict[str, Any]:
+    """``results.json`` for the submission: not graded (a file missing, over the limit), or graded."""
+    closed_to_writers(layout.submission)
+    course = read_course(layout.course)
     missing = [name for name in course.files if not _plain_file(layout.submission / name)]
     if missing:
         found = (
@@ -100,37 +130,57 @@ def run_autograder(root: Path) -> dict[str, Any]:
             f"Not graded: the submission has no {', '.join(missing)} "
             f"(it has: {', '.join(found) or 'no file'}); submit {', '.join(course.files)}."
         )
-        results = ungraded(message, version)
-    else:
-        kept = _limited(course.submissions, layout.metadata)
-        results = kept if kept is not None else _graded(course, layout, version)
-    write_atomically(written, json.dumps(results, indent=2, ensure_ascii=False) + "\n")
-    return results
+        return ungraded(message, version)
+    kept = _limited(course.submissions, layout.metadata)
+    if kept is not None:
+        return kept
+    try:
+        return _graded(course, layout, version)
+    except OutOfTime:
+        return ungraded(
+            f"Not graded: the rounds took longer than this assignment's time budget, {course.seconds} s "
+            "for all of them together (past Gradescope's timeout there would be no results at all). "
+            f"A guess may take up to {course.limits.guess_seconds:g} s, but every guess of every round "
+            "must fit the budget: make your player faster.",
+            version,
+            counted=True,  # its player played graded rounds and chose when to stop: not a free try
+        )
 
 
 def _graded(course: Course, layout: Layout, version: str) -> dict[str, Any]:
-    """Play the practice and the graded rounds of every deck; ``results.json``."""
+    """Play the practice and the graded rounds of every deck, within the course's time budget."""
     seed = read_seed_file(layout.seed)
     hidden = (layout.seed, layout.metadata, layout.results, layout.course)
     sandbox = SandboxPolicy().hiding(*hidden)
-    with player_folder(layout.submission) as folder, contextlib.chdir(folder):
+    with player_folder(layout.submission) as folder, contextlib.chdir(folder), time_budget(course.seconds):
 
         def play(player: str, deck: str, on_seed: int, rounds: int) -> Grade:
             return grade(player, deck, seed=on_seed, rounds=rounds, mercy=course.mercy,
                          limits=course.limits, sandbox=sandbox)  # fmt: skip
 
+        marks = None
+        if course.points.scheme == "scale":  # first: out of time here is the course's doing, not the player's
+            try:
+                marks = (
+                    _mark(course.points.full_at, course, seed, play),
+                    _mark(course.points.zero_at, course, seed, play),
+                )
+            except OutOfTime:
+                raise MoocowError(
+                    f"the course's points marks ({course.points.full_at}, {course.points.zero_at}) took "
+                    f"longer than its time budget, seconds = {course.seconds}, before any player played: "
+                    "raise seconds, or mark with a total or a faster strategy"
+                ) from None
         practice = [
             play(course.player, deck, course.practice_seed, course.practice_rounds)
             for deck in course.decks
             if course.practice_rounds
         ]
-        graded = [play(course.player, deck, seed, course.rounds) for deck in course.decks]
-        marks = None
-        if course.points.scheme == "scale":
-            marks = (
-                _mark(course.points.full_at, course, seed, play),
-                _mark(course.points.zero_at, course, seed, play),
-            )
+        try:
+            graded = [play(course.player, deck, seed, course.rounds) for deck in course.decks]
+        except Exception as error:
+            error.add_note(PLAYED)
+            raise
     referee = graded[0].referee
     return course_results(course, practice, graded, marks, referee, version)
 
@@ -175,6 +225,29 @@ def player_folder(submission: Path) -> Iterator[Path]:
         yield folder
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
+
+
+def closed_to_writers(folder: Path) -> None:
+    """Take the write bits of group and others off everything in ``folder`` (links left alone): a
+    student's zip may carry a folder of mode 0777, where a player at the ``user`` level, finding it
+    by the root on ``run``'s command line, left a note that outlived its session (and the run, in
+    the folders ``gradescope try --out`` keeps)."""
+    if folder.is_symlink() or not folder.is_dir():
+        return
+    _close(folder, folder.lstat())
+    folders = [str(folder)]
+    while folders:  # a walk, not recursion: a submission may be thousands of folders deep
+        with os.scandir(folders.pop()) as entries:
+            for entry in entries:
+                found = entry.stat(follow_symlinks=False)
+                _close(Path(entry.path), found)
+                if stat.S_ISDIR(found.st_mode):
+                    folders.append(entry.path)
+
+
+def _close(path: Path, found: os.stat_result) -> None:
+    if not stat.S_ISLNK(found.st_mode) and found.st_mode & 0o022:
+        path.chmod(stat.S_IMODE(found.st_mode) & ~0o022)
 
 
 def _plain_file(path: Path) -> bool:

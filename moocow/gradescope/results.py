@@ -34,7 +34,8 @@ LEADERBOARD = {
 }
 """Each leaderboard column a course may ask for: its name on Gradescope and its order."""
 GRADED_MARK = "graded"
-"""``extra_data.moocow.graded``: this submission was graded (a rate-limited one is not)."""
+"""``extra_data.moocow.graded``: this submission counts toward the submission limit: it was graded, or
+its player played graded rounds (one stopped by the time budget); a rate-limited one does not."""
 
 
 def deck_label(deck: str) -> str:
@@ -170,13 +171,16 @@ def _when(visibility: str) -> str:
     }[visibility]
 
 
-def ungraded(message: str, version: str) -> dict[str, Any]:
-    """A submission that could not be graded (a file missing): one line saying why, score 0."""
+def ungraded(message: str, version: str, error: str | None = None, counted: bool = False) -> dict[str, Any]:
+    """A submission that was not graded (a file missing, out of time, the autograder failed): one
+    line saying why, score 0; the autograder's ``error``, if any, in a test only instructors see.
+    ``counted``: it counts toward the submission limit as a graded one does (its player played)."""
+    tests = [] if error is None else [_test("The autograder's error", 0, 0, cut(error, 2000), "hidden")]
     return {
         "score": 0,
         "output": cut(message, 2000),
-        "output_format": TEXT,
+        **PLAIN,
         "stdout_visibility": "hidden",
-        "tests": [],
-        "extra_data": {"moocow": {"version": version, GRADED_MARK: False}},
+        "tests": tests,
+        "extra_data": {"moocow": {"version": version, GRADED_MARK: counted}},
     }

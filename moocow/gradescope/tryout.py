@@ -25,6 +25,7 @@ from typing import Any
 from moocow.engine.errors import MoocowError
 from moocow.gradescope.grading import ROOT_VARIABLE, Layout
 from moocow.gradescope.scripts import PYTHON_VARIABLE
+from moocow.runner.secrecy import refuse_readable
 
 DROP = ("setpriv", "--bounding-set", "-sys_admin", "--")
 """How Docker's default leaves a container's root: no CAP_SYS_ADMIN, so no namespaces for bubblewrap."""
@@ -65,6 +66,9 @@ def try_zip(
         raise MoocowError(f"submission {str(submission)!r} does not exist")
     if metadata is not None and not Path(metadata).is_file():
         raise MoocowError(f"--metadata {str(metadata)!r} is not a file")
+    dropped = can_drop()
+    if dropped:  # players run as other users, and find the zip and the metadata on try's command line
+        refuse_readable([(archive, "autograder zip"), (metadata, "--metadata")])
     root = _fresh_root(out)
     layout = Layout(root)
     unzip(archive, layout.source)
@@ -75,11 +79,8 @@ def try_zip(
         layout.submission.mkdir()
         shutil.copy2(submission, layout.submission / Path(submission).name)
     layout.results.parent.mkdir()
-    if metadata is not None:
-        shutil.copy2(metadata, layout.metadata)
-    else:
-        layout.metadata.write_text(json.dumps(default_metadata(), indent=2) + "\n")
-    dropped = can_drop()
+    earlier = (json.dumps(default_metadata(), indent=2) + "\n").encode() if metadata is None else None
+    write_new(layout.metadata, earlier or Path(metadata or "").read_bytes(), 0o600)
     command = [*(DROP if dropped else ()), str(root / "run_autograder")]
     environment = {**os.environ, ROOT_VARIABLE: str(root), PYTHON_VARIABLE: sys.executable}
     done = subprocess.run(command, cwd=root, env=environment, capture_output=True, text=True, check=False)
@@ -113,12 +114,27 @@ def unzip(archive: str | os.PathLike[str], into: Path) -> None:
                     raise MoocowError(f"autograder zip {str(archive)!r}: unexpected entry {info.filename!r}")
                 target = into / name
                 target.parent.mkdir(parents=True, exist_ok=True)
-                target.write_bytes(opened.read(info))
-                target.chmod(stat.S_IMODE(info.external_attr >> 16) or 0o644)
+                mode = stat.S_IMODE(info.external_attr >> 16) or 0o644
+                # Made with its mode: written first and then chmod 600, the seed was open to all for a
+                # moment, and a player of another dry run on this machine could hold it open.
+                with os.fdopen(
+                    os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode & 0o700), "wb"
+                ) as file:
+                    file.write(opened.read(info))
+                target.chmod(mode)
     except (OSError, zipfile.BadZipFile) as error:
         raise MoocowError(f"cannot read autograder zip {str(archive)!r}: {error}") from None
     if not (into / "run_autograder").is_file():
         raise MoocowError(f"autograder zip {str(archive)!r} has no run_autograder")
+
+
+def write_new(path: Path, data: bytes, mode: int) -> None:
+    """A new file of ``data`` that other users can read only once it is whole and only if ``mode``
+    says so. Written first and made 0600 after, the seed was open to all for a moment, and a
+    player of another dry run on this machine (the same zip: the same deck) could hold it open."""
+    with os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode & 0o700), "wb") as file:
+        file.write(data)
+    path.chmod(mode)
 
 
 def default_metadata() -> dict[str, Any]:

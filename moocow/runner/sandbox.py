@@ -28,6 +28,7 @@ import itertools
 import math
 import os
 import re
+import shlex
 import shutil
 import stat
 import subprocess
@@ -47,6 +48,8 @@ from moocow.runner.seccomp import filter_descriptor
 
 PACKAGE = Path(__file__).resolve().parents[1]
 """moocow's own package folder: the adapter and the engine a Python player may use."""
+PACKAGE_AS_IMPORTED = Path(os.path.abspath(__file__)).parents[1]
+"""The same folder by the name Python imported it from (a venv's ``site-packages``, links kept)."""
 LAUNCHER = Path(__file__).with_name("launch.py")
 PLAYER_UID_BASE = 2_000_000_000
 """As root, a player runs as a user id from here up, which no account has: one per player process
@@ -478,19 +481,37 @@ def readable_by_others(path: Path, along: bool) -> bool:
     ``along``, reaching it too (no bind makes a way in: every folder on the way must be open)."""
     try:
         mode = path.stat().st_mode
-        open_folders = all(folder.stat().st_mode & 0o001 for folder in path.parents) if along else True
+        open_folders = closed_folder(path) is None if along else True
     except OSError:
         return False
     return bool(mode & 0o004) and (not path.is_dir() or bool(mode & 0o001)) and open_folders
 
 
+def closed_folder(path: Path) -> Path | None:
+    """The first folder on the way to ``path``, as it is spelled, that other users cannot pass
+    through (no ``o+x``), or ``None``. Each is looked at through its links: a venv's
+    ``bin/python`` is run by its own name, so a closed folder around the venv stops the player even
+    where the interpreter it links to is open."""
+    for folder in reversed(path.parents):
+        if not folder.stat().st_mode & 0o001:
+            return folder
+    return None
+
+
 def check_readable(paths: Iterable[str], what: str, along: bool = False) -> None:
-    """As root, a player runs under another uid: say in one line which of its files that uid cannot read."""
+    """As root, a player runs under another uid: say in one line which of its files that uid cannot
+    read, and, with ``along``, which folder on the way it cannot pass."""
     for text in paths:
         # A missing one is reported where it is read.
         if Path(text).exists() and not readable_by_others(Path(text), along):
-            reach = " or reachable" if along else ""
+            closed = closed_folder(Path(text)) if along else None
+            if closed is not None:
+                raise MoocowError(
+                    f"{what}: {text!r} is not reachable by other users: the folder {str(closed)!r} is "
+                    "closed to them, and the sandbox runs players under an unprivileged user id "
+                    f"(chmod o+x {shlex.quote(str(closed))}, or install where every user can reach)"
+                )
             raise MoocowError(
-                f"{what}: {text!r} is not readable{reach} by other users, and the sandbox runs players under "
+                f"{what}: {text!r} is not readable by other users, and the sandbox runs players under "
                 "an unprivileged user id (chmod o+rX it)"
             )

@@ -35,7 +35,8 @@ class Seat(ABC):
     """One player for one session (one tournament entry): rounds in order, one guess at a time."""
 
     identity = protocol.Identity()
-    """Who the player says it is (known after its first round has started)."""
+    """Who the player says it is (known after its first round has started): what its first process
+    said, since one restarted after a lost round may say what it learnt in the rounds before."""
 
     @abstractmethod
     def start_round(self, game: Game) -> None:
@@ -101,6 +102,8 @@ class ProgramSeat(Seat):
         )
         self._course = is_course_deck(deck)
         self._process: PlayerProcess | None = None
+        self._greetings = 0
+        """Processes that have greeted the runner; the first one's greeting says who the player is."""
         self._disqualified: Disqualified | None = None
         self._game: Game | None = None
         self._round_start = ""
@@ -165,7 +168,10 @@ class ProgramSeat(Seat):
         setup = Allowance(self.limits.setup_seconds, f"{self.limits.setup_seconds:g} s of setup")
         try:
             process.send(protocol.hello(as_told(self.deck)), setup)
-            self.identity = protocol.read_reply_hello(process.receive(setup))
+            greeted = protocol.read_reply_hello(process.receive(setup))
+            if self._greetings == 0:  # who it is, at its first start: restarted, it may know secrets
+                self.identity = greeted
+            self._greetings += 1
         except protocol.ProtocolError as error:
             self._lost_stderr = process.stderr_lines(0)
             process.close()

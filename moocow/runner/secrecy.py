@@ -39,8 +39,12 @@ def players_read_as_others(players: Iterable[PlayerSpec], sandbox: SandboxPolicy
 
 def check_private(files: Iterable[Named], players: Iterable[PlayerSpec], sandbox: SandboxPolicy) -> None:
     """Refuse, in one line, a file of ``files`` that the players' user ids could read and reach."""
-    if not players_read_as_others(players, sandbox):
-        return
+    if players_read_as_others(players, sandbox):
+        refuse_readable(files)
+
+
+def refuse_readable(files: Iterable[Named]) -> None:
+    """Refuse, in one line, a file of ``files`` that other users could read and reach."""
     for path, what in files:
         if path is not None and readable_by_others(Path(path), along=True):
             raise MoocowError(

@@ -13,7 +13,6 @@ import shutil
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import Any, Protocol
 
 from moocow.engine.errors import MoocowError
@@ -28,6 +27,7 @@ from moocow.runner.players import PlayerKind, PlayerSpec, parse_player
 from moocow.runner.results import ResultsFile, RoundResult, recorded_seed
 from moocow.runner.sandbox import (
     PACKAGE,
+    PACKAGE_AS_IMPORTED,
     Confinement,
     SandboxPolicy,
     check_one_name,
@@ -165,7 +165,13 @@ def check_confinement(players: Sequence[PlayerSpec], games: Sequence[str], sandb
     along = level is Confinement.USER  # no bind makes a way in: the whole path must be open
     for player in outside:
         program = shutil.which(player.command[0])
-        programs = [str(Path(program).resolve()), str(PACKAGE)] if along and program else []
+        # run by the name it is given (a venv's bin/python), read where its links lead: both must open
+        spellings = (
+            [program, os.path.realpath(program), str(PACKAGE_AS_IMPORTED), str(PACKAGE)]
+            if along and program
+            else []
+        )
+        programs = list(dict.fromkeys(spellings))
         check_readable([*player.files, *programs], f"player {player.name!r}", along)
     for game in games if along else ():  # in namespaces a player reads a copy the runner made
         check_readable(deck_files(game), f"game {game!r}", along)
