@@ -278,3 +278,38 @@ def test_a_venv_in_a_folder_others_cannot_reach_is_one_line_before_round_one(
         f"folder '{closed_venv}' is closed to them, and the sandbox runs players under an unprivileged "
         f"user id (chmod o+x {closed_venv}, or install where every user can reach)"
     ]
+
+
+IPC_LEFT_BEHIND = """
+import ctypes, os, sys
+from moocow.runner.process import _ipc_objects_of, remove_left_behind
+uid = int(sys.argv[1])
+child = os.fork()
+if child == 0:  # a player's process: its own user id, shared memory and a queue made for the next one
+    os.setresuid(uid, uid, uid)
+    libc = ctypes.CDLL(None)
+    libc.shmget(0xA6B7, 4096, 0o1666)
+    libc.msgget(0xA6B8, 0o1666)
+    os._exit(0)
+os.waitpid(child, 0)
+count = lambda: sum(len(_ipc_objects_of(kind, uid)) for kind in ("shm", "msg"))
+made = count()
+remove_left_behind(uid)
+print(made, count())
+"""
+
+
+def test_a_players_system_v_objects_are_removed_without_cap_sys_admin() -> None:
+    """Root without ``CAP_SYS_ADMIN`` may not remove another user's System V objects, so the sweep
+    after a session left a player's shared memory and queues for the next player at exactly the
+    level Gradescope gives: they are removed as their owner."""
+    uid = 2_147_000_001
+    done = subprocess.run(
+        [*DROPPED, sys.executable, "-c", IPC_LEFT_BEHIND, str(uid)],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["2", "0"]
