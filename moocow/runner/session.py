@@ -53,9 +53,11 @@ def play_session(plan: SessionPlan, emit: Emit) -> protocol.Identity:
     deck = load_deck(plan.deck)
     deals = deck.deal(plan.seed, plan.rounds)
     if uses_compiled_engine(plan.player, deck):
+        from moocow.engine.opening import warm_up_relabellings
         from moocow.engine.warmup import warm_up
 
         warm_up()  # before the first round: loading (or compiling) the kernels is no guess's time
+        warm_up_relabellings(deck.game)
     seat = open_seat(plan.player, deck.spec, plan.limits, plan.sandbox, len(plan.to_play))
     try:
         for number in plan.to_play:

@@ -19,7 +19,7 @@ from moocow.engine.errors import MoocowError
 from moocow.engine.inputs import open_regular
 from moocow.engine.registry import load_strategy
 from moocow.engine.strategies import check_opening
-from moocow.runner.decks import load_deck
+from moocow.runner.decks import GameDeck, load_deck
 from moocow.runner.fingerprint import player_digest
 from moocow.runner.leaderboard import Standing, standings
 from moocow.runner.limits import Limits
@@ -375,9 +375,13 @@ def run_tournament(
             progress.advance(result)
 
     if scheduler is None and _engine_compiles(tournament):
+        from moocow.engine.opening import warm_up_relabellings
         from moocow.engine.warmup import warm_up
 
         warm_up()  # before any round: a first compile is no strategy's time per guess
+        for deck in map(load_deck, tournament.games):  # built here once, not in each worker at once
+            if isinstance(deck, GameDeck):
+                warm_up_relabellings(deck.game)
     if progress is not None:
         progress.begin(len(tournament.players) * len(tournament.games) * tournament.rounds, resumed)
     cluster = None
