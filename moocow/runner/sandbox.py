@@ -15,6 +15,7 @@ The strongest of three levels that the machine allows is used:
   Gradescope's containers use): the player runs under an unprivileged user id of its own, which
   cannot read the runner's private files or signal its processes, and starts in a private home
   (``secrecy.py`` refuses the runner's secret files others can read).
+  The seccomp filter of ``seccomp.py`` holds at both levels: bubblewrap installs it, or the launcher.
 - ``none``: the player runs as the runner's own user. Only on request (``--no-sandbox``).
 
 Every level keeps the limits of ``launch.py``; the policy is plain data, so it crosses to workers.
