@@ -18,8 +18,9 @@ from typing import Any
 
 import pytest
 
-from moocow.runner import seccomp
-from moocow.runner.sandbox import bwrap_program
+from moocow.runner import sandbox, seccomp
+from moocow.runner.limits import Limits
+from moocow.runner.sandbox import Confinement, SandboxPolicy, bwrap_program, referee_line, referee_record
 
 pytestmark = pytest.mark.skipif(
     not sys.platform.startswith("linux") or seccomp.denied_calls_filter() is None,
@@ -29,6 +30,7 @@ pytestmark = pytest.mark.skipif(
 CHILD = r"""
 import ctypes, errno, fcntl, json, mmap, os, platform, signal, struct, subprocess, sys
 
+from moocow.runner.launch import install_filter
 from moocow.runner.seccomp import ARCHES, X32_SYSCALL_BIT, denied_calls_filter
 
 mode, work = sys.argv[1:]
@@ -36,7 +38,6 @@ signal.signal(signal.SIGIO, signal.SIG_IGN)  # what dnotify sends, when it works
 x86_64 = platform.machine() == "x86_64"
 libc = ctypes.CDLL(None, use_errno=True)
 libc.syscall.restype = ctypes.c_long
-libc.prctl.argtypes = [ctypes.c_int] + [ctypes.c_ulong] * 4
 libc.inotify_add_watch.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_uint32]
 libc.fanotify_mark.argtypes = [ctypes.c_int, ctypes.c_uint, ctypes.c_uint64, ctypes.c_int, ctypes.c_char_p]
 lock = struct.pack("hhqqi4x", fcntl.F_RDLCK, os.SEEK_SET, 0, 0, 0)  # struct flock: a read lock on all
@@ -65,14 +66,7 @@ inotify = libc.inotify_init1(os.O_CLOEXEC)  # made before the filter, to try ino
 fanotify = libc.fanotify_init(0, os.O_RDONLY)  # -1 without CAP_SYS_ADMIN: then fanotify_mark gets EBADF
 
 if mode == "filtered":
-    class SockFprog(ctypes.Structure):
-        _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
-
-    program = denied_calls_filter()
-    code = ctypes.create_string_buffer(program, len(program))
-    fprog = SockFprog(len(program) // 8, ctypes.addressof(code))
-    checked(libc.prctl(38, 1, 0, 0, 0))  # PR_SET_NO_NEW_PRIVS
-    checked(libc.prctl(22, 2, ctypes.addressof(fprog), 0, 0))  # PR_SET_SECCOMP, SECCOMP_MODE_FILTER
+    install_filter(denied_calls_filter())  # as the launcher does at the user level
 
 denied = {
     "flock": lambda: fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB),
@@ -247,14 +241,9 @@ def test_32_bit_calls_are_refused() -> None:
         "code.write(bytes.fromhex('b814000000cd80c3'))  # mov eax, 20 (getpid); int 0x80; ret\n"
         "call = ctypes.CFUNCTYPE(ctypes.c_int)(ctypes.addressof(ctypes.c_char.from_buffer(code)))\n"
         "if sys.argv[1] == 'filtered':\n"
-        "    import moocow.runner.seccomp as s\n"
-        "    program = ctypes.create_string_buffer(s.denied_calls_filter(), len(s.denied_calls_filter()))\n"
-        "    class F(ctypes.Structure):\n"
-        "        _fields_ = [('len', ctypes.c_ushort), ('filter', ctypes.c_void_p)]\n"
-        "    f = F(len(program) // 8, ctypes.addressof(program))\n"
-        "    libc = ctypes.CDLL(None)\n"
-        "    libc.prctl.argtypes = [ctypes.c_int] + [ctypes.c_ulong] * 4\n"
-        "    assert libc.prctl(38, 1, 0, 0, 0) == 0 and libc.prctl(22, 2, ctypes.addressof(f), 0, 0) == 0\n"
+        "    from moocow.runner.launch import install_filter\n"
+        "    from moocow.runner.seccomp import denied_calls_filter\n"
+        "    install_filter(denied_calls_filter())\n"
         "print(call() == os.getpid(), call())\n"
     )
     plain = subprocess.run([sys.executable, "-c", script, "plain"], capture_output=True, text=True)
@@ -320,3 +309,55 @@ def test_bubblewrap_installs_the_filter(tmp_path: Path) -> None:
     filtered = run(with_filter=True)
     assert filtered.returncode == 0, filtered.stderr
     assert json.loads(filtered.stdout) == {"numpy": 45, "true": 0, "flock": "EPERM", "lockf": "EPERM"}
+
+
+def test_where_there_is_no_filter_the_record_and_the_printed_line_say_so(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A machine the filter does not know: players at either level run without it, and the record
+    says so, not a silence that reads as the filter being there."""
+    monkeypatch.setattr(platform, "machine", lambda: "riscv64")
+    sandbox.filter_absence.cache_clear()
+    monkeypatch.setattr(sandbox, "strongest", lambda: (Confinement.USER, "no namespaces"))
+    try:
+        record = referee_record(SandboxPolicy(level=Confinement.USER), Limits())
+    finally:
+        sandbox.filter_absence.cache_clear()
+    assert record["sandbox"]["seccomp"] == "absent: no filter for this machine's architecture (riscv64)"
+    assert referee_line(record).startswith(
+        "players sandboxed: user (an unprivileged uid of its own; no seccomp filter: no filter for this "
+        "machine's architecture (riscv64)); limits: "
+    )
+
+
+def test_a_filter_the_kernel_refuses_is_found_before_any_player_starts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The launcher tried once with a program the kernel refuses (an unknown instruction): the
+    absence is the kernel's own words in the record, and the launcher itself starts no player
+    without the filter it was given."""
+
+    def refused() -> int:
+        fd = os.memfd_create("refused")
+        os.write(fd, seccomp.INSTRUCTION.pack(0xFFFF, 0, 0, 0))
+        os.lseek(fd, 0, os.SEEK_SET)
+        return fd
+
+    monkeypatch.setattr(sandbox, "filter_descriptor", refused)
+    sandbox.filter_absence.cache_clear()
+    try:
+        absent = sandbox.filter_absence(Confinement.USER)
+    finally:
+        sandbox.filter_absence.cache_clear()
+    assert absent == "cannot install the seccomp filter: Invalid argument"
+    fd = refused()
+    try:
+        started = subprocess.run(
+            sandbox.launcher_command([f"seccomp={fd}"], ["echo", "started"]),
+            capture_output=True, text=True, timeout=60, pass_fds=[fd],
+        )  # fmt: skip
+    finally:
+        os.close(fd)
+    assert (started.returncode, started.stdout) == (126, "")
+    monkeypatch.undo()
+    assert sandbox.filter_absence(Confinement.USER) is None  # the real filter installs here

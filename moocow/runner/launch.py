@@ -14,6 +14,9 @@ means no limit):
 - ``uid``: as root, become this unprivileged user id (and group id), with no other groups and
   its keyrings emptied (every player also gets a new session keyring, not the runner's);
 - ``parent``: Linux, have the kernel kill the player when this process dies;
+- ``seccomp``: a descriptor holding a seccomp filter (``runner/seccomp.py``), installed last, just
+  before the player starts, so that it binds the player and not the launcher's own calls
+  (``keyctl``); where the kernel refuses it the player does not start (the runner tried it first);
 - ``stdin``, ``stdout``: descriptors to become the player's standard input and output.
 """
 
@@ -28,6 +31,8 @@ import sys
 import warnings  # noqa: F401 - os.execvp imports it, after become(): the library may be out of the user's reach
 
 PR_SET_PDEATHSIG = 1
+PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 22, 2
+PR_SET_NO_NEW_PRIVS = 38
 PR_SET_CHILD_SUBREAPER = 36
 PR_GET_CHILD_SUBREAPER = 37
 OPEN_FILES = 1024
@@ -80,6 +85,35 @@ def is_subreaper() -> bool:
     return bool(flag.value)
 
 
+class FilterProgram(ctypes.Structure):
+    """``struct sock_fprog``: the count of 8-byte instructions, and where they are."""
+
+    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+
+
+def install_filter(program: bytes) -> None:
+    """Linux: have the kernel check every call of this process and its children against ``program``
+    (classic BPF, as ``seccomp.denied_calls_filter`` assembles it), for good; ``OSError`` where it
+    refuses. No new privileges first: an unprivileged process may install a filter only so (and no
+    setuid program it runs could then shed it)."""
+    code = ctypes.create_string_buffer(program, len(program))
+    fprog = FilterProgram(len(program) // 8, ctypes.addressof(code))
+    for option, value, address in (
+        (PR_SET_NO_NEW_PRIVS, 1, 0),
+        (PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.addressof(fprog)),
+    ):
+        arguments = (ctypes.c_ulong(number) for number in (value, address, 0, 0))
+        if libc().prctl(ctypes.c_int(option), *arguments) != 0:
+            number = ctypes.get_errno()
+            raise OSError(number, os.strerror(number))
+
+
+def read_filter(fd: int) -> bytes:
+    """The filter the runner passed in descriptor ``fd``, which is then closed (not the player's)."""
+    with open(fd, "rb") as source:
+        return source.read()
+
+
 def become(uid: int) -> None:
     """Drop root for good: no other groups, then the group, then the user (which clears capabilities)."""
     os.setgroups([])
@@ -107,10 +141,11 @@ def fresh_keyrings(own_user: bool) -> None:
 
 
 def main(argv: list[str]) -> None:
-    """Apply the limits, drop to the player's user, then become the player."""
+    """Apply the limits, drop to the player's user, install the filter, then become the player."""
     split = argv.index("--")
     settings = dict(item.split("=", 1) for item in argv[1:split])
     command = argv[split + 1 :]
+    program = read_filter(int(settings["seccomp"])) if "seccomp" in settings else None
     for fd, key in ((0, "stdin"), (1, "stdout")):
         if key in settings:
             os.dup2(int(settings[key]), fd)
@@ -129,6 +164,12 @@ def main(argv: list[str]) -> None:
     fresh_keyrings(own_user="uid" in settings)
     if "parent" in settings:  # after become(): a change of user clears the parent-death signal
         die_with_parent(int(settings["parent"]))
+    if program is not None:
+        try:
+            install_filter(program)
+        except OSError as error:
+            sys.stderr.write(f"cannot install the seccomp filter: {error.strerror}\n")
+            os._exit(126)
     try:
         os.execvp(command[0], command)
     except OSError as error:

@@ -15,6 +15,7 @@ The strongest of three levels that the machine allows is used:
   Gradescope's containers use): the player runs under an unprivileged user id of its own, which
   cannot read the runner's private files or signal its processes, and starts in a private home
   (``secrecy.py`` refuses the runner's secret files others can read).
+  The seccomp filter of ``seccomp.py`` holds at both levels: bubblewrap installs it, or the launcher.
 - ``none``: the player runs as the runner's own user. Only on request (``--no-sandbox``).
 
 Every level keeps the limits of ``launch.py``; the policy is plain data, so it crosses to workers.
@@ -27,6 +28,7 @@ import functools
 import itertools
 import math
 import os
+import platform
 import re
 import shlex
 import shutil
@@ -44,7 +46,7 @@ from moocow.runner.disk import NOT_ENFORCED
 from moocow.runner.disk import enforcement as disk_enforcement
 from moocow.runner.files import identity
 from moocow.runner.limits import MB, Limits
-from moocow.runner.seccomp import filter_descriptor
+from moocow.runner.seccomp import denied_calls_filter, filter_descriptor
 
 PACKAGE = Path(__file__).resolve().parents[1]
 """moocow's own package folder: the adapter and the engine a Python player may use."""
@@ -74,6 +76,8 @@ SYSTEM_FILES = (
     "/etc/passwd", "/etc/group", "/etc/nsswitch.conf", "/etc/hosts",
 )  # fmt: skip
 """What programs need of ``/etc`` (the dynamic linker, ``java`` through alternatives); nothing else."""
+FILTERED = "locks, file watches, keys, io_uring, Linux AIO and reads without waiting refused"
+"""The record's ``seccomp`` where players run under ``runner/seccomp.py``'s filter."""
 NAMESPACE_OPTIONS = (
     "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
     "--die-with-parent", "--new-session", "--cap-drop", "ALL",
@@ -214,7 +218,41 @@ class SandboxPolicy:
         else:
             described["player_user"] = own_uid if level is Confinement.USER else "the runner's own user"
         described["disk_mb"] = disk_enforcement(str(level))
+        if level is not Confinement.NONE:
+            absent = filter_absence(level)
+            described["seccomp"] = FILTERED if absent is None else f"absent: {absent}"
         return described
+
+
+@functools.cache
+def filter_absence(level: Confinement) -> str | None:
+    """Why players at ``level`` run without the seccomp filter, or ``None`` where they run under it.
+
+    bubblewrap was tried with it (``strongest``). At the ``user`` level the launcher installs it:
+    tried once here, as the launcher does it, so that a kernel that refuses it (no seccomp, or an
+    outer filter that denies ``prctl``) is said in the record rather than found by every player.
+    """
+    if denied_calls_filter() is None:
+        return f"no filter for this machine's architecture ({platform.machine()})"
+    fd = filter_descriptor() if level is Confinement.USER else None
+    if fd is None:
+        return None
+    try:
+        done = subprocess.run(
+            launcher_command([f"seccomp={fd}"], ["true"]),
+            capture_output=True,
+            timeout=20,
+            check=False,
+            pass_fds=[fd],
+        )
+    except (OSError, subprocess.TimeoutExpired) as error:
+        return f"the launcher did not run: {error}"
+    finally:
+        os.close(fd)
+    if done.returncode == 0:
+        return None
+    said = done.stderr.decode("utf-8", "replace").strip().splitlines()
+    return said[-1] if said else f"the launcher's trial ended with status {done.returncode}"
 
 
 def check_worker_level(policy: SandboxPolicy, worker: str) -> None:
@@ -241,7 +279,10 @@ def referee_record(sandbox: SandboxPolicy | None, limits: Limits) -> dict[str, A
 def referee_line(record: dict[str, Any]) -> str:
     """The record in one line, for a person: ``players sandboxed: namespaces (...); limits: ...``."""
     sandbox = record["sandbox"]
-    who = f" ({sandbox['player_user']})" if "player_user" in sandbox else ""
+    seccomp = sandbox.get("seccomp", FILTERED)
+    unfiltered = [] if seccomp == FILTERED else [f"no seccomp filter: {seccomp.removeprefix('absent: ')}"]
+    said = [sandbox["player_user"]] if "player_user" in sandbox else []
+    who = f" ({'; '.join(said + unfiltered)})" if said + unfiltered else ""
     unheld = {"disk_mb": f" ({NOT_ENFORCED})"} if sandbox.get("disk_mb") == NOT_ENFORCED else {}
     limits = ", ".join(f"{name}={value:g}{unheld.get(name, '')}" for name, value in record["limits"].items())
     return f"players sandboxed: {sandbox['confinement']}{who}; limits: {limits}"
@@ -305,6 +346,11 @@ def confined_command(
     if uid is not None:
         settings.append(f"uid={uid}")
     outer = [f"parent={os.getpid()}"] + ([f"cgroup={cgroup / 'cgroup.procs'}"] if cgroup else [])
+    if level is Confinement.USER and filter_absence(level) is None:
+        seccomp = filter_descriptor()  # locks, watches, keys: channels between players (runner/seccomp.py)
+        if seccomp is not None:  # the launcher installs it just before the player starts
+            pipes.append(seccomp)
+            outer.append(f"seccomp={seccomp}")
     if level is not Confinement.NAMESPACES:
         return launcher_command([*settings, *outer], launch.command)
     copies = {path: snapshot(path) for path in launch.copies}

@@ -12,7 +12,9 @@ AIO) tells whether a page of a shared file is cached: a bit a player leaves for 
 one that plays later.
 No player needs any of these, so the filter refuses them with ``EPERM`` (an error a program can
 report, not a kill) and allows everything else. bubblewrap installs it with ``--seccomp FD``
-(``filter_descriptor``).
+(``filter_descriptor``) at the ``namespaces`` level; at the ``user`` level, where there is no
+bubblewrap, the launcher reads it from the same kind of descriptor and installs it itself
+(``launch.install_filter``), just before the player starts.
 
 Calls made in another convention than the machine's own (32-bit ``int 0x80``, x32 on x86_64) have
 other numbers, which the filter would not recognise, so they are all refused.
