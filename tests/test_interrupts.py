@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.signal_helpers import hears_ctrl_c
+
 MOOCOW = [sys.executable, "-c", "import sys; from moocow.cli import main; sys.argv[0] = 'moocow'; main()"]
 
 
@@ -41,6 +43,7 @@ def started(*arguments: str, program: list[str] = MOOCOW) -> subprocess.Popen[by
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         start_new_session=True,
+        preexec_fn=hears_ctrl_c,
     )
     try:
         yield process

@@ -21,6 +21,7 @@ from moocow.optimal.prove import prove_optimal
 from moocow.optimal.search import Search
 from moocow.optimal.stopping import stopped_by_signals
 from moocow.plugins.mastermind import Mastermind
+from tests.signal_helpers import hears_ctrl_c
 
 
 def give_up(signum: int, frame: Any) -> None:
@@ -124,7 +125,9 @@ def running(pid: int) -> bool:
 def test_workers_die_with_a_search_killed_alone() -> None:
     """A batch system may SIGKILL the searching process alone: its workers die with it instead of
     searching on for hours (and writing to a store that a resumed run is using)."""
-    process = subprocess.Popen([sys.executable, "-c", SEARCH_WITH_SLOW_WORKERS], start_new_session=True)
+    process = subprocess.Popen(
+        [sys.executable, "-c", SEARCH_WITH_SLOW_WORKERS], start_new_session=True, preexec_fn=hears_ctrl_c
+    )
     try:
         deadline = time.monotonic() + 120
         while len(children(process.pid)) < 2 and time.monotonic() < deadline:
@@ -167,7 +170,9 @@ def test_with_a_store_one_worker_stops_in_seconds(tmp_path: Path) -> None:
     """A proof on one core with a store forks its one worker, so SIGTERM does not wait for the
     guess under way (a compiled search of minutes, here a sleep)."""
     command = [sys.executable, "-c", ONE_WORKER_WITH_A_STORE, str(tmp_path / "proof.db")]
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, start_new_session=True)
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, start_new_session=True, preexec_fn=hears_ctrl_c
+    )
     try:
         deadline = time.monotonic() + 120
         while not children(process.pid) and time.monotonic() < deadline:
@@ -207,7 +212,10 @@ def test_a_stoppable_search_on_one_core_without_a_store_stops_in_seconds(sent: s
     waits for the compiled search under way (up to a minute): a search that a signal may stop
     forks its one worker, store or not."""
     process = subprocess.Popen(
-        [sys.executable, "-c", ONE_WORKER_STOPPABLE], stdout=subprocess.PIPE, start_new_session=True
+        [sys.executable, "-c", ONE_WORKER_STOPPABLE],
+        stdout=subprocess.PIPE,
+        start_new_session=True,
+        preexec_fn=hears_ctrl_c,
     )
     try:
         deadline = time.monotonic() + 120
