@@ -246,7 +246,7 @@ def next_guess(game, history):
     candidates = played.secrets
     for guess, counts in history:
         code = played.guesses[played.guess_index(guess)][None, :]
-        candidates = candidates[played.feedback(code, candidates)[0] == played.encode_feedback(tuple(counts))]
+        candidates = candidates[played.feedback(code, candidates)[0] == played.feedback_model.encode(tuple(counts))]
     return played.format_code(candidates[0])
 '''
 

@@ -87,10 +87,12 @@ class FeedbackTable:
         self._game = weakref.ref(game)
         self.secret_count = len(game.secrets)
         self.guess_count = len(game.guesses)
-        self.in_memory = self.secret_count * self.guess_count <= budget
+        self.dtype = game.feedback_model.dtype
+        """The type of one value: a byte up to 256 values (every built-in game but long Wordles)."""
+        self.in_memory = self.secret_count * self.guess_count * self.dtype.itemsize <= budget
         """Whether the whole table is held (once first needed); otherwise rows are computed when asked for."""
         self._rows: np.ndarray | None = None
-        self.values = np.array(game.feedback_values(), dtype=np.uint8)
+        self.values = np.array(game.feedback_model.values(), dtype=game.feedback_model.dtype)
         """The feedback values the game can give, ascending: the values partitions are counted over."""
         self._prepared: Prepared | bool | None = False
         """The compiled engine's arrays: ``False`` until first asked for, ``None`` if it cannot apply."""
@@ -122,10 +124,10 @@ class FeedbackTable:
 
     def rows_per_block(self) -> int:
         """How many secrets' rows fit in one block of temporaries."""
-        return max(1, BLOCK_BYTES // max(1, self.guess_count))
+        return max(1, BLOCK_BYTES // max(1, self.guess_count * self.dtype.itemsize))
 
     def blocks(self, secrets: np.ndarray) -> Iterator[np.ndarray]:
-        """The rows of ``secrets`` in blocks of bounded size, each ``(k, guess_count)`` uint8."""
+        """The rows of ``secrets`` in blocks of bounded size, each ``(k, guess_count)``."""
         step = self.rows_per_block()
         for start in range(0, len(secrets), step):
             yield self.rows(secrets[start : start + step])
@@ -135,7 +137,7 @@ class FeedbackTable:
         if self.in_memory:
             return self._held().take(secrets, axis=0)
         game = self.game
-        return np.ascontiguousarray(game.feedback(game.guesses, game.secrets[secrets]).T)
+        return np.ascontiguousarray(game.feedback(game.guesses, game.secrets[secrets]).T, dtype=self.dtype)
 
     def tiles(self, secrets: np.ndarray, guesses: np.ndarray | None) -> Iterator[tuple[slice, np.ndarray]]:
         """The feedback of ``guesses`` (all if ``None``) against ``secrets``, tile by tile.
@@ -159,7 +161,7 @@ class FeedbackTable:
             for left in range(0, width, across):
                 columns = slice(left, min(width, left + across))
                 chosen = game.guesses[columns] if guesses is None else game.guesses[guesses[columns]]
-                yield columns, np.ascontiguousarray(game.feedback(chosen, codes).T)
+                yield columns, np.ascontiguousarray(game.feedback(chosen, codes).T, dtype=self.dtype)
 
     def _tile_shape(self, secrets: int, width: int) -> tuple[int, int]:
         """Secrets and guesses of a computed tile; enough secrets that the kernel's per-call work
@@ -238,7 +240,7 @@ class FeedbackTable:
 
     def _compute_all(self) -> np.ndarray:
         game = self.game
-        table = np.empty((self.secret_count, self.guess_count), dtype=np.uint8)
+        table = np.empty((self.secret_count, self.guess_count), dtype=self.dtype)
         step = self.rows_per_block()
         with task("building the feedback table", self.secret_count, "rows") as advance:
             for start in range(0, self.secret_count, step):
