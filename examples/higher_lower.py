@@ -1,15 +1,18 @@
 """Higher or lower for moocow: a one-file plugin whose feedback is a kind of its own, neither
-counts nor marks (``moocow --plugin examples/higher_lower.py evaluate higher_lower``)."""
+counts nor marks, and whose strict play is a rule on guesses (``moocow --plugin
+examples/higher_lower.py evaluate higher_lower``)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import cached_property
 
 import numpy as np
 
 from moocow.engine.errors import MoocowError, quoted
 from moocow.engine.feedback import FeedbackModel
 from moocow.engine.game import Codes, Game
+from moocow.engine.guess_rule import GuessRule
 from moocow.engine.params import Param
 from moocow.plugins.hookspecs import hookimpl
 
@@ -57,7 +60,10 @@ class HigherLower(Game):
 
     name = "higher_lower"
     summary = "Higher or lower: find a number from 1 to n, told which way it lies."
-    params = (Param("n", int, 100, "the largest number", minimum=2, maximum=256),)
+    params = (
+        Param("n", int, 100, "the largest number", minimum=2, maximum=256),
+        Param("strict", bool, False, "each guess must lie where the answers so far put the secret"),
+    )
     code_noun = "number"
     code_length = 1
     feedback_model = Direction()
@@ -77,6 +83,33 @@ class HigherLower(Game):
 
     def format_code(self, code: np.ndarray) -> str:
         return str(int(code[0]) + 1)
+
+    @cached_property
+    def guess_rule(self) -> GuessRule | None:
+        """Strict play's rule, with ``strict=true``."""
+        return Inside(self) if self.values["strict"] else None
+
+
+class Inside(GuessRule):
+    """Strict play: each guess lies on the side of every earlier guess that its answer pointed to.
+    The secret always does, so a player is never left without a guess."""
+
+    name = "strict play"
+
+    def __init__(self, game: HigherLower) -> None:
+        self._numbers = game.guesses[:, 0]
+
+    def after(self, code: np.ndarray, feedback: int) -> np.ndarray:
+        if feedback == LOWER:
+            return self._numbers < code[0]
+        if feedback == HIGHER:
+            return self._numbers > code[0]
+        return self._numbers == code[0]
+
+    def why_not(self, code: np.ndarray, feedback: int, guess: np.ndarray) -> str | None:
+        if self.after(code, feedback)[guess[0]]:  # a number's guess index is its symbol
+            return None
+        return f"{code[0] + 1} was answered {WORDS[feedback]}"
 
 
 @hookimpl

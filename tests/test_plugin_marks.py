@@ -19,6 +19,7 @@ from moocow.engine.errors import MoocowError
 from moocow.engine.evaluation import evaluate
 from moocow.engine.feedback import FeedbackModel
 from moocow.engine.game import Codes, Game
+from moocow.engine.position import Position
 from moocow.engine.registry import load_strategy
 from moocow.engine.table import FeedbackTable
 from moocow.plugins import game_classes, load_game, load_plugin_file
@@ -399,3 +400,40 @@ def test_the_examples_register_beside_the_builtins() -> None:
     for plugin in (MARKS_PLUGIN, DIRECTION_PLUGIN):
         load_plugin_file(plugin)
     assert {"marks_mastermind", "higher_lower", "wordle"} <= set(game_classes())
+
+
+# ---------------------------------------------------------------------- a rule on guesses
+def test_a_plugins_guess_rule_narrows_the_guesses_and_says_why() -> None:
+    """Strict higher-or-lower: after 50 got ``lower`` only 1..49 may follow; minmax's every guess,
+    over every secret, is one the rule allows where it is played."""
+    load_plugin_file(DIRECTION_PLUGIN)
+    game = load_game("higher_lower:n=30,strict=true")
+    start = Position.start(game)
+    position = start.after(game.guess_index("15"), game.parse_feedback("lower"))
+    assert [game.format_code(game.guesses[index]) for index in position.legal_guesses] == [
+        str(number) for number in range(1, 15)
+    ]
+    with pytest.raises(MoocowError, match=r"^20 is not allowed in strict play: 15 was answered lower$"):
+        position.check_legal(game.guess_index("20"))
+    strategy, stack = load_strategy("minmax"), [start]
+    while stack:
+        position = stack.pop()
+        guess = strategy.decide(position)
+        position.check_legal(guess)
+        for value in np.unique(position.feedback_to(guess)).tolist():
+            if value != game.win:
+                stack.append(position.after(guess, value))
+    assert evaluate(game, strategy).secrets == 30
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="the assistant and play do not call Position.check_legal yet: a guess a game's rule "
+    "forbids is recorded (Wordle's hard mode alike; moocow/assistant.py, interactive.py)",
+)
+def test_assist_refuses_a_guess_the_rule_forbids() -> None:
+    printed = succeeded(
+        moocow(DIRECTION_PLUGIN, "assist", "higher_lower:strict=true", typed="50 lower\n60 lower\n")
+    )
+    assert "error: 60 is not allowed in strict play: 50 was answered lower" in printed
