@@ -260,6 +260,10 @@ def test_its_own_values_through_the_commands() -> None:
     assert "Solved in 3 guesses." in printed
     printed = succeeded(moocow(DIRECTION_PLUGIN, "evaluate", "higher_lower"))
     assert "total 580 guesses, average 5.8000, worst case 7" in printed  # a binary search
+    printed = succeeded(moocow(DIRECTION_PLUGIN, "optimal", "higher_lower:n=20", "--max-depth", "5"))
+    assert "74 guesses in total, proven optimal" in printed  # 1 + 2*2 + 4*3 + 8*4 + 5*5
+    printed = succeeded(moocow(DIRECTION_PLUGIN, "tree", "higher_lower:n=7", "--show", "3"))
+    assert printed.splitlines()[1:4] == ["4 (7)", "  lower -> 2 (3)", "    lower -> 1 (1)  win"], printed
 
 
 class Steps(FeedbackModel):
