@@ -1,6 +1,7 @@
-"""Plugins whose feedback is not counts: the marks example through every command, and a plugin's
-own ``FeedbackModel`` kind (typed and shown its way, a table of its dtype, values outside its size
-refused, symmetries kept only where its feedback allows them)."""
+"""Plugins whose feedback is not counts: the marks example (``examples/marks_mastermind``) through
+every command, a plugin's own ``FeedbackModel`` kind (``examples/higher_lower.py``: typed and shown
+its way, a table of its dtype, values outside its size refused, symmetries kept only where its
+feedback allows them) and a plugin's own rule on guesses."""
 
 from __future__ import annotations
 
