@@ -8,7 +8,7 @@ newspaper's page checks it, and suggestions are only legal guesses.
 
 from __future__ import annotations
 
-from collections import OrderedDict
+import time
 
 import numpy as np
 
@@ -16,12 +16,7 @@ from moocow.engine.errors import MoocowError
 from moocow.engine.game import Game
 from moocow.engine.position import Position
 from moocow.engine.strategies import Strategy
-
-OPENINGS_KEPT = 64
-"""First suggestions remembered by the process (``Assistant.decision``): on Wordle's official lists
-the first one scores 12,972 guesses against 2,315 answers, and the web page makes an assistant
-for every request."""
-_openings: OrderedDict[tuple[str, str, float | None], tuple[int, str | None]] = OrderedDict()
+from moocow.openings import built_in, known_opening, opening_key, remember_opening
 
 
 class OutsideGuess(MoocowError):
@@ -97,19 +92,19 @@ class Assistant:
 
     def decision(self) -> tuple[int, str | None]:
         """The strategy's next guess (an index) and why it is a quick one, if it is. The first is
-        the same for every session of a game and strategy, so the process keeps it."""
+        the same for every session of a game and strategy, so it is kept (``openings``)."""
         position = self.position
-        key = (self.game.spec, self.strategy.spec, self.strategy.budget)
-        if position.is_start and key in _openings:
-            _openings.move_to_end(key)
-            return _openings[key]
+        key = opening_key(self.game, self.strategy) if position.is_start else None
+        known = None if key is None else known_opening(key)
+        if known is not None:
+            return known
+        began = time.perf_counter()
         guess = self.strategy.decide(position)
         note = self.strategy.note(position)
         decision = (int(guess), None if note is None else str(note))
-        if position.is_start:
-            _openings[key] = decision
-            while len(_openings) > OPENINGS_KEPT:
-                _openings.popitem(last=False)
+        if key is not None:
+            lasting = built_in(self.game, self.strategy)
+            remember_opening(key, decision, time.perf_counter() - began, lasting)
         return decision
 
     def suggestion(self) -> str:

@@ -296,8 +296,8 @@ def _review(game: Game, played: list[tuple[int, int]], say: Say, shown: Shown) -
     width = max(len(step.guess) for step in steps)
     for number, step in enumerate(steps, 1):
         line = shown.entry(f"{number:>3}. ", step.guess.ljust(width), step.feedback)
-        impossible = "" if step.possible else " (not possible)"
-        say(line + f"{impossible}  {step.left:,} left; {REVIEWER}: {step.engine}")
+        ruled_out = "" if step.possible else " (could not be the secret)"
+        say(line + f"{ruled_out}: {step.left:,} left; {REVIEWER}: {step.engine}")
 
 
 def deal_secret(game: Game, seed: int | None) -> int:

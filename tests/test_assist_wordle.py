@@ -4,12 +4,14 @@ breaks hard mode in one line saying why, and ``play`` ends with its review."""
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
-from moocow import api, assistant
+from moocow import api, openings
 from moocow.cli import app
 from moocow.interactive import assist, deal_secret
 from moocow.terminal import MARK_STYLES, TERMINAL_VARIABLES, out
@@ -98,12 +100,34 @@ def test_a_game_against_the_computer_ends_with_its_review() -> None:
     assert f"The secret was {secret}.\nReview:" in given_up
 
 
-def test_the_first_suggestion_is_kept_for_the_next_session(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_first_suggestion_is_kept_for_the_next_session(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     """The opening of a game and strategy is decided once per process (the web page makes an
-    assistant per request): a second assistant does not ask its strategy."""
-    monkeypatch.setattr(assistant, "_openings", type(assistant._openings)())
+    assistant per request), and one slow to find once per cache: a second assistant, in this
+    process or in a later one, does not ask its strategy; another budget does."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(openings, "_kept", type(openings._kept)())
+    monkeypatch.setattr(openings, "SLOW", 0.0)
     first = api.assistant(OFFICIAL, "entropy")
     suggested = first.suggestion()
-    second = api.assistant(OFFICIAL, "entropy")
-    monkeypatch.setattr(second.strategy, "decide", lambda position: pytest.fail("decided again"))
-    assert second.suggestion() == suggested and second.suggestion_note() is None
+    for forget in (False, True):
+        if forget:  # a new process: only the file is left
+            monkeypatch.setattr(openings, "_kept", type(openings._kept)())
+        again = api.assistant(OFFICIAL, "entropy")
+        monkeypatch.setattr(again.strategy, "decide", lambda position: pytest.fail("decided again"))
+        assert again.suggestion() == suggested and again.suggestion_note() is None
+    assert len(json.loads((tmp_path / "moocow" / "openings.json").read_text())) == 1
+    quick = api.assistant(OFFICIAL, "entropy", budget=0.01)
+    assert "quick suggestion: " in (quick.suggestion_note() or "")  # and says it was cut short
+
+
+def test_a_damaged_cache_is_an_empty_one(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A file that is not the cache's JSON is read as no opening, and written over."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(openings, "_kept", type(openings._kept)())
+    monkeypatch.setattr(openings, "SLOW", 0.0)
+    (tmp_path / "moocow").mkdir()
+    (tmp_path / "moocow" / "openings.json").write_text("[1, 2")
+    assert api.assistant("bottles:n=5").suggestion() == "ABCDE"
+    assert len(json.loads((tmp_path / "moocow" / "openings.json").read_text())) == 1
