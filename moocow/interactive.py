@@ -54,7 +54,7 @@ def assist(assistant: Assistant, ask: Ask, say: Say, colour: bool = False) -> in
     game = assistant.game
     shown = Shown(game, colour)
     say(f"moocow assistant for {game.spec}: {_count(assistant.remaining, game.code_noun)} are possible.")
-    say(ASSIST_HELP.format(example=_example(game), feedback=_example_feedback(game)))
+    _help(game, ASSIST_HELP, say)
     say(f"Suggested first guess: {marked(assistant)}")  # a strategy unusable here ends the session
     while not assistant.solved:
         line = ask(f"guess {assistant.entries + 1} and score> ")
@@ -73,7 +73,7 @@ def _assist_command(assistant: Assistant, line: str, ask: Ask, say: Say, shown: 
     if not line:
         return
     if command == "help":
-        say(ASSIST_HELP.format(example=_example(game), feedback=_example_feedback(game)))
+        _help(game, ASSIST_HELP, say)
     elif command == "undo":
         if not assistant.undo():
             say("Nothing to undo: no entry yet.")
@@ -179,6 +179,13 @@ def columns(codes: list[str], width: int = WIDTH) -> list[str]:
     ]
 
 
+def _help(game: Game, text: str, say: Say) -> None:
+    """What to type, with an example; for marks, how each mark is typed as well."""
+    say(text.format(example=_example(game), feedback=_example_feedback(game)))
+    if game.feedback_model.kind == "marks":
+        say(f"Marks: {game.feedback_model.describe()}.")
+
+
 def _example(game: Game) -> str:
     return game.format_code(game.guesses[0])
 
@@ -205,7 +212,7 @@ def play(game: Game, seed: int | None, ask: Ask, say: Say, colour: bool = False)
         if not command:
             say(f"Type a guess, e.g. '{_example(game)}', or help.")
         elif command == "help":
-            say(PLAY_HELP.format(example=_example(game), feedback=_example_feedback(game)))
+            _help(game, PLAY_HELP, say)
         elif command == "history":
             for number, (guess, value) in enumerate(played, 1):
                 say(shown.entry(f"{number}. ", game.format_code(game.guesses[guess]), value))

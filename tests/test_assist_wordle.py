@@ -95,7 +95,7 @@ def test_a_game_against_the_computer_ends_with_its_review() -> None:
     output = run("play", OFFICIAL, "--seed", "4", typed=f"salet\n{secret}\n")
     review = output.split("Solved in 2 guesses.\n")[1]
     assert review.startswith("Review: each guess, what it left, and what minmax would have played there.")
-    assert "  1. salet " in review and "minmax: arise" in review and f"  2. {secret} GGGGG  1 left" in review
+    assert "  1. salet " in review and "minmax: arise" in review and f"  2. {secret} GGGGG: 1 left" in review
     given_up = run("play", OFFICIAL, "--seed", "4", typed="salet\nquit\n")
     assert f"The secret was {secret}.\nReview:" in given_up
 
