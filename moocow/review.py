@@ -11,6 +11,10 @@ from moocow.engine.game import Game
 
 REVIEWER = "minmax"
 """The strategy whose choices a review shows."""
+BUDGET = 1.0
+"""Modelled seconds each of the reviewer's choices may take: a fifth of the assistant's, since a
+review makes one per guess at once (at the assistant's, two guesses of ``bottles:n=10`` took 31 s
+of CPU to review; Wordle's first choice, 0.8 s modelled, still fits whole)."""
 
 
 @dataclass(frozen=True)
@@ -34,7 +38,7 @@ def review(game: Game, played: list[tuple[int, int]]) -> list[Step]:
     from moocow import api
     from moocow.interactive import marked
 
-    assistant = api.assistant(game, REVIEWER)
+    assistant = api.assistant(game, REVIEWER, BUDGET)
     steps = []
     for guess, value in played:
         try:
