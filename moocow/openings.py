@@ -15,6 +15,7 @@ import hashlib
 import json
 import os
 import tempfile
+import threading
 from collections import OrderedDict
 from pathlib import Path
 
@@ -39,6 +40,8 @@ Decision = tuple[int, str | None]
 """A guess index, and why it is a quick one (``None``: it is not)."""
 
 _kept: OrderedDict[str, Decision] = OrderedDict()
+_lock = threading.Lock()
+"""The web server answers requests on several threads."""
 
 
 def opening_key(game: Game, strategy: Strategy) -> str:
@@ -54,9 +57,10 @@ def opening_key(game: Game, strategy: Strategy) -> str:
 
 def known_opening(key: str) -> Decision | None:
     """The opening found for ``key`` in this process or, slow to find, in an earlier one."""
-    if key in _kept:
-        _kept.move_to_end(key)
-        return _kept[key]
+    with _lock:
+        if key in _kept:
+            _kept.move_to_end(key)
+            return _kept[key]
     found = _read().get(key)
     if found is None:
         return None
@@ -104,9 +108,10 @@ def cache_file() -> Path | None:
 
 
 def _keep(key: str, decision: Decision) -> None:
-    _kept[key] = decision
-    while len(_kept) > KEPT:
-        _kept.popitem(last=False)
+    with _lock:
+        _kept[key] = decision
+        while len(_kept) > KEPT:
+            _kept.popitem(last=False)
 
 
 def _read() -> dict[str, list[object]]:

@@ -120,13 +120,16 @@ def test_a_results_file_is_opened_and_a_round_replayed(tmp_path: Path) -> None:
 @pytest.mark.parametrize("width", [360])
 def test_the_pages_fit_the_narrowest_phone(width: int) -> None:
     """At 360 px nothing scrolls sideways: the first page (its forms too), and the assistant
-    with a whole guess and its scores shown."""
+    with a whole guess and its scores shown, or its tiles (Wordle)."""
     need_browser()
     with served() as address, phone(width=width) as page:
         page.goto(address)
         assert page.evaluate("document.documentElement.scrollWidth") <= width
         page.goto(address + "assist?game=mastermind&g=1122")
         assert page.locator("a.score").count() > 5
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        page.goto(address + "assist?game=wordle&m=salet%3ABBYGB&g=broil")
+        assert page.locator("a.tile").count() == 5
         assert page.evaluate("document.documentElement.scrollWidth") <= width
 
 
