@@ -24,9 +24,11 @@ so a tree can be read, diffed and edited by hand and does not depend on the engi
       }
     }
 
-A node without children is a win: its guess is the one secret that reaches it. The statistics
-are redundant (they follow from the nodes) and are checked on loading, which catches a file
-edited inconsistently.
+A node whose children hold one secret fewer than its size wins with its own guess, which must be
+a secret (where guesses and secrets differ, as in Wordle, a node's guess may be no secret, and its
+children then hold all its secrets); a node without children is such a win. The statistics are
+redundant (they follow from the nodes) and are checked on loading, which catches a file edited
+inconsistently, as is the game's guess rule (hard mode) at every node.
 """
 
 from __future__ import annotations
