@@ -17,7 +17,7 @@ from moocow.engine.evaluation import evaluate, evaluate_with_tree
 from moocow.engine.registry import load_strategy
 from moocow.engine.selbytree import read_selby_text, selby_text
 from moocow.engine.tree import Node
-from moocow.engine.treefile import load_tree, save_tree, tree_stats, walk
+from moocow.engine.treefile import load_tree, parse_tree_document, save_tree, tree_stats, walk
 from moocow.plugins import load_game
 from moocow.plugins.bottles import Bottles
 from moocow.plugins.mastermind import Mastermind
@@ -301,3 +301,11 @@ def _selbys_file(name: str) -> bytes:
         return subprocess.run(command, capture_output=True, check=True).stdout
     except (OSError, subprocess.CalledProcessError):
         pytest.skip(f"no clone of alex1770/wordle at {SELBY} (set SELBY_WORDLE) to read {name} from")
+
+
+def test_where_only_json_is_read_a_selby_tree_is_named_as_such() -> None:
+    """The web page reads JSON documents (they name their game); Selby's lines are told apart there."""
+    with pytest.raises(MoocowError, match="not JSON: it looks like a tree in Selby's text format"):
+        parse_tree_document(b"salet BBBBB1 courd BBBBB2 nymph BBBBY3 whiff GGGGG4\n", "x.tree")
+    with pytest.raises(MoocowError, match="is not JSON: Expecting"):
+        parse_tree_document(b"{", "x.json")

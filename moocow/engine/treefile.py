@@ -159,6 +159,11 @@ def _read_bytes(path: str | os.PathLike[str]) -> bytes:
 
 def parse_tree_document(data: bytes, path: str) -> dict[str, Any]:
     """The JSON document of a tree file's bytes, format and version checked (``path`` names it)."""
+    if is_selby_text(data) and data.strip():
+        raise MoocowError(
+            f"{path} is not JSON: it looks like a tree in Selby's text format, which names no game "
+            "(play it with --strategy tree:FILE on a command that names the game)"
+        )
     try:
         document = json.loads(data.decode("utf-8"))
     except UnicodeDecodeError as error:
