@@ -309,3 +309,21 @@ def test_where_only_json_is_read_a_selby_tree_is_named_as_such() -> None:
         parse_tree_document(b"salet BBBBB1 courd BBBBB2 nymph BBBBY3 whiff GGGGG4\n", "x.tree")
     with pytest.raises(MoocowError, match="is not JSON: Expecting"):
         parse_tree_document(b"{", "x.json")
+
+
+def test_his_full_style_reads_as_the_hollow_one(small: str, tmp_path: Path) -> None:
+    """``wordle.cpp -S f`` repeats the shared start on every line: the same tree."""
+    lines, game = _damaged(small, tmp_path)
+    full = tmp_path / "full.tree"
+    full.write_text("\n".join(lines) + "\n")
+    assert lines[1].startswith("slate ")
+    assert selby_text(game, load_tree(full, game).root) == selby_text(
+        game, evaluate_with_tree(game, load_strategy("minmax:first=slate"))[1]
+    )
+
+
+def test_first_goes_with_a_strategy_only(small: str) -> None:
+    """``tree --first`` fixes a strategy's opening; a saved tree or a player keeps its own."""
+    one_line_error(run("tree", small, "--strategy", "tree:x.tree", "--first", "slate"), "drop --first")
+    player = str(Path(__file__).with_name("players") / "first_candidate.py")
+    one_line_error(run("tree", small, "--player", player, "--first", "slate"), "--first goes with a strategy")

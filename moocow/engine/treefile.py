@@ -258,9 +258,14 @@ def _node_from_dict(game: Game, shown: Any, where: str) -> Node:
     below = sum(child.size for child in node.children.values())
     if below not in (node.size, node.size - 1):
         raise MoocowError(f"{where}: its children do not add up to its size {node.size}")
-    if below < node.size and not np.any(game.secret_guess_index == node.guess):
+    if below < node.size and not _is_secret(game, node.guess):
         raise MoocowError(f"{where}: {guess} wins here by its size, yet it is not one of the secrets")
     return node
+
+
+def _is_secret(game: Game, guess: int) -> bool:
+    """Whether a guess is one of the secrets (always, where the guesses are the secrets)."""
+    return game.guesses is game.secrets or bool(np.any(game.secret_guess_index == guess))
 
 
 def _check_rule(game: Game, node: Node, before: list[tuple[int, int]], path: str) -> None:
