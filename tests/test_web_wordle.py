@@ -141,3 +141,10 @@ def test_a_plugin_game_whose_pieces_are_not_letters_has_no_500() -> None:
     for path, params in (("/assist", {"m": "about:1"}), ("/play", {"seed": "1"})):
         response = web.get(path, params={"game": "jotto", **params}, follow_redirects=True)
         assert response.status_code == 200, response.text[:300]
+
+
+def test_the_first_page_offers_wordle_at_a_tap() -> None:
+    """Wordle is among the games the first page offers, at the table and against the computer."""
+    quick = {game["game"]: game for game in client().get("/index.json").json()["quick"]}
+    wordle = quick["wordle"]
+    assert wordle["assist"] == "/assist?game=wordle" and wordle["play"] == "/play?game=wordle"
