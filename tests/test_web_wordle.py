@@ -11,6 +11,7 @@ import pytest
 from moocow import api
 from moocow.interactive import deal_secret
 from moocow.plugins import load_plugin_file
+from tests.test_web_fuzz import NASTY
 from tests.web_helpers import as_json, client
 
 OFFICIAL = "wordle:list=official"
@@ -148,3 +149,16 @@ def test_the_first_page_offers_wordle_at_a_tap() -> None:
     quick = {game["game"]: game for game in client().get("/index.json").json()["quick"]}
     wordle = quick["wordle"]
     assert wordle["assist"] == "/assist?game=wordle" and wordle["play"] == "/play?game=wordle"
+
+
+@pytest.mark.parametrize("name", ["f", "g", "m", "guess", "score"])
+def test_no_value_of_a_wordle_parameter_makes_a_500(name: str) -> None:
+    """The marks being tapped, the guess and the entries, each given hostile values: below 500,
+    and a refusal is one line."""
+    web = client()
+    for value in [*NASTY, "GGGGY", "ggggg", "\U0001f7e9" * 5, "BBYGB" * 13, "salet:", ":BBYGB"]:
+        params = {"game": "wordle", "g": "salet", "f": "BBYGB", name: value}
+        response = web.get("/assist.json", params=params)
+        assert response.status_code < 500, (name, value, response.text)
+        if response.status_code >= 400:
+            assert "\n" not in response.json()["error"]
