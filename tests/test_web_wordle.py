@@ -7,8 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
 from moocow import api
+from moocow.cli import app
 from moocow.interactive import deal_secret
 from moocow.plugins import load_plugin_file
 from tests.test_web_fuzz import NASTY
@@ -162,3 +164,15 @@ def test_no_value_of_a_wordle_parameter_makes_a_500(name: str) -> None:
         assert response.status_code < 500, (name, value, response.text)
         if response.status_code >= 400:
             assert "\n" not in response.json()["error"]
+
+
+def test_a_wordle_round_of_a_tournament_is_replayed_in_tiles(tmp_path: Path) -> None:
+    """The results page's round replay gives the kind, each guess's parts, and tiles."""
+    results = tmp_path / "results.jsonl"
+    arguments = ["tournament", "-p", "minmax", "-g", "wordle", "-r", "2", "--seed", "3"]
+    assert CliRunner().invoke(app, [*arguments, "--results", str(results)]).exit_code == 0
+    web = client(results=[results])
+    params = {"player": "minmax", "game": "wordle", "round": "1"}  # rounds count from 0
+    data = web.get("/results/0/round.json", params=params).json()
+    assert data["kind"] == "marks" and data["steps"][-1]["parts"] == [2] * 5
+    assert 'class="tile small mark-2"' in web.get("/results/0/round", params=params).text
