@@ -45,6 +45,7 @@ def test_a_whole_guess_is_tiles_each_tap_cycling_its_mark() -> None:
     ]
     turned = web.get(as_json(tap(web, link, 3, 2)["tiles"]["tiles"][2]["link"])).json()["tiles"]
     assert turned["pattern"] == "BBYGB" and turned["left"] > 0
+    assert web.get(tap(web, link, 0)["json"]).json()["tiles"]["pattern"] == "YBBBB"  # its twin keeps it
     after = web.get(as_json(turned["record"])).json()
     assert after["remaining"] == turned["left"] and after["entries"][0]["feedback"] == "BBYGB"
     assert after["entries"][0]["parts"] == [0, 0, 1, 2, 0]

@@ -113,6 +113,7 @@ def board(assistant: Assistant, url: Url, left: list[int], pattern: str | None =
         left = dict(assistant.answers(guess))
         shown = game.format_code(game.guesses[guess])
         data["tiles"] = tiles(game, url, shown, read_pattern(game, pattern), left)
+        data["json"] = url.to(json=True, typed=url.typed, f=data["tiles"]["pattern"])
     return data
 
 
