@@ -54,7 +54,7 @@ def assist(assistant: Assistant, ask: Ask, say: Say, colour: bool = False) -> in
     game = assistant.game
     shown = Shown(game, colour)
     say(f"moocow assistant for {game.spec}: {_count(assistant.remaining, game.code_noun)} are possible.")
-    _help(game, ASSIST_HELP, say)
+    say(ASSIST_HELP.format(example=_example(game), feedback=_example_feedback(game)))
     say(f"Suggested first guess: {marked(assistant)}")  # a strategy unusable here ends the session
     while not assistant.solved:
         line = ask(f"guess {assistant.entries + 1} and score> ")
@@ -180,7 +180,8 @@ def columns(codes: list[str], width: int = WIDTH) -> list[str]:
 
 
 def _help(game: Game, text: str, say: Say) -> None:
-    """What to type, with an example; for marks, how each mark is typed as well."""
+    """What to type, with an example; for marks, how each mark is typed as well (asked for: the
+    first lines of a session stay those of every game)."""
     say(text.format(example=_example(game), feedback=_example_feedback(game)))
     if game.feedback_model.kind == "marks":
         say(f"Marks: {game.feedback_model.describe()}.")
