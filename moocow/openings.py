@@ -21,6 +21,7 @@ from pathlib import Path
 
 from moocow.engine.game import Game
 from moocow.engine.strategies import Strategy
+from moocow.engine.treestrategy import TreeStrategy
 
 KEPT = 64
 """Openings the process keeps."""
@@ -93,8 +94,10 @@ def remember_opening(key: str, decision: Decision, seconds: float, lasting: bool
 
 
 def built_in(game: Game, strategy: Strategy) -> bool:
-    """Whether the game and the strategy are moocow's own, whose code the key's stamp covers."""
-    return all(type(thing).__module__.startswith("moocow.") for thing in (game, strategy))
+    """Whether the game and the strategy are moocow's own, whose code the key's stamp covers, and
+    the strategy reads no file (a saved tree may be edited; the key holds its path only)."""
+    own = all(type(thing).__module__.startswith("moocow.") for thing in (game, strategy))
+    return own and not isinstance(strategy, TreeStrategy)
 
 
 def cache_file() -> Path | None:
