@@ -19,10 +19,13 @@ from moocow.engine.solve import secret_index
 from moocow.engine.table import FeedbackTable
 from moocow.plugins import load_game
 from moocow.runner import signing
+from moocow.runner.fouls import Failure, Foul
 from moocow.runner.grading import grade
 from moocow.runner.limits import Limits
 from moocow.runner.players import parse_player
 from moocow.runner.playertree import player_tree
+from moocow.runner.sandbox import SandboxPolicy
+from moocow.runner.seats import ProgramSeat
 from tests.gradescope_helpers import moocow
 
 PLAYERS = Path(__file__).with_name("players")
@@ -117,6 +120,19 @@ def test_a_version_1_player_is_refused_a_marks_game_in_one_line(lists: str) -> N
         "marks: the player must speak version 2 (feedback as text)"
     )
     assert [(result.failure, result.reason) for result in graded.rounds] == [("disqualified", reason)] * 2
+
+
+def test_a_round_of_marks_is_refused_to_a_version_1_process_at_its_start(lists: str) -> None:
+    """Should a deck of counts deal a round of marks, the round's start refuses it as the handshake would."""
+    echo = parse_player("sh -c 'read x; echo moocow 1; cat'")
+    seat = ProgramSeat(echo, "mastermind:pegs=2,colors=2", Limits(), SandboxPolicy())
+    try:
+        with pytest.raises(Foul) as refused:
+            seat.start_round(load_game(lists))
+    finally:
+        seat.close()
+    assert refused.value.kind is Failure.PROTOCOL
+    assert refused.value.reason.endswith("gives marks: the player must speak version 2 (feedback as text)")
 
 
 def test_a_hard_mode_breach_loses_the_round_with_the_rules_reason(lists: str) -> None:
