@@ -3,9 +3,11 @@
 The referee treats every player alike through ``Seat``. An engine strategy sits in the runner's
 process and is trusted. Everyone else sits in a ``ProgramSeat``: a process of its own that is
 told the game and the feedback, never the secret, and whose every answer is checked against the
-limits and the guess rule (in a session of the course deck, the course's exception to it). A foul
-ends the process; the next round starts a fresh one, and a player that cannot get through its
-setup is disqualified for the rest of the session.
+limits and the guess rule (in a session of the course deck, the course's exception to it). The
+feedback goes in the protocol version the process said it speaks (counts, or the game's text),
+and a process that speaks only counts is refused a deck of marks at its handshake. A foul ends
+the process; the next round starts a fresh one, and a player that cannot get through its setup
+is disqualified for the rest of the session.
 """
 
 from __future__ import annotations
