@@ -39,8 +39,6 @@ slower per cell."""
 FEW_VALUES = 32
 """Up to this many feedback values, each is compared with every cell (the bulls and cows of every
 built-in game); beyond it, cells are counted by value in one pass (``_count_many``)."""
-BLOCK_CELLS = 1 << 22
-"""Cells counted at once by ``_count_many``: its int64 temporaries stay tens of MB."""
 REPORT_CELLS = 1 << 28
 """Scoring this many pairs or more (a second or more) is reported as a task."""
 
@@ -143,15 +141,13 @@ def _count(rows: np.ndarray, counted: np.ndarray, sizes: np.ndarray) -> None:
 
 
 def _count_many(rows: np.ndarray, counted: np.ndarray, sizes: np.ndarray) -> None:
-    """``_count`` for games of many values (Wordle's 238 marks): one ``bincount`` over every cell,
-    each value offset by its column, where comparing every value with every cell would do the
+    """``_count`` for games of many values (Wordle's 238 marks): each cell counted once, in
+    compiled code (``engine.counting``), where comparing every value with every cell would do the
     work 238 times."""
+    from moocow.engine.counting import add_sizes
+
     bound = max(int(counted.max()), int(rows.max(initial=0))) + 1
-    step = max(1, BLOCK_CELLS // max(1, rows.shape[1]))
-    offsets = np.arange(rows.shape[1], dtype=np.int64) * bound
-    for start in range(0, len(rows), step):
-        flat = (rows[start : start + step] + offsets).ravel()
-        sizes += np.bincount(flat, minlength=len(offsets) * bound).reshape(-1, bound).T[counted]
+    add_sizes(rows, counted.astype(np.int64), bound, sizes)
 
 
 @contextlib.contextmanager
