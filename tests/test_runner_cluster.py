@@ -79,7 +79,11 @@ def test_wordle_on_the_cluster_equals_wordle_played_here(cluster: object, tmp_pa
     here = run_tournament(chosen, workers=1)
     there = run_tournament(chosen, scheduler=cluster.scheduler_address)  # type: ignore[attr-defined]
     assert rows(there) == rows(here)
-    assert [row["failure"] for row in rows(here)] == [None] * 2 + ["invalid"] * 2
+    # zzzzz breaks hard mode exactly where aahed revealed a letter (the secrets follow the spec's path)
+    breached = [None] * 2 + [
+        "invalid" if set(row["secret"]) & set("aahed") else "mercy" for row in rows(here)[2:]
+    ]
+    assert [row["failure"] for row in rows(here)] == breached
 
 
 def test_a_worker_killed_mid_run_costs_nothing(cluster: object) -> None:
