@@ -24,7 +24,6 @@ from moocow.engine.position import Position
 from moocow.engine.registry import load_strategy
 from moocow.engine.table import FeedbackTable
 from moocow.plugins import game_classes, load_game, load_plugin_file
-from moocow.runner import protocol
 from tests.test_wordle import reference_marks
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
@@ -145,12 +144,8 @@ for line in sys.stdin:
 """
 
 
-@pytest.mark.skipif(
-    2 not in getattr(protocol, "VERSIONS", (protocol.VERSION,)),
-    reason="grading a program player on a marks game needs protocol version 2, which sends the "
-    "feedback's own text (GYBB); the runner speaks version 1, counts only (issue 33, the runner's part)",
-)
 def test_grade_a_program_player_speaking_protocol_2(tmp_path: Path) -> None:
+    """A program of its own process reads the marks as the game writes them (``feedback GYBB``)."""
     player = tmp_path / "player.py"
     player.write_text(V2_PLAYER.replace("PLUGIN", repr(str(MARKS_PLUGIN)), 1))
     printed = succeeded(
