@@ -6,6 +6,7 @@ feedback allows them) and a plugin's own rule on guesses."""
 from __future__ import annotations
 
 import re
+import shutil
 import sys
 from collections.abc import Sequence
 from functools import cache
@@ -124,34 +125,25 @@ def test_grade_with_an_engine_strategy_and_a_python_player() -> None:
 
 
 V2_PLAYER = """
-import sys
-from moocow.plugins import load_game, load_plugin_file
+import runpy
+from moocow.plugins import load_plugin_file
 
-load_plugin_file(PLUGIN)  # a program player knows a plugin's games as any program would: by loading it
-sys.stdin.readline()  # moocow LEAST DECK
-print("moocow 2 marks-v2 Program Player", flush=True)
-for line in sys.stdin:
-    kind, _, rest = line.strip().partition(" ")
-    if kind == "quit":
-        break
-    if kind == "game":
-        game = load_game(rest.partition(" ")[2])
-        candidates = game.secrets
-    else:  # feedback TEXT, the marks as the game writes them (GYBB)
-        candidates = candidates[game.feedback(guess[None], candidates)[0] == game.parse_feedback(rest)]
-    guess = candidates[0]
-    print(game.format_code(guess), flush=True)
+load_plugin_file(PLUGIN)  # a program knows a plugin's games as any program would: by loading it
+runpy.run_path(PLAYER, run_name="__main__")
 """
+"""The tests' version-2 program (first candidate, marks read as text), knowing the marks example."""
 
 
 def test_grade_a_program_player_speaking_protocol_2(tmp_path: Path) -> None:
     """A program of its own process reads the marks as the game writes them (``feedback GYBB``)."""
-    player = tmp_path / "player.py"
-    player.write_text(V2_PLAYER.replace("PLUGIN", repr(str(MARKS_PLUGIN)), 1))
+    program = shutil.copy(Path(__file__).parent / "players" / "first_candidate_v2.py", tmp_path)
+    player = tmp_path / "player.py"  # beside it: the sandbox shows a player its own folder
+    player.write_text(V2_PLAYER.replace("PLUGIN", repr(str(MARKS_PLUGIN))).replace("PLAYER", repr(program)))
     printed = succeeded(
         moocow(MARKS_PLUGIN, "grade", f"{sys.executable} {player}", "-g", "marks_mastermind", "-r", "2")
     )
-    assert "marks-v2 Program Player" in printed and "lost" not in printed
+    assert re.search(r"^\d+ first-v2 Test Player$", printed, re.MULTILINE), printed
+    assert "lost" not in printed
 
 
 def test_tree_saves_draws_and_replays(tmp_path: Path) -> None:
