@@ -411,8 +411,18 @@ def test_a_plugins_guess_rule_narrows_the_guesses_and_says_why() -> None:
     assert evaluate(game, strategy).secrets == 30
 
 
-def test_assist_refuses_a_guess_the_rule_forbids() -> None:
-    printed = succeeded(
-        moocow(DIRECTION_PLUGIN, "assist", "higher_lower:strict=true", typed="50 lower\n60 lower\n")
+def test_the_table_and_the_web_page_refuse_a_guess_the_rule_forbids() -> None:
+    """The plugin's reason, in one line, wherever a person types a guess."""
+    from tests.web_helpers import client
+
+    reason = "60 is not allowed in strict play: 50 was answered lower"
+    typed = "50 lower\n60 lower\n"
+    assert f"error: {reason}" in succeeded(
+        moocow(DIRECTION_PLUGIN, "assist", "higher_lower:strict=true", typed=typed)
     )
-    assert "error: 60 is not allowed in strict play: 50 was answered lower" in printed
+    played = moocow(DIRECTION_PLUGIN, "play", "higher_lower:strict=true", "--seed", "2", typed="50\n60\n")
+    assert f"error: {reason}" in succeeded(played)  # the seed's secret is 8
+    page = client().get(
+        "/assist.json", params={"game": "higher_lower:strict=true", "m": "50:lower", "g": "60"}
+    )
+    assert page.status_code == 400 and page.json()["error"] == reason
