@@ -46,7 +46,7 @@ def test_off_a_terminal_marks_are_letters_without_colour() -> None:
     assert ESCAPE not in output and "1. salet BBYGB" in output
     game = api.load_game("wordle")
     played = run("play", "wordle", "--seed", "3", typed="salet\nhelp\nquit\n")
-    assert "Marks: one mark per letter: G green, Y yellow, B grey (also -, 2 1 0), e.g. GYBBB." in played
+    assert "Marks: one mark per place: G green, Y yellow, B grey (also -, 2 1 0), e.g. GYBBB." in played
     secret = game.secrets[deal_secret(game, 3)]
     value = int(game.feedback(game.guesses[game.guess_index("salet") :][:1], secret[None, :])[0, 0])
     assert f"guess 1>   {game.format_feedback(value)}\n" in played and ESCAPE not in played
