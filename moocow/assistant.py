@@ -116,7 +116,7 @@ class Assistant:
         """Each feedback some remaining code would give to ``guess`` (a guess index), with how many
         codes it would leave, in feedback order: the scores a person can tap at the table."""
         given = self.position.feedback_to(guess)
-        counts = np.bincount(given, minlength=self.game.feedback_count)
+        counts = np.bincount(given, minlength=self.game.feedback_bound)
         counts[self.game.win] = int((self.position.candidate_guesses == guess).sum())
         return [(int(value), int(counts[value])) for value in np.flatnonzero(counts)]
 

@@ -201,8 +201,8 @@ def test_every_feedback_reads_back_however_it_is_written(game: str) -> None:
     from moocow.plugins import load_game
 
     loaded = load_game(game)
-    for value in loaded.feedback_values():
-        counts = loaded.decode_feedback(value)
+    for value in loaded.feedback_model.values():
+        counts = loaded.feedback_model.parts(value)
         fields = loaded.feedback_fields
         forms = [
             loaded.format_feedback(value),

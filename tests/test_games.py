@@ -27,7 +27,7 @@ def plain_feedback(game: Game, guess: list[int], secret: list[int]) -> int:
     """Bulls (black) and cows (white) counted the slow obvious way, packed by the game."""
     bulls = sum(a == b for a, b in zip(guess, secret, strict=True))
     common = sum((Counter(guess) & Counter(secret)).values())
-    return game.encode_feedback((bulls, common - bulls))
+    return game.feedback_model.encode((bulls, common - bulls))
 
 
 def assert_feedback_matches_plain(game: Game, guesses: list[list[int]], secrets: list[list[int]]) -> None:
@@ -108,7 +108,7 @@ def test_words_claim_no_symmetry() -> None:
 @pytest.mark.parametrize(("game", "win"), [(Mastermind(), 20), (Digits(), 20), (Words(), 30)])
 def test_win_is_all_bulls_no_cows(game: Game, win: int) -> None:
     """The win value is the packed (length, 0) and is what a code scores against itself."""
-    assert game.win == win and game.decode_feedback(win) == (game.code_length, 0)
+    assert game.win == win and game.feedback_model.parts(win) == (game.code_length, 0)
     assert game.feedback(game.secrets[:1], game.secrets[:1])[0, 0] == win
 
 
@@ -299,7 +299,7 @@ def test_the_feedback_values_are_exactly_those_some_pair_of_codes_scores(spec: s
     """No value is counted that no guess and secret can score, and none that can is missed."""
     game = load_game(spec)
     scored = set(np.unique(game.feedback(game.guesses, game.secrets)).tolist())
-    assert set(game.feedback_values()) == scored
+    assert set(game.feedback_model.values()) == scored
 
 
 @pytest.mark.parametrize("pegs", [2, 3, 4, 5])
@@ -307,9 +307,9 @@ def test_two_colours_score_fewer_values_than_counted_but_none_outside(pegs: int)
     """With two colours parity rules out more (0B1W in 2x2); the values counted still cover all."""
     game = load_game(f"mastermind:pegs={pegs},colors=2")
     scored = set(np.unique(game.feedback(game.guesses, game.secrets)).tolist())
-    assert scored < set(game.feedback_values())
+    assert scored < set(game.feedback_model.values())
 
 
 def test_ten_digits_of_ten_share_every_digit() -> None:
     """digits:length=10 scores only all-common answers: 10 values, where all sums up to 10 are 66."""
-    assert len(Digits(length=10, symbols=10).feedback_values()) == 10
+    assert len(Digits(length=10, symbols=10).feedback_model.values()) == 10

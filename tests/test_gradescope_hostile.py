@@ -285,7 +285,8 @@ def next_guess(game, history):
     candidates = played.secrets
     for guess, counts in history:
         code = played.guesses[played.guess_index(guess)][None, :]
-        candidates = candidates[played.feedback(code, candidates)[0] == played.encode_feedback(tuple(counts))]
+        value = played.feedback_model.encode(tuple(counts))
+        candidates = candidates[played.feedback(code, candidates)[0] == value]
     last.append(played.format_code(candidates[0]))
     return last[-1]
 """

@@ -79,7 +79,7 @@ BAD_FEEDBACK = {
     "NaN": (f"({GOOD_FEEDBACK}) * np.nan", "it gave an array of float64"),
     "negative": (
         f"({GOOD_FEEDBACK}).astype(np.int64) - 1",
-        "must pack its fields ('correct',) (0 to 3), not -1",
+        "feedback must be a value of its counts (0 to 3), not -1",
     ),
     "too large": (f"({GOOD_FEEDBACK}) * 3", "(0 to 3), not 9"),
 }

@@ -171,12 +171,13 @@ def write(tmp_path: Path, name: str, text: str) -> Path:
 
 # ---------------------------------------------------------------------- built-ins
 def test_builtins_are_listed_in_one_tuple_by_name():
-    """The four built-in games are ordinary plugin modules, listed once, sorted."""
+    """The five built-in games are ordinary plugin modules, listed once, sorted."""
     assert sorted(BUILTIN_PLUGINS) == list(BUILTIN_PLUGINS)
     assert [name.rsplit(".", 1)[1] for name in BUILTIN_PLUGINS] == [
         "bottles",
         "digits",
         "mastermind",
+        "wordle",
         "words",
     ]
 
@@ -214,7 +215,7 @@ def test_unknown_game_names_the_builtins():
     assert plugin_errors() == []
     with pytest.raises(MoocowError) as error:
         load_game("chess")
-    assert str(error.value) == "unknown game 'chess' (known: bottles, digits, mastermind, words)"
+    assert str(error.value) == "unknown game 'chess' (known: bottles, digits, mastermind, wordle, words)"
 
 
 def test_module_that_cannot_be_imported_is_a_recorded_error():

@@ -156,7 +156,7 @@ def test_the_engine_scores_distinct_letters_as_the_course_does(
     guess, secret = data.draw(words), data.draw(words)
     game = load_game(f"words:length={length},file={every_length}")
     feedback = game.feedback(game.parse_code(guess)[None], game.parse_code(secret)[None])[0, 0]
-    assert game.decode_feedback(feedback) == bacrunner.count_bulls_and_cows(guess, secret)
+    assert game.feedback_model.parts(feedback) == bacrunner.count_bulls_and_cows(guess, secret)
 
 
 def test_grade_cli_prints_the_log_and_writes_gradescope_results(word_file: Path, tmp_path: Path) -> None:

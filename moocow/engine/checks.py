@@ -76,7 +76,7 @@ def checked_length(game: Game) -> int:
 
 def checked_feedback(feedback: FeedbackFunction) -> FeedbackFunction:
     """A game's ``feedback``, its answers checked: a ``(guesses, secrets)`` array of whole numbers
-    that pack the game's feedback fields."""
+    below the game's ``feedback_model.size``."""
 
     @functools.wraps(feedback)
     def checked(game: Game, guesses: Codes, secrets: Codes) -> np.ndarray:
@@ -87,10 +87,10 @@ def checked_feedback(feedback: FeedbackFunction) -> FeedbackFunction:
                 f"{game.spec}: feedback must be an array of whole numbers of shape {shape}; "
                 f"it gave {_described(answers)}"
             )
-        largest = min((game.code_length + 1) ** len(game.feedback_fields) - 1, LARGEST_SYMBOL)
+        largest = game.feedback_model.size - 1
         if answers.size and (answers.min() < 0 or answers.max() > largest):
             raise MoocowError(
-                f"{game.spec}: feedback must pack its fields {game.feedback_fields} (0 to {largest}), "
+                f"{game.spec}: feedback must be a value of its {game.feedback_model.kind} (0 to {largest}), "
                 f"not {answers.min() if answers.min() < 0 else answers.max()}"
             )
         return answers

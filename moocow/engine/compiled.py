@@ -47,7 +47,11 @@ class Prepared:
 
 
 def prepare(game: Game, form: FeedbackForm) -> Prepared | None:
-    """The arrays the kernels read for ``game`` (``None`` when the symbol masks need over 64 bits)."""
+    """The arrays the kernels read for ``game`` (``None`` when the symbol masks need over 64 bits,
+    or when the game's feedback is not symmetric: ``_answers`` scores one code against many
+    without telling guess from secret)."""
+    if not game.feedback_model.symmetric:
+        return None
     guesses, secrets = game.guesses, game.secrets
     length = guesses.shape[1]
     if form.symbols is None:
@@ -64,7 +68,7 @@ def prepare(game: Game, form: FeedbackForm) -> Prepared | None:
         secret_masks=secret_masks,
         positional=form.positional,
         common=form.symbols is not None,
-        answers=game.feedback_count,
+        answers=game.feedback_bound,
         multiplier=length if form.symbols is not None else 1,
     )
 

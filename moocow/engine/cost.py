@@ -27,6 +27,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from moocow.engine.partitions import FEW_VALUES
 from moocow.engine.table import FeedbackTable
 
 HELD_NS = 0.3
@@ -37,6 +38,8 @@ GUESS_NS = 600.0
 """Nanoseconds per guess and tile of the kernel's own preparation of the guesses."""
 VALUE_NS = 0.11
 """Nanoseconds per pair and per feedback value to count the parts."""
+MANY_VALUES_NS = 2.0
+"""Nanoseconds per pair to count the parts of a game of many values (Wordle's 238), compiled."""
 BUILD_NS = 3.5
 """Nanoseconds per cell to build the held table."""
 LEVELS_FACTOR = 1.4
@@ -49,6 +52,8 @@ DECISION_SECONDS = 100e-6
 def pair_seconds(table: FeedbackTable) -> float:
     """Seconds to score one (candidate, guess) pair in this game."""
     read = HELD_NS if table.in_memory else KERNEL_NS
+    if len(table.values) > FEW_VALUES:  # counted once per cell, whatever the values (``engine.counting``)
+        return (read + MANY_VALUES_NS) * 1e-9
     return (read + VALUE_NS * len(table.values)) * 1e-9
 
 

@@ -1,95 +1,241 @@
-"""Feedback as people type it: counts in order, or counts labelled by what they count.
+"""A game's feedback as one small object: how many values there are, which one wins, how each is
+typed and shown, and how it is packed.
 
-``2 1``, ``2,1`` and ``21`` give the counts in the order of the game's feedback fields. A count
-may instead carry a label, read by the label and not by its place: the field's initial or its
-name, singular or plural, in any case, so for Mastermind (black, white) ``0W2B``, ``2b 0w`` and
-``2 black 0 white`` are all two black and no white. A labelled field left out counts 0 (``4B``
-wins). The labels come from the game's ``feedback_fields``, so a plugin game reads its own.
-Anything else is refused with a reason: an unknown label, a label given twice, a negative count,
-labels on some counts only, a stray character.
+The engine, the strategies, the exact search and the runner see feedback only as integers below
+``FeedbackModel.size``; what an integer means lives here, once per game (python-chess keeps its
+``Move`` the same way: one class reads, writes and packs it). Two kinds are built in:
+
+- ``Counts``: a tuple of counts, one per field (bulls and cows, black and white pegs, bottles in
+  place), packed in base ``length + 1``, most significant field first. These are the integers
+  moocow has always used, so saved trees, proof stores and results files stay valid.
+- ``Marks``: a mark per position (Wordle's grey, yellow, green), packed in base 3, the first
+  position most significant.
+
+A plugin may declare any other kind by subclassing ``FeedbackModel``.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
-from collections.abc import Sequence
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Sequence
+from functools import cached_property
+from typing import ClassVar
 
+import numpy as np
+
+from moocow.engine.counts_text import read_counts
 from moocow.engine.errors import MoocowError, quoted
 
-_TOKENS = re.compile(r"(?P<number>-?[0-9]+)|(?P<word>[A-Za-z]+)|(?P<gap>[\s,]+)|(?P<other>.)", re.DOTALL)
-"""A count, a label, what may stand between them, or anything else (refused)."""
-_LONGEST = 12
-"""Digits read of a count; a longer one is more than any code has anyway."""
+RELABELLINGS = frozenset({"positions", "symbols"})
+"""The relabellings a game may declare (``Game.symmetries``)."""
 
 
-def labels(fields: Sequence[str]) -> dict[str, list[int]]:
-    """Each label a count may carry (lower case) and the fields it may name, in order."""
-    names: dict[str, list[int]] = {}
-    for index, field in enumerate(fields):
-        field = field.lower()
-        forms = {field[:1], field, field[:-1] if field.endswith("s") and len(field) > 2 else field}
-        for form in sorted(forms):
-            names.setdefault(form, []).append(index)
-    return names
+class FeedbackModel(ABC):
+    """The feedback values of one game: integers ``0 .. size - 1``, of which ``win`` ends a game."""
+
+    kind: ClassVar[str]
+    """``counts``, ``marks`` or a plugin's own word: how the runner's protocol and the web page
+    present a value (``parts``)."""
+
+    size: int
+    """Exclusive bound of the values: tables and histograms are indexed by them."""
+    win: int
+    """The value of a guess equal to the secret."""
+    symmetric: bool
+    """Whether ``feedback(a, b) == feedback(b, a)`` for every pair: fast paths that swap the roles
+    of guess and secret check this first."""
+    invariant_under: frozenset[str]
+    """The relabellings (applied to guess and secret alike) that leave every value unchanged:
+    counts carry no places, so permuting the places can keep them; marks move with their places."""
+
+    @cached_property
+    def dtype(self) -> np.dtype:
+        """The narrowest unsigned type holding every value: tables of 243 Wordle marks are bytes."""
+        return np.dtype(np.uint8 if self.size <= 256 else np.uint16 if self.size <= 65536 else np.uint32)
+
+    @abstractmethod
+    def values(self) -> tuple[int, ...]:
+        """Every value the game can give, ascending (the values partitions are counted over)."""
+
+    @abstractmethod
+    def format(self, value: int) -> str:
+        """A value as people read it; ``parse`` reads it back."""
+
+    @abstractmethod
+    def parse(self, text: str) -> int:
+        """A value as people type it, or ``MoocowError`` saying what is wrong or impossible."""
+
+    @abstractmethod
+    def parts(self, value: int) -> tuple[int, ...]:
+        """The value's parts: one count per field, or one mark per position."""
+
+    @abstractmethod
+    def encode(self, parts: Sequence[int]) -> int:
+        """The value of these parts (``parts``'s inverse)."""
+
+    @abstractmethod
+    def describe(self) -> str:
+        """How a value is typed, for help and error messages."""
+
+    @cached_property
+    def possible(self) -> frozenset[int]:
+        """``values()`` as a set, for checks."""
+        return frozenset(self.values())
+
+    def checked(self, value: int, text: str) -> int:
+        """``value`` if some guess can get it, else the one-line reason (shared by every kind)."""
+        if value not in self.possible:
+            raise MoocowError(f"feedback {quoted(text)} is impossible: no guess gets it")
+        return value
 
 
-def describe_labels(fields: Sequence[str]) -> str:
-    """The labels for people: ``B (black), W (white)``."""
-    return ", ".join(f"{field[:1].upper()} ({field})" for field in fields)
+class Counts(FeedbackModel):
+    """One count per field, each ``0 .. length``, packed in base ``length + 1``: ``2B1W`` is
+    ``2 * 5 + 1`` in Mastermind 4x6."""
+
+    kind = "counts"
+
+    def __init__(
+        self,
+        fields: Sequence[str],
+        length: int,
+        possible: Iterable[int] | None = None,
+        symmetric: bool = False,
+    ) -> None:
+        self.fields = tuple(fields)
+        """Names of the counts, most significant first; the first is the win count."""
+        self.length = int(length)
+        """The code length: each count lies in ``0 .. length``."""
+        self.base = self.length + 1
+        """The radix of the packing."""
+        self.size = self.base ** len(self.fields)
+        self.win = self.encode((self.length,) + (0,) * (len(self.fields) - 1))
+        self.symmetric = symmetric
+        self.invariant_under = RELABELLINGS
+        self._values = None if possible is None else tuple(sorted({int(value) for value in possible}))
+
+    def encode(self, counts: Sequence[int]) -> int:
+        """Pack per-field counts into one integer."""
+        value = 0
+        for count in counts:
+            value = value * self.base + int(count)
+        return value
+
+    def parts(self, value: int) -> tuple[int, ...]:
+        counts = []
+        value = int(value)
+        for _ in self.fields:
+            value, count = divmod(value, self.base)
+            counts.append(count)
+        return tuple(reversed(counts))
+
+    def values(self) -> tuple[int, ...]:
+        """The values declared, or else every tuple of counts adding up to at most the length."""
+        if self._values is None:
+            self._values = tuple(
+                sorted(
+                    self.encode(counts)
+                    for counts in itertools.product(range(self.base), repeat=len(self.fields))
+                    if sum(counts) <= self.length
+                )
+            )
+        return self._values
+
+    def format(self, value: int) -> str:
+        """``3`` for one field; ``1B2C`` (the fields' initials) for several."""
+        counts = self.parts(value)
+        if len(counts) == 1:
+            return str(counts[0])
+        initials = (field[0].upper() for field in self.fields)
+        return "".join(f"{count}{initial}" for count, initial in zip(counts, initials, strict=True))
+
+    def parse(self, text: str) -> int:
+        """``2 1``, ``2,1``, ``21`` or labelled, ``2B1W`` (``engine.counts_text``)."""
+        counts = read_counts(text, self.fields, single_digits=self.length < 10)
+        if sum(counts) > self.length:
+            raise MoocowError(
+                f"feedback {quoted(text)} is impossible: the counts add up to more than {self.length}"
+            )
+        return self.checked(self.encode(counts), text)
+
+    def describe(self) -> str:
+        return f"{len(self.fields)} count{'s' if len(self.fields) > 1 else ''} ({', '.join(self.fields)})"
 
 
-def read_counts(text: str, fields: Sequence[str], single_digits: bool) -> tuple[int, ...]:
-    """One count per field from ``text``; ``single_digits`` lets ``21`` stand for ``2 1``.
-
-    Raises ``MoocowError`` saying what is wrong; whether the counts are possible is the game's to say.
-    """
-    shown = quoted(text)
-    names = ", ".join(fields)
-    tokens = [(match.lastgroup, match.group()) for match in _TOKENS.finditer(text.strip())]
-    for kind, value in tokens:
-        if kind == "other":
-            raise MoocowError(f"feedback {shown}: {value!r} is neither a count nor a label ({names})")
-        if kind == "number" and value.startswith("-"):
-            raise MoocowError(f"feedback {shown}: a count cannot be negative ({value})")
-    items = [(kind, value) for kind, value in tokens if kind != "gap"]
-    if not items:
-        raise MoocowError(f"no feedback given: expected {_counts(len(fields))} ({names})")
-    if any(kind == "word" for kind, _ in items):
-        return _labelled(shown, items, fields)
-    numbers = [_count(value) for _, value in items]
-    if len(numbers) == 1 and len(fields) > 1 and single_digits and len(items[0][1]) == len(fields):
-        numbers = [int(digit) for digit in items[0][1]]
-    if len(numbers) != len(fields):
-        raise MoocowError(f"feedback {shown} is malformed: expected {_counts(len(fields))} ({names})")
-    return tuple(numbers)
+MARK_NAMES = ("grey", "yellow", "green")
+"""The marks, by value: absent, present elsewhere, in place."""
+MARK_LETTERS = "BYG"
+"""How marks are written: B (grey, once 'black'), Y, G."""
+_MARK_OF = {
+    **{letter: mark for mark, letter in enumerate(MARK_LETTERS)},
+    **{letter.lower(): mark for mark, letter in enumerate(MARK_LETTERS)},
+    "-": 0, ".": 0, "x": 0, "X": 0, "0": 0, "1": 1, "2": 2,
+    "\u2b1b": 0, "\u2b1c": 0, "\U0001f7e8": 1, "\U0001f7e9": 2,  # the tiles people share
+}  # fmt: skip
+"""Every character a mark may be typed as: ``GYB``, ``-``/``.`` for grey, ``2``/``1``/``0``, lower case,
+and the coloured squares of a shared result."""
+_SEPARATORS = re.compile(r"[\s,]+")
 
 
-def _labelled(shown: str, items: list[tuple[str | None, str]], fields: Sequence[str]) -> tuple[int, ...]:
-    """Counts each followed by its label, in any order; the fields not named count 0."""
-    pairs = list(zip(items[::2], items[1::2], strict=False))
-    if len(items) % 2 or any(count[0] != "number" or label[0] != "word" for count, label in pairs):
-        example = "".join(f"{len(fields) - place}{field[:1].upper()}" for place, field in enumerate(fields))
-        raise MoocowError(
-            f"feedback {shown}: write each count before its label ({example}), or give no labels"
-        )
-    known = labels(fields)
-    counts: list[int | None] = [None] * len(fields)
-    for (_, number), (_, label) in pairs:
-        places = known.get(label.lower())
-        if places is None:
-            accepted = describe_labels(fields)
-            raise MoocowError(f"feedback {shown}: {label!r} is not a count here (the counts are {accepted})")
-        free = [place for place in places if counts[place] is None]
-        if not free:
-            raise MoocowError(f"feedback {shown}: {fields[places[-1]]} is given twice")
-        counts[free[0]] = _count(number)
-    return tuple(count or 0 for count in counts)
+class Marks(FeedbackModel):
+    """A mark per position, packed in base 3 with the first position most significant:
+    ``GYBBB`` is ``2 * 81 + 1 * 27``; the win, all green, is ``3 ** length - 1``."""
 
+    kind = "marks"
 
-def _counts(number: int) -> str:
-    return f"{number} count{'' if number == 1 else 's'}"
+    def __init__(self, length: int) -> None:
+        self.length = int(length)
+        """Positions, each marked."""
+        self.size = 3**self.length
+        self.win = self.size - 1
+        self.symmetric = False
+        self.invariant_under = frozenset({"symbols"})
 
+    def encode(self, marks: Sequence[int]) -> int:
+        """Pack marks (0 grey, 1 yellow, 2 green), first position first."""
+        value = 0
+        for mark in marks:
+            value = value * 3 + int(mark)
+        return value
 
-def _count(digits: str) -> int:
-    """A count's value; beyond a dozen digits any value is too many, and ``int`` would refuse thousands."""
-    return int(digits) if len(digits) <= _LONGEST else 10**_LONGEST
+    def parts(self, value: int) -> tuple[int, ...]:
+        marks = []
+        value = int(value)
+        for _ in range(self.length):
+            value, mark = divmod(value, 3)
+            marks.append(mark)
+        return tuple(reversed(marks))
+
+    def values(self) -> tuple[int, ...]:
+        """Every pattern but those with one yellow beside all the other places green: that letter's
+        place would hold the guess's letter and the answer's, which differ."""
+        return tuple(value for value in range(self.size) if not self._one_misplaced(self.parts(value)))
+
+    def _one_misplaced(self, marks: tuple[int, ...]) -> bool:
+        return marks.count(1) == 1 and marks.count(2) == self.length - 1
+
+    def format(self, value: int) -> str:
+        return "".join(MARK_LETTERS[mark] for mark in self.parts(value))
+
+    def parse(self, text: str) -> int:
+        written = _SEPARATORS.sub("", text.strip())
+        unknown = next((c for c in written if c not in _MARK_OF), None)
+        if unknown is not None:
+            raise MoocowError(f"feedback {quoted(text)}: {unknown!r} is not a mark ({self.describe()})")
+        if len(written) != self.length:
+            raise MoocowError(
+                f"feedback {quoted(text)} has {len(written)} marks; "
+                f"expected {self.length} ({self.describe()})"
+            )
+        marks = [_MARK_OF[c] for c in written]
+        if self._one_misplaced(tuple(marks)):
+            raise MoocowError(
+                f"feedback {quoted(text)} is impossible: a lone yellow beside {self.length - 1} greens"
+            )
+        return self.checked(self.encode(marks), text)
+
+    def describe(self) -> str:
+        example = ("GYB" + "B" * self.length)[: self.length]
+        return f"one mark per letter: G green, Y yellow, B grey (also -, 2 1 0), e.g. {example}"

@@ -1,18 +1,18 @@
 """What a game is to the engine: ordered code spaces plus a vectorised feedback function.
 
 The engine never looks inside a code. A code is a row of small integers (``uint8``); a feedback
-is one small integer. A game subclass supplies the spaces, the feedback kernel and the text
+is one small integer below ``feedback_model.size`` (``engine.feedback`` says what it means).
+A game subclass supplies the spaces, the feedback kernel and the text
 forms people type; everything else (candidate sets, tables, strategies, evaluation) is generic.
 """
 
 from __future__ import annotations
 
-import itertools
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
@@ -26,8 +26,11 @@ from moocow.engine.checks import (
     checked_parse,
 )
 from moocow.engine.errors import MoocowError, quoted
-from moocow.engine.feedback import read_counts
+from moocow.engine.feedback import Counts, FeedbackModel
 from moocow.engine.params import Param, bind, format_spec
+
+if TYPE_CHECKING:
+    from moocow.engine.guess_rule import GuessRule
 
 Codes = np.ndarray
 """A 2-D ``uint8`` array, one code per row."""
@@ -58,8 +61,9 @@ class Game(ABC):
 
     Subclasses set ``name``, ``summary``, ``params`` and ``feedback_fields`` and implement
     ``code_length``, ``build_secrets``, ``feedback``, ``parse_code`` and ``format_code``.
-    Feedback is a tuple of counts, one per field (``("black", "white")``), each between 0 and
-    ``code_length``; it is packed into one integer in base ``code_length + 1``.
+    By default feedback is a tuple of counts, one per field (``("black", "white")``), each between
+    0 and ``code_length``, packed into one integer in base ``code_length + 1`` (``feedback.Counts``);
+    a game may declare any other finite feedback by overriding ``feedback_model`` (Wordle's marks).
     """
 
     name: ClassVar[str]
@@ -120,7 +124,8 @@ class Game(ABC):
 
     @abstractmethod
     def feedback(self, guesses: Codes, secrets: Codes) -> np.ndarray:
-        """Feedback of each guess against each secret: a ``(len(guesses), len(secrets))`` uint8 array."""
+        """Feedback of each guess against each secret: a ``(len(guesses), len(secrets))`` array of
+        whole numbers below ``feedback_model.size``; not assumed symmetric."""
 
     @abstractmethod
     def parse_code(self, text: str) -> np.ndarray:
@@ -176,6 +181,19 @@ class Game(ABC):
         )
 
     @cached_property
+    def symmetries_in_force(self) -> frozenset[str]:
+        """The declared ``symmetries`` that hold: those the feedback is invariant under (marks move
+        with their places) and under which the secrets, as well as the guesses, are closed (a list
+        of answers inside a larger list of guesses seldom is). Every search that drops guesses
+        alike by relabelling reads this, not the declaration."""
+        model = self.feedback_model
+        kept = frozenset(self.symmetries) & model.invariant_under
+        if self.guesses is self.secrets:
+            return kept  # the guesses' closure is checked where the classes are counted
+        known = {code.tobytes() for code in self.secrets}
+        return frozenset(kind for kind in kept if _closed(self.secrets, kind, self.symbol_count, known))
+
+    @cached_property
     def symbol_count(self) -> int:
         """One more than the highest symbol of any code: the size of the alphabet codes index."""
         return max(int(self.guesses.max()), int(self.secrets.max())) + 1
@@ -208,68 +226,61 @@ class Game(ABC):
         return f"{quoted(text)} is not a valid guess in {self.spec}"
 
     # ------------------------------------------------------------------ feedback values
-    @property
-    def feedback_base(self) -> int:
-        """Radix of the packed feedback: each count lies in ``0..code_length``."""
-        return self.code_length + 1
+    @cached_property
+    def feedback_model(self) -> FeedbackModel:
+        """What the feedback values are (``engine.feedback``): by default the counts of
+        ``feedback_fields`` packed in base ``code_length + 1``; a game scored otherwise (a mark per
+        place, as Wordle) returns its own model. Every layer reads feedback through it."""
+        length = checked_length(self)
+        return Counts(self.feedback_fields, length, self.feedback_values(), self.feedback_symmetric)
+
+    feedback_symmetric: ClassVar[bool] = False
+    """Whether the game's counts are the same with guess and secret swapped (bulls and cows are);
+    a fast path that swaps them checks ``feedback_model.symmetric``."""
+
+    def feedback_values(self) -> list[int]:
+        """The packed counts that can occur (a ``Counts`` game may narrow them; by default: counts
+        that add up to at most the length). Partitions are counted over these values."""
+        return list(Counts(self.feedback_fields, checked_length(self)).values())
 
     @property
-    def feedback_count(self) -> int:
-        """Exclusive upper bound of packed feedback values (at most 256, they are uint8)."""
-        return self.feedback_base ** len(self.feedback_fields)
+    def feedback_bound(self) -> int:
+        """Exclusive upper bound of the feedback values (``feedback_model.size``)."""
+        return self.feedback_model.size
 
     @property
     def win(self) -> int:
         """The feedback of a guess equal to the secret."""
-        return self.encode_feedback((self.code_length,) + (0,) * (len(self.feedback_fields) - 1))
-
-    def feedback_values(self) -> list[int]:
-        """Every feedback value the game can give (by default: counts that sum to at most the length)."""
-        fields = len(self.feedback_fields)
-        return sorted(
-            self.encode_feedback(counts)
-            for counts in itertools.product(range(self.feedback_base), repeat=fields)
-            if sum(counts) <= self.code_length
-        )
-
-    def encode_feedback(self, counts: tuple[int, ...]) -> int:
-        """Pack per-field counts into one integer."""
-        value = 0
-        for count in counts:
-            value = value * self.feedback_base + count
-        return value
-
-    def decode_feedback(self, value: int) -> tuple[int, ...]:
-        """Unpack a feedback integer into per-field counts."""
-        counts = []
-        for _ in self.feedback_fields:
-            value, count = divmod(int(value), self.feedback_base)
-            counts.append(count)
-        return tuple(reversed(counts))
+        return self.feedback_model.win
 
     def format_feedback(self, value: int) -> str:
-        """``3`` for one field; ``1B2C`` style (initials of the fields) for several."""
-        counts = self.decode_feedback(value)
-        if len(counts) == 1:
-            return str(counts[0])
-        initials = (field[0].upper() for field in self.feedback_fields)
-        return "".join(f"{count}{initial}" for count, initial in zip(counts, initials, strict=True))
+        """A feedback value as people read it (``feedback_model.format``)."""
+        return self.feedback_model.format(value)
 
     def parse_feedback(self, text: str) -> int:
-        """Feedback as typed: ``2 1``, ``2,1``, ``21`` or labelled, ``2B1W`` (see ``engine.feedback``)."""
-        counts = read_counts(text, self.feedback_fields, single_digits=self.code_length < 10)
-        if sum(counts) > self.code_length:
-            raise MoocowError(
-                f"feedback {quoted(text)} is impossible: the counts add up to more than {self.code_length}"
-            )
-        value = self.encode_feedback(counts)
-        if value not in self._possible_feedback:
-            raise MoocowError(f"feedback {quoted(text)} is impossible: no guess in {self.spec} gets it")
-        return value
+        """Feedback as typed (``feedback_model.parse``), or a one-line reason it is wrong."""
+        return self.feedback_model.parse(text)
 
-    @cached_property
-    def _possible_feedback(self) -> frozenset[int]:
-        return frozenset(self.feedback_values())
+    @property
+    def guess_rule(self) -> GuessRule | None:
+        """Which guesses stay legal as the game goes on (``None``: every guess, always)."""
+        return None
+
+
+def _closed(codes: Codes, kind: str, symbol_count: int, known: set[bytes]) -> bool:
+    """Whether ``codes`` map onto themselves under the relabellings of ``kind``: checked on the
+    group's generators, the swaps of neighbouring places or of neighbouring symbols."""
+    length = codes.shape[1]
+    if kind == "positions":
+        swaps = [np.r_[0:place, place + 1, place, place + 2 : length] for place in range(length - 1)]
+        images = [codes[:, order] for order in swaps]
+    else:
+        images = []
+        for symbol in range(symbol_count - 1):
+            renaming = np.arange(max(symbol_count, 256), dtype=np.uint8)
+            renaming[[symbol, symbol + 1]] = symbol + 1, symbol
+            images.append(renaming[codes])
+    return all(image.tobytes() in known for mapped in images for image in mapped)
 
 
 def check_space_size(count: int, spec: str) -> None:

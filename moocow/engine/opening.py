@@ -1,6 +1,6 @@
 """The guesses worth scoring: one per class of guesses alike up to the game's relabellings.
 
-Before any guess every secret is possible, so a relabelling the game declares (``Game.symmetries``:
+Before any guess every secret is possible, so a relabelling the game declares (``Game.symmetries_in_force``:
 permuting the places, renaming the symbols) maps the candidate set onto itself: guesses it
 exchanges split the secrets into parts of the same sizes and tie under every heuristic, and are
 equally possible. Ties go to the lowest index, which in a game whose guesses are in
@@ -112,7 +112,7 @@ def absent_symbol_guesses(position: Position, cells: int) -> np.ndarray | None:
     does not apply or the compiled engine is not engaged (it computes the masks).
     """
     game, table = position.game, position.table
-    if cells < RENAMING_CELLS or "symbols" not in game.symmetries or opening_guesses(game) is None:
+    if cells < RENAMING_CELLS or "symbols" not in game.symmetries_in_force or opening_guesses(game) is None:
         return None
     prepared = table.compiled(0)
     if prepared is None:
@@ -141,7 +141,7 @@ def _symbols_absent(codes: Codes, symbol_count: int) -> np.ndarray:
 
 def _opening_guesses(game: Game) -> np.ndarray | None:
     codes = game.guesses
-    places, symbols = "positions" in game.symmetries, "symbols" in game.symmetries
+    places, symbols = "positions" in game.symmetries_in_force, "symbols" in game.symmetries_in_force
     if not (places or symbols) or not _lexicographic(codes):
         return None
     steps = np.diff(codes.astype(np.int16), axis=1)

@@ -36,6 +36,9 @@ NARROW = 32
 """Tiles this narrow (a few opening guesses against a million secrets) are counted per guess with
 ``bincount``: chunks of 255 rows by a few columns spent their time in numpy calls, 10 to 30 times
 slower per cell."""
+FEW_VALUES = 32
+"""Up to this many feedback values, each is compared with every cell (the bulls and cows of every
+built-in game); beyond it, cells are counted by value in one pass (``_count_many``)."""
 REPORT_CELLS = 1 << 28
 """Scoring this many pairs or more (a second or more) is reported as a task."""
 
@@ -118,9 +121,13 @@ def compiled_scores(
 def _count(rows: np.ndarray, counted: np.ndarray, sizes: np.ndarray) -> None:
     """Add to ``sizes[v, g]`` how many of ``rows`` hold ``counted[v]`` in column ``g``."""
     width = rows.shape[1]
+    if len(counted) > FEW_VALUES:
+        _count_many(rows, counted[:, 0, 0], sizes)
+        return
     if width <= NARROW and len(rows) > CHUNK_ROWS * NARROW:
+        bound = int(counted.max()) + 1
         for column in range(width):
-            sizes[:, column] += np.bincount(rows[:, column], minlength=256)[counted[:, 0, 0]]
+            sizes[:, column] += np.bincount(rows[:, column], minlength=bound)[counted[:, 0, 0]]
         return
     step = max(1, min(CHUNK_ROWS, CHUNK_CELLS // max(1, width * len(counted)), len(rows)))
     flags = np.empty((len(counted), step, width), dtype=np.bool_)
@@ -131,6 +138,16 @@ def _count(rows: np.ndarray, counted: np.ndarray, sizes: np.ndarray) -> None:
         np.equal(chunk, counted, out=chunk_flags)
         np.add.reduce(chunk_flags.view(np.uint8), axis=1, out=counts)
         sizes += counts
+
+
+def _count_many(rows: np.ndarray, counted: np.ndarray, sizes: np.ndarray) -> None:
+    """``_count`` for games of many values (Wordle's 238 marks): each cell counted once, in
+    compiled code (``engine.counting``), where comparing every value with every cell would do the
+    work 238 times."""
+    from moocow.engine.counting import add_sizes
+
+    bound = max(int(counted.max()), int(rows.max(initial=0))) + 1
+    add_sizes(rows, counted.astype(np.int64), bound, sizes)
 
 
 @contextlib.contextmanager

@@ -31,6 +31,8 @@ class Position:
     played (symmetries, a saved tree) may assume the history is all there was."""
     last_outside: bool = False
     """Whether the last entry was one of ``outside``."""
+    allowed: np.ndarray | None = None
+    """Mask of the guesses the game's rule still allows (``Game.guess_rule``; ``None``: every guess)."""
 
     @classmethod
     def start(cls, game: Game, table: FeedbackTable | None = None) -> Position:
@@ -69,6 +71,39 @@ class Position:
         """The feedback each candidate would give to ``guess``."""
         return self.table.column(guess, self.candidates)
 
+    @cached_property
+    def legal_guesses(self) -> np.ndarray | None:
+        """Indices of the guesses the rule allows, ascending (``None``: every guess)."""
+        return None if self.allowed is None else np.flatnonzero(self.allowed)
+
+    def rule_key(self) -> bytes:
+        """The rule's state, for caches keyed by the candidates (empty without a rule)."""
+        rule = self.game.guess_rule
+        return b"" if rule is None else rule.state_key(self.allowed)
+
+    def check_legal(self, guess: int) -> None:
+        """Refuse, in one line, a guess the game's rule forbids here (Wordle's hard mode)."""
+        if self.allowed is None or self.allowed[guess]:
+            return
+        rule = self.game.guess_rule
+        assert rule is not None
+        code = self.game.guesses[guess]
+        played = [(self.game.guesses[index], value) for index, value in self.history]
+        played += [(np.frombuffer(bytes_, dtype=np.uint8), value) for bytes_, value in self.outside]
+        reason = next(
+            (why for earlier, value in played if (why := rule.why_not(earlier, value, code)) is not None),
+            "it breaks the rule",
+        )
+        raise MoocowError(f"{self.game.format_code(code)} is not allowed in {rule.name}: {reason}")
+
+    def allowed_after(self, code: np.ndarray, feedback: int) -> np.ndarray | None:
+        """The rule's mask once ``code`` got ``feedback`` here (``None``: the game has no rule)."""
+        rule = self.game.guess_rule
+        if rule is None:
+            return None
+        legal = rule.after(code, feedback)
+        return legal if self.allowed is None else self.allowed & legal
+
     def after(self, guess: int, feedback: int) -> Position:
         """The position once ``guess`` got ``feedback``; feedback no candidate could give is refused."""
         remaining = self.candidates[self.feedback_to(guess) == feedback]
@@ -80,7 +115,9 @@ class Position:
             raise MoocowError(
                 f"feedback {shown} to {code} is impossible: no secret fits all the feedback so far"
             )
-        return Position(self.game, self.table, remaining, (*self.history, (guess, feedback)), self.outside)
+        allowed = self.allowed_after(self.game.guesses[guess], feedback)
+        history = (*self.history, (guess, feedback))
+        return Position(self.game, self.table, remaining, history, self.outside, allowed=allowed)
 
     def after_outside(self, code: np.ndarray, feedback: int) -> Position:
         """The position once ``code``, a well-formed code that is no guess of the game, got
@@ -98,4 +135,7 @@ class Position:
             )
             raise MoocowError(f"feedback {shown} to {self.game.format_code(code)} is impossible: {why}")
         outside = (*self.outside, (code.tobytes(), feedback))
-        return Position(self.game, self.table, remaining, self.history, outside, last_outside=True)
+        allowed = self.allowed_after(code, feedback)
+        return Position(
+            self.game, self.table, remaining, self.history, outside, last_outside=True, allowed=allowed
+        )

@@ -130,7 +130,7 @@ class Strategy(ABC):
         to load or compute), else its digest (``_position_seed``'s bytes)."""
         if len(position.candidates) > EXACT_KEY_CANDIDATES:
             return b"#" + self._position_digest(position)
-        key = b"=" + position.candidates.astype("<i8").tobytes()
+        key = b"=" + position.candidates.astype("<i8").tobytes() + position.rule_key()
         if self.depends_on_last_guess:
             key += _last_code_key(position)
         return key
@@ -143,6 +143,7 @@ class Strategy(ABC):
         import hashlib  # here, not at the top: a plain evaluation never hashes (3 to 7 ms to load)
 
         digest = hashlib.blake2b(position.candidates.astype("<i8").tobytes(), digest_size=16)
+        digest.update(position.rule_key())
         if self.depends_on_last_guess:
             digest.update(_last_code_key(position))
         return digest.digest()
@@ -245,7 +246,7 @@ class HeuristicStrategy(Strategy):
         as many of them as fit, drawn by a generator seeded with the position.
         """
         table, candidates = position.table, position.candidate_guesses
-        guesses = candidates if self.values["candidates_only"] else None
+        guesses = candidates if self.values["candidates_only"] else position.legal_guesses
         if position.is_start:
             alike = opening_guesses(position.game)
         elif self.budget is None and not self.values["fewest_moves"] and not position.outside:

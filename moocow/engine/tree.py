@@ -84,7 +84,8 @@ def _grow(
                 settled += len(part)
                 continue
             history = (*position.history, (guess, value))
-            stack.append((Position(game, position.table, part, history), depth + 1, child))
+            allowed = position.allowed_after(game.guesses[guess], value)
+            stack.append((Position(game, position.table, part, history, allowed=allowed), depth + 1, child))
         advance(settled)
 
 

@@ -66,7 +66,7 @@ def _exercise() -> None:
     assert form is not None
     prepared = compiled.prepare(game, form)
     assert prepared is not None
-    values = np.arange(game.feedback_count, dtype=np.int64)
+    values = np.arange(game.feedback_bound, dtype=np.int64)
     for candidates in (np.arange(len(game.secrets)), np.arange(len(game.secrets), dtype=np.int32)):
         for guesses in (None, candidates[::2]):
             for kind in (0, 1, 2):

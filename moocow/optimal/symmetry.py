@@ -1,6 +1,6 @@
 """One guess per class of guesses that a relabelling fixing the history makes equivalent.
 
-A game declares the relabellings under which feedback is unchanged (``Game.symmetries``:
+A game declares the relabellings under which feedback is unchanged (``Game.symmetries_in_force``:
 permuting positions, renaming symbols). A relabelling that maps every guess played so far to
 itself maps the candidate set to itself, so two guesses it exchanges lead to mirror-image
 searches of equal cost: only the lexicographically least of each class need be tried. This is
@@ -36,11 +36,12 @@ class GuessClasses:
     def __init__(self, game: Game) -> None:
         self.codes = game.guesses.astype(np.intp)
         length = self.codes.shape[1]
-        self.symbols_free = "symbols" in game.symmetries
+        in_force = game.symmetries_in_force
+        self.symbols_free = "symbols" in in_force
         self.symbol_count = game.symbol_count
-        orders = itertools.permutations(range(length)) if "positions" in game.symmetries else [range(length)]
+        orders = itertools.permutations(range(length)) if "positions" in in_force else [range(length)]
         self.position_perms = np.array(list(orders), dtype=np.intp)
-        self.active = bool(game.symmetries)
+        self.active = bool(in_force)
         """Whether the game declares any symmetry at all."""
         self._keys = _sorted_keys(self.codes, self.symbol_count)
         """The guesses packed into integers, if ascending (their order is lexicographic)."""

@@ -30,6 +30,7 @@ class Bottles(SymbolGame):
         Param("n", int, 6, "bottles in the row (one bottle leaves nothing to find)", minimum=2, maximum=10),
     )
     feedback_fields = ("correct",)
+    feedback_symmetric = True
     symmetries = frozenset({"positions", "symbols"})
     symbol_noun = "bottle"
     distinct_symbols = True

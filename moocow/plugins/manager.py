@@ -29,6 +29,7 @@ BUILTIN_PLUGINS = (
     "moocow.plugins.bottles",
     "moocow.plugins.digits",
     "moocow.plugins.mastermind",
+    "moocow.plugins.wordle",
     "moocow.plugins.words",
 )
 """The built-in games: ordinary plugin modules, registered first and like any other."""

@@ -14,6 +14,7 @@ from typing import ClassVar
 import numpy as np
 
 from moocow.engine.errors import MoocowError, quoted
+from moocow.engine.feedback import Counts, FeedbackModel
 from moocow.engine.game import Codes, FeedbackForm, Game
 from moocow.plugins.scoring import bulls_and_cows, bulls_and_cows_counts
 
@@ -43,12 +44,15 @@ class SymbolGame(Game):
             return None
         return FeedbackForm(positional=True, symbols=len(self.alphabet))
 
-    def feedback_values(self) -> list[int]:
-        """Bulls and cows that can occur (``scoring.bulls_and_cows_counts``); other scorings say their own."""
+    @cached_property
+    def feedback_model(self) -> FeedbackModel:
+        """Bulls and cows that can occur (``scoring.bulls_and_cows_counts``), symmetric in guess and
+        secret; a subclass that scores its own way declares its own values."""
         if type(self).feedback is not SymbolGame.feedback:
-            return super().feedback_values()
+            return super().feedback_model
+        packing = Counts(self.feedback_fields, self.code_length)
         counts = bulls_and_cows_counts(self.code_length, len(self.alphabet), self.distinct_symbols)
-        return sorted(self.encode_feedback(pair) for pair in counts)
+        return Counts(packing.fields, packing.length, map(packing.encode, counts), symmetric=True)
 
     def parse_code(self, text: str) -> np.ndarray:
         """Read one character per symbol, any case; say which character or count is wrong."""

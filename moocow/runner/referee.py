@@ -59,7 +59,7 @@ def play_round(seat: Seat, deal: Deal, mercy: int) -> Outcome:
             if guess.text == secret_text:
                 return Outcome(tuple(guesses), True, len(guesses), None, None, seconds)
             if guess.index is None:
-                feedback = game.encode_feedback(count_bulls_and_cows(guess.text, secret_text))
+                feedback = game.feedback_model.encode(count_bulls_and_cows(guess.text, secret_text))
             else:
                 feedback = table.value(guess.index, secret)
     except Foul as foul:

@@ -246,7 +246,7 @@ def round_message(game: Game) -> str:
 @functools.lru_cache(maxsize=4096)
 def feedback_message(game: Game, value: int) -> str:
     """The message carrying feedback ``value`` of ``game`` (once per value)."""
-    return protocol.feedback(game.decode_feedback(value))
+    return protocol.feedback(game.feedback_model.parts(value))
 
 
 def deck_files(deck: str) -> tuple[str, ...]:

@@ -147,7 +147,7 @@ def answers(assistant: Assistant, url: Url) -> list[dict[str, Any]]:
     return [
         {
             "feedback": game.format_feedback(value),
-            "counts": list(game.decode_feedback(value)),
+            "counts": list(game.feedback_model.parts(value)),
             "remaining": left,
             "win": value == game.win,
             "link": url.to(moves=[*url.moves, f"{shown}:{game.format_feedback(value)}"]),

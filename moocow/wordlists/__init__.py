@@ -4,7 +4,8 @@ from moocow.wordlists.alpha import alpha_words
 from moocow.wordlists.english import english_words, is_english
 from moocow.wordlists.files import file_words
 from moocow.wordlists.frequency import wordfreq_words
-from moocow.wordlists.playable import is_playable, playable
+from moocow.wordlists.official import official_lists
+from moocow.wordlists.playable import is_playable, is_spelled, playable, spelled
 
 __all__ = [
     "alpha_words",
@@ -12,6 +13,9 @@ __all__ = [
     "file_words",
     "is_english",
     "is_playable",
+    "is_spelled",
+    "official_lists",
     "playable",
+    "spelled",
     "wordfreq_words",
 ]

@@ -154,7 +154,7 @@ def _honest(game, history):
     candidates = played.secrets
     for guess, counts in history:
         code = played.guesses[played.guess_index(guess)][None, :]
-        value = played.encode_feedback(tuple(counts))
+        value = played.feedback_model.encode(tuple(counts))
         candidates = candidates[played.feedback(code, candidates)[0] == value]
     return played.format_code(candidates[0])
 
