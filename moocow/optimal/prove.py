@@ -96,7 +96,9 @@ def prove_optimal(
         # would otherwise be built for every depth up to it.
         max_depth = None
     first_guess = None if first is None else game.guess_index(first)
-    if not candidates_only and scheduler is None and wide_game(game):
+    if not candidates_only and wide_game(game):
+        if scheduler is not None:
+            raise MoocowError(f"{game.spec} is searched in this process: --scheduler is not available for it")
         from moocow.optimal.openings import prove_openings
 
         return prove_openings(game, max_depth, progress, store, first_guess)

@@ -37,9 +37,13 @@ RULE_SAMPLES = 64
 def wide_game(game: Game) -> bool:
     """Whether ``game`` is searched by ``WideSearch``: no relabelling to use, and guesses that are
     not the secrets (Wordle), or a rule on guesses."""
-    if getattr(game, "guess_rule", None) is not None:
+    if game.guess_rule is not None:
         return True
-    return not game.symmetries and game.guesses is not game.secrets and len(game.guesses) < 1 << INDEX_BITS
+    return (
+        not game.symmetries_in_force
+        and game.guesses is not game.secrets
+        and len(game.guesses) < 1 << INDEX_BITS
+    )
 
 
 def answers_per_guess(by_guess: np.ndarray, answer_limit: int) -> int:
@@ -72,13 +76,14 @@ class HardRule:
 
     def __init__(self, game: Game, table: np.ndarray) -> None:
         rule = game.guess_rule
+        assert rule is not None
         codes = np.ascontiguousarray(game.guesses)
         everyone = np.arange(len(codes), dtype=np.int32)
         generator = np.random.default_rng(0)
         for guess in generator.choice(len(codes), min(RULE_SAMPLES, len(codes)), replace=False):
             for answer in np.unique(table[:, guess])[:4]:
                 mine = still_legal(codes, everyone, int(guess), int(answer))
-                theirs = np.flatnonzero(np.asarray(rule.after(int(guess), int(answer)), dtype=bool))
+                theirs = np.flatnonzero(np.asarray(rule.after(codes[guess], int(answer)), dtype=bool))
                 if not np.array_equal(mine, theirs):
                     raise MoocowError(
                         f"{game.spec}: its rule on guesses is not Wordle's hard mode, the only one "
@@ -104,7 +109,7 @@ class WideSearch:
         self.win = int(game.win)
         answer_limit = int(rows.max()) + 1
         self.patterns = answers_per_guess(self.by_guess, answer_limit)
-        ruled = getattr(game, "guess_rule", None) is not None
+        ruled = game.guess_rule is not None
         codes = HardRule(game, rows).codes if ruled else np.zeros((1, 1), dtype=np.uint8)
         self.ruled = ruled
         depths = [UNLIMITED_ROW] if max_depth is None else list(range(max_depth + 1))
@@ -114,6 +119,7 @@ class WideSearch:
         self.bounds = bounds
         self.kernel_game = (
             self.by_guess,
+            rows,
             self.guess_of,
             codes,
             bounds,

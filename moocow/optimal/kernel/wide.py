@@ -109,7 +109,7 @@ def _candidate_scan(by_guess: np.ndarray, guess_of: np.ndarray, candidates: np.n
 
 
 @njit
-def _scan(by_guess: np.ndarray, legal: np.ndarray, candidates: np.ndarray, win: int) -> tuple:
+def _scan(by_secret: np.ndarray, legal: np.ndarray, candidates: np.ndarray, win: int) -> tuple:
     """Every legal guess's counting bound on the set (``INFEASIBLE`` for one that splits nothing),
     whether its parts all have at most two secrets, its order key; and a guess that is no
     candidate and splits the set into singletons (-1 if none)."""
@@ -119,10 +119,10 @@ def _scan(by_guess: np.ndarray, legal: np.ndarray, candidates: np.ndarray, win: 
     small = np.empty(len(legal), dtype=np.bool_)
     keys = np.empty(len(legal), dtype=np.int64)
     for index in range(len(legal)):
-        row = by_guess[legal[index]]
+        guess = legal[index]
         bound, spread, largest = count, 0, 0
         for secret in candidates:
-            answer = row[secret]
+            answer = by_secret[secret, guess]
             size = counts[answer] + 1
             counts[answer] = size
             bound += 1 if size == 1 else 2
@@ -130,7 +130,7 @@ def _scan(by_guess: np.ndarray, legal: np.ndarray, candidates: np.ndarray, win: 
             largest = max(largest, size)
         wins = counts[win]
         for secret in candidates:
-            counts[row[secret]] = 0
+            counts[by_secret[secret, guess]] = 0
         if largest == 1 and wins == 0:
             return bounds, small, keys, legal[index]
         bound -= wins
@@ -153,7 +153,7 @@ def solve(
     memo and counters. One function for both jobs: numba's cache cannot load mutually recursive
     functions.
     """
-    by_guess, guess_of, codes, bounds, unlimited, win, _, ruled = game
+    by_guess, by_secret, guess_of, codes, bounds, unlimited, win, _, ruled = game
     store, stats = work
     no_guess = np.int64(-1)  # typed, not a literal: every recursive call must have the entry's types
     if guess >= 0:  # the parts of one guess: bounded, then searched smallest first
@@ -195,7 +195,7 @@ def solve(
     if near >= 0 and (unlimited or depth >= 3):
         save(store, key, depth, 2 * count, near)
         return 2 * count
-    guess_bounds, small, keys, singles = _scan(by_guess, legal, candidates, win)
+    guess_bounds, small, keys, singles = _scan(by_secret, legal, candidates, win)
     if singles >= 0:
         save(store, key, depth, 2 * count, singles)
         return 2 * count
@@ -213,7 +213,15 @@ def solve(
         return least
     child = depth if unlimited else depth - 1
     best, best_guess, bound, floor = INFEASIBLE, -1, beta, INFEASIBLE
-    for packed in np.sort(keys):
+    worth = np.empty(len(legal), dtype=np.int64)  # only these are sorted: at a set refuted, few
+    found = 0
+    for index in range(len(legal)):
+        if guess_bounds[index] < beta:
+            worth[found] = keys[index]
+            found += 1
+        else:
+            floor = min(floor, guess_bounds[index])
+    for packed in np.sort(worth[:found]):
         index = packed & ((1 << INDEX_BITS) - 1)
         if guess_bounds[index] >= bound:
             floor = min(floor, guess_bounds[index])
@@ -241,7 +249,7 @@ def _part_bounds(
     Returns the parts (secrets grouped, sizes, answers, starts), their bounds, which are exact,
     and the bounds' total (at least ``budget`` when a search of the parts is not worth making).
     """
-    by_guess, guess_of, codes, bounds, unlimited, win, answer_limit, ruled = game
+    by_guess, _, guess_of, codes, bounds, unlimited, win, answer_limit, ruled = game
     grouped, sizes, answers = _split(by_guess[guess], candidates, win, answer_limit)
     parts = len(sizes)
     starts = np.zeros(parts, dtype=np.int64)
