@@ -18,6 +18,8 @@ from moocow.engine.game import Game
 from moocow.engine.guess_rule import GuessRule
 from moocow.engine.table import FeedbackTable
 from moocow.engine.treefile import tree_stats
+from moocow.optimal import openings
+from moocow.optimal.bounds import INFEASIBLE
 from moocow.optimal.kernel.hard import still_legal
 from moocow.optimal.prove import prove_optimal
 from moocow.optimal.wide import WideSearch, part_bounds, wide_game
@@ -198,3 +200,37 @@ def test_the_command_takes_an_opening_and_prints_json() -> None:
     ):
         failed = runner.invoke(app, ["optimal", "mastermind", *arguments, "--workers", "1"])
         assert failed.exit_code == 2 and message in failed.output and "Traceback" not in failed.output
+
+
+@needs_lists
+def test_the_proof_over_every_opening_resumes_from_its_store(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Stopped after a few openings, the same search on its store settles only the others, and
+    proves what a search without a store proves."""
+    game = small_game(False, 2, tmp_path)
+    whole = prove_optimal(game, max_depth=4)
+    asked = {"times": 0}
+
+    def stop_soon() -> None:
+        asked["times"] += 1
+        if asked["times"] > 6:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(openings, "stop_if_asked", stop_soon)
+    stopped = prove_optimal(game, max_depth=4, store=tmp_path / "proof.db")
+    assert stopped.interrupted and stopped.lower_bound is not None
+    assert stopped.lower_bound <= whole.total <= (stopped.total or INFEASIBLE)
+    monkeypatch.setattr(openings, "stop_if_asked", lambda: None)
+    searched: list[int] = []
+    original = WideSearch.guess_total
+
+    def counted(self: WideSearch, *arguments: object) -> int:
+        searched.append(int(arguments[2]))  # type: ignore[call-overload]
+        return original(self, *arguments)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(WideSearch, "guess_total", counted)
+    resumed = prove_optimal(game, max_depth=4, store=tmp_path / "proof.db")
+    assert resumed.proven and resumed.total == whole.total
+    order, _ = openings.opening_order(WideSearch(game, 4), 3)
+    assert not set(searched) & set(order[:6].tolist())

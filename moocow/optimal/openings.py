@@ -101,8 +101,8 @@ def prove_openings(
                 sweep.refuted = min(sweep.refuted, value)
             lower = _lower(sweep, bounds, order, position + 1)
             if progress is not None:
+                _count(progress, sweep.settled, _left(bounds, order, position + 1, sweep.best))
                 progress((position + 1) / len(order), _shown(sweep.best), lower)
-                _count(progress, sweep.settled, len(order) - position - 1)
         else:
             position = len(order)
         lower = _lower(sweep, bounds, order, position)
@@ -156,6 +156,11 @@ def _lower(sweep: Sweep, bounds: np.ndarray, order: np.ndarray, following: int) 
     """The proven bound: no strategy beats the best, the openings refuted, or the next's bound."""
     untried = int(bounds[order[following]]) if following < len(order) else INFEASIBLE
     return min(sweep.best, sweep.refuted, untried)
+
+
+def _left(bounds: np.ndarray, order: np.ndarray, following: int, best: int) -> int:
+    """The openings still to settle: those after ``following`` whose bound is below the best."""
+    return int(np.count_nonzero(bounds[order[following:]] < best))
 
 
 def _shown(best: int) -> int | None:
