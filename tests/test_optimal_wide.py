@@ -5,6 +5,10 @@ from __future__ import annotations
 
 import json
 import random
+import signal
+import subprocess
+import sys
+import time
 from functools import cache
 from pathlib import Path
 
@@ -234,3 +238,18 @@ def test_the_proof_over_every_opening_resumes_from_its_store(
     assert resumed.proven and resumed.total == whole.total
     order, _ = openings.opening_order(WideSearch(game, 4), 3)
     assert not set(searched) & set(order[:6].tolist())
+
+
+@needs_lists
+def test_a_stop_does_not_wait_for_the_opening_under_way() -> None:
+    """SIGTERM ends a proof within seconds, though one opening's search takes far longer: the
+    kernel runs in a thread without the GIL and unwinds on the flag this thread raises."""
+    command = [sys.executable, "-m", "moocow", "optimal", "wordle:list=official", "--max-depth", "6"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    time.sleep(12)  # start-up, the table, and into the search of the first opening (tens of seconds)
+    asked = time.monotonic()
+    process.send_signal(signal.SIGTERM)
+    output, _ = process.communicate(timeout=60)
+    assert time.monotonic() - asked < 10
+    assert process.returncode == 143, output
+    assert "interrupted after" in output and "Traceback" not in output

@@ -11,6 +11,7 @@ games (``wide_game``).
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import numpy as np
@@ -21,15 +22,18 @@ from moocow.engine.table import FeedbackTable
 from moocow.engine.tree import Node
 from moocow.optimal.bounds import INFEASIBLE, level_bounds
 from moocow.optimal.kernel.hard import still_legal
-from moocow.optimal.kernel.layout import GUESS, HITS, NODES, VALUE
+from moocow.optimal.kernel.layout import GUESS, HALT, HITS, NODES, VALUE
 from moocow.optimal.kernel.set_store import SetStore
 from moocow.optimal.kernel.store import find
 from moocow.optimal.kernel.wide import INDEX_BITS, _key, solve
 from moocow.optimal.stats import SearchStats
+from moocow.optimal.stopping import stop_if_asked
 
 UNLIMITED_ROW = 3
 """The depth the kernel is given when no limit is set: any depth past the endgame checks (which
 need two or three guesses left); its bounds row is the unlimited one and it never decreases."""
+STOP_POLL_SECONDS = 0.1
+"""How often the thread waiting for the kernel looks whether a stop was asked for."""
 RULE_SAMPLES = 64
 """(guess, answer) pairs on which the kernel's hard mode is checked against the game's rule."""
 
@@ -131,7 +135,8 @@ class WideSearch:
         self.codes = codes
         self.every_guess = np.arange(len(self.by_guess), dtype=np.int32)
         self.store = SetStore()
-        self.counters = np.zeros(3, dtype=np.int64)
+        self.counters = np.zeros(HALT + 1, dtype=np.int64)
+        """The kernel's counters (``layout.NODES``, ``HITS``) and its stop flag (``HALT``)."""
 
     def depth_row(self, depth: int | None) -> int:
         """The kernel's depth for ``depth`` guesses left (``None``: no limit)."""
@@ -147,15 +152,41 @@ class WideSearch:
     def _call(
         self, candidates: np.ndarray, legal: np.ndarray, depth: int | None, beta: int, guess: int
     ) -> int:
+        """One call of the kernel, in a thread of its own (it runs without the GIL) while this one
+        waits for it and for a stop: a signal's handler runs only in this thread, between two
+        bytecodes, and an opening of Wordle can take minutes. A stop raises the kernel's ``HALT``
+        flag; the kernel unwinds at once, and the search, its memo now unreliable, is over."""
+        if self.counters[HALT]:
+            raise KeyboardInterrupt
         candidates = np.require(candidates, dtype=np.int32, requirements="CAW")
         row = self.depth_row(depth)
-        return int(
-            self.store.call(
-                lambda store: solve(
-                    self.kernel_game, (store, self.counters), candidates, legal, row, beta, guess
+        outcome: list[Any] = []
+
+        def search() -> None:
+            try:
+                outcome.append(
+                    self.store.call(
+                        lambda store: solve(
+                            self.kernel_game, (store, self.counters), candidates, legal, row, beta, guess
+                        )
+                    )
                 )
-            )
-        )
+            except BaseException as error:  # handed to the waiting thread, which raises it
+                outcome.append(error)
+
+        worker = threading.Thread(target=search, daemon=True)
+        worker.start()
+        try:
+            while worker.is_alive():
+                worker.join(STOP_POLL_SECONDS)
+                stop_if_asked()
+        except KeyboardInterrupt:
+            self.counters[HALT] = 1
+            worker.join()
+            raise
+        if isinstance(outcome[0], BaseException):
+            raise outcome[0]
+        return int(outcome[0])
 
     def solve(self, candidates: np.ndarray, legal: np.ndarray, depth: int | None, beta: int) -> int:
         """The least total of ``candidates`` if below ``beta``, else a bound at least ``beta``."""
@@ -169,7 +200,7 @@ class WideSearch:
         return self._call(candidates, legal, depth, budget, guess)
 
     def stats(self) -> SearchStats:
-        nodes, hits, _ = self.counters.tolist()
+        nodes, hits = int(self.counters[NODES]), int(self.counters[HITS])
         return SearchStats(nodes=nodes, cache_hits=hits, cached=len(self.store))
 
     # ------------------------------------------------------------------ reading the tree back
@@ -207,8 +238,3 @@ class WideSearch:
         if slot < 0:
             return None
         return int(self.store.meta[slot, VALUE]), int(self.store.meta[slot, GUESS])
-
-
-def describe_counters(counters: Any) -> tuple[int, int]:
-    """Nodes and memo hits from the kernel's counters."""
-    return int(counters[NODES]), int(counters[HITS])

@@ -35,7 +35,7 @@ import numpy as np
 
 from moocow.optimal.bounds import INFEASIBLE
 from moocow.optimal.kernel.hard import still_legal
-from moocow.optimal.kernel.layout import FULL, GUESS, HITS, NODES, VALUE
+from moocow.optimal.kernel.layout import FULL, GUESS, HALT, HITS, NODES, VALUE
 from moocow.optimal.kernel.loading import njit
 from moocow.optimal.kernel.store import decided, find, save, settle
 
@@ -141,7 +141,7 @@ def _scan(by_secret: np.ndarray, legal: np.ndarray, candidates: np.ndarray, win:
     return bounds, small, keys, -1
 
 
-@njit
+@njit(nogil=True)
 def solve(
     game: tuple, work: tuple, candidates: np.ndarray, legal: np.ndarray, depth: int, beta: int, guess: int
 ) -> int:
@@ -156,6 +156,8 @@ def solve(
     by_guess, by_secret, guess_of, codes, bounds, unlimited, win, _, ruled = game
     store, stats = work
     no_guess = np.int64(-1)  # typed, not a literal: every recursive call must have the entry's types
+    if stats[HALT]:
+        return 0  # stopped: unwinding, the value is thrown away (``WideSearch._call``)
     if guess >= 0:  # the parts of one guess: bounded, then searched smallest first
         grouped, sizes, answers, starts, part_bounds, exact, total = _part_bounds(
             game, store, candidates, legal, depth, beta, guess
@@ -169,7 +171,7 @@ def solve(
             below = still_legal(codes, legal, guess, answers[index]) if ruled else legal
             total -= part_bounds[index]
             total = min(total + solve(game, work, part, below, depth, beta - total, no_guess), INFEASIBLE)
-            if store[3][FULL]:
+            if store[3][FULL] or stats[HALT]:
                 return 0
             if total >= beta:
                 return total
@@ -228,7 +230,7 @@ def solve(
             continue
         tried = legal[index]
         value = count + solve(game, work, candidates, legal, child, bound - count, np.int64(tried))
-        if store[3][FULL]:
+        if store[3][FULL] or stats[HALT]:
             return 0
         if value < bound:
             best, best_guess, bound = value, tried, value
