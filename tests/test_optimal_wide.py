@@ -25,8 +25,8 @@ from moocow.engine.treefile import tree_stats
 from moocow.optimal import openings
 from moocow.optimal.bounds import INFEASIBLE
 from moocow.optimal.kernel.hard import still_legal
-from moocow.optimal.prove import prove_optimal
-from moocow.optimal.wide import WideSearch, part_bounds, wide_game
+from moocow.optimal.prove import prove_optimal, wide_game
+from moocow.optimal.wide import WideSearch, part_bounds
 from moocow.plugins import load_game
 from moocow.wordlists.official import official_lists
 

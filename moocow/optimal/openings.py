@@ -70,7 +70,7 @@ def prove_openings(
     store_path: Path | None,
     first: int | None,
 ) -> OptimalResult:
-    """``prove.prove_optimal`` for a game ``wide.wide_game`` takes."""
+    """``prove.prove_optimal`` for a game ``prove.wide_game`` takes."""
     from moocow.optimal.prove import OptimalResult
 
     started = time.perf_counter()

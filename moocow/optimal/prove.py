@@ -19,8 +19,8 @@ from moocow.engine.game import Game
 from moocow.engine.registry import load_strategy
 from moocow.engine.tree import Node
 from moocow.optimal.bounds import INFEASIBLE
+from moocow.optimal.kernel.layout import INDEX_BITS
 from moocow.optimal.search import PARALLEL_LEVEL, ProgressHook, Search, SearchStats
-from moocow.optimal.wide import wide_game
 
 if TYPE_CHECKING:  # loaded only for a proof kept in a store
     from moocow.optimal.proof_store import ProofStore
@@ -85,7 +85,7 @@ def prove_optimal(
     ``shared_level`` 2 shares out the third guesses instead (``Search.shared_level``).
     ``first`` (a code as typed) fixes the opening: the best strategy that starts with it.
 
-    A game of many guesses and no relabelling (Wordle, ``wide.wide_game``) is searched whole by
+    A game of many guesses and no relabelling (Wordle, ``wide_game``) is searched whole by
     the compiled ``wide`` search, one opening at a time (``openings``), in this process.
     """
     if max_depth is not None and max_depth < 1:
@@ -140,6 +140,15 @@ def prove_optimal(
         stats=search.stats,
         seconds_in_all=None if kept is None else kept.seconds(),
     )
+
+
+def wide_game(game: Game) -> bool:
+    """Whether ``game`` is searched by ``wide.WideSearch`` (its own compiled search, loaded only
+    then): a rule on guesses, or guesses that are not the secrets and no relabelling (Wordle)."""
+    if game.guess_rule is not None:
+        return True
+    many = game.guesses is not game.secrets and len(game.guesses) < 1 << INDEX_BITS
+    return many and not game.symmetries_in_force
 
 
 def open_store(search: Search, path: Path) -> ProofStore:

@@ -6,7 +6,7 @@ few classes; a game without relabellings gains nothing there and pays numpy's co
 (``kernel.wide``) instead, and holds what it reads: the table guess-major (a guess's answers to
 every secret, one contiguous row), the counting bounds with the most answers any guess gets, and
 the rule on guesses, checked against the game's own. ``prove.prove_optimal`` takes it for such
-games (``wide_game``).
+games (``prove.wide_game``).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from moocow.optimal.kernel.hard import still_legal
 from moocow.optimal.kernel.layout import GUESS, HALT, HITS, NODES, VALUE
 from moocow.optimal.kernel.set_store import SetStore
 from moocow.optimal.kernel.store import find
-from moocow.optimal.kernel.wide import INDEX_BITS, _key, solve
+from moocow.optimal.kernel.wide import _key, solve
 from moocow.optimal.stats import SearchStats
 from moocow.optimal.stopping import stop_if_asked
 
@@ -36,18 +36,6 @@ STOP_POLL_SECONDS = 0.1
 """How often the thread waiting for the kernel looks whether a stop was asked for."""
 RULE_SAMPLES = 64
 """(guess, answer) pairs on which the kernel's hard mode is checked against the game's rule."""
-
-
-def wide_game(game: Game) -> bool:
-    """Whether ``game`` is searched by ``WideSearch``: no relabelling to use, and guesses that are
-    not the secrets (Wordle), or a rule on guesses."""
-    if game.guess_rule is not None:
-        return True
-    return (
-        not game.symmetries_in_force
-        and game.guesses is not game.secrets
-        and len(game.guesses) < 1 << INDEX_BITS
-    )
 
 
 def answers_per_guess(by_guess: np.ndarray, answer_limit: int) -> int:

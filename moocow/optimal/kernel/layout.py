@@ -14,3 +14,5 @@ HALT = 3
 """Where ``wide``'s ``stats`` array holds the flag that stops its search (set from another thread)."""
 BOUND = -2
 """``branch.search``'s job for a set's bound one level deeper: one entry point loads faster than two."""
+INDEX_BITS = 24
+"""Low bits of ``wide``'s order keys that hold a guess's place: it searches at most 2^24 guesses."""

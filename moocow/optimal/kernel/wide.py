@@ -35,14 +35,12 @@ import numpy as np
 
 from moocow.optimal.bounds import INFEASIBLE
 from moocow.optimal.kernel.hard import still_legal
-from moocow.optimal.kernel.layout import FULL, GUESS, HALT, HITS, NODES, VALUE
+from moocow.optimal.kernel.layout import FULL, GUESS, HALT, HITS, INDEX_BITS, NODES, VALUE
 from moocow.optimal.kernel.loading import njit
 from moocow.optimal.kernel.store import decided, find, save, settle
 
 SPREAD_WEIGHT = 2
 """The weight of ``sum(s^2)`` against ``n * bound`` in the order guesses are tried."""
-INDEX_BITS = 24
-"""Low bits of an order key that hold the guess's place: the search takes at most 2^24 guesses."""
 
 
 @njit
