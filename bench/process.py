@@ -52,6 +52,19 @@ def run_process(command: tuple[str, ...]) -> Timed:
     return Timed(seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024, output.strip())
 
 
+Command = tuple[str, ...]
+
+
+def alternate(command: Command, other: Command, repeats: int) -> tuple[list[Timed], list[Timed]]:
+    """``repeats`` runs of each command, alternating, so that both meet the same load."""
+    runs: list[Timed] = []
+    others: list[Timed] = []
+    for _ in range(repeats):
+        runs.append(run_process(command))
+        others.append(run_process(other))
+    return runs, others
+
+
 @dataclass(frozen=True)
 class ProcessWorkload:
     """``moocow ARGUMENTS`` in a fresh process, against the interpreter importing its libraries alone."""
@@ -75,11 +88,7 @@ class ProcessWorkload:
         command = (*moocow_command(), *self.arguments)
         floor_command = (sys.executable, "-c", "import " + ", ".join(self.libraries))
         run_process(command)
-        runs: list[Timed] = []
-        floors: list[Timed] = []
-        for _ in range(self.repeats):
-            runs.append(run_process(command))
-            floors.append(run_process(floor_command))
+        runs, floors = alternate(command, floor_command, self.repeats)
         seconds = median([run.seconds for run in runs])
         floor = median([run.seconds for run in floors])
         cpu, floor_cpu = median([run.cpu for run in runs]), median([run.cpu for run in floors])

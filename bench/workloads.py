@@ -19,6 +19,7 @@ from bench.rounds import RunnerWorkload
 from bench.rows import Row
 from bench.sandbox import SandboxWorkload
 from bench.selby import SelbyWorkload, WholeGameRate
+from bench.warm import WarmStartWorkload
 from bench.web import AssistStepWorkload, ServeWorkload
 
 
@@ -80,6 +81,8 @@ WORKLOADS: tuple[Workload, ...] = (
     ProcessWorkload(("--help",), ("typer", "rich"), repeats=3, quick=True),
     ProcessWorkload(("evaluate", "mastermind", "-s", "minmax:first=1122"), ("typer", "numpy")),
     ProcessWorkload(("optimal", "mastermind"), ("typer", "numpy")),
+    WarmStartWorkload(("evaluate", "mastermind:pegs=5,colors=8", "-s", "minmax", "--first", "11223")),
+    WarmStartWorkload(("evaluate", "mastermind", "-s", "minmax"), engine="compiled", repeats=7),
     ServeWorkload(),
     AssistStepWorkload(),
 )

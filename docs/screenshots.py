@@ -1,4 +1,5 @@
-"""Take the screenshots in docs/ at a phone's width: ``.venv/bin/python docs/screenshots.py``.
+"""Take the screenshots in docs/ at a phone's width: ``.venv/bin/python docs/screenshots.py``
+(or only those named: ``docs/screenshots.py web-wordle.png``).
 
 It starts ``moocow serve`` on a results file made by a small tournament and photographs each kind
 of page with Debian's chromium (as the browser tests drive it).
@@ -24,6 +25,7 @@ SHOTS = {
     "web-round.png": "results/0/round?player=first&game=mastermind&round=1",
     "web-compare.png": "evaluate?game=bottles%3An%3D7&s=minmax&s=entropy&s=first",
     "web-tree.png": "tree?game=mastermind&s=minmax&a=1B1W",
+    "web-wordle.png": "assist?game=wordle%3Alist%3Dofficial&m=salet%3ABBYGB&g=broil&f=GBYBG",
 }
 WAIT = {
     "web-compare.png": "document.querySelector('svg.bars') && !document.querySelector('progress')",
@@ -34,6 +36,7 @@ WAIT = {
 
 def main() -> None:
     need_browser()
+    wanted = set(sys.argv[1:]) or set(SHOTS)
     with tempfile.TemporaryDirectory() as folder:
         results = Path(folder) / "course.jsonl"
         tournament = ["tournament", "-p", "minmax", "-p", "entropy", "-p", "first", "-p", "random"]
@@ -44,6 +47,8 @@ def main() -> None:
             for dark in (False, True):
                 with phone(dark=dark) as page:
                     for name, path in SHOTS.items():
+                        if name not in wanted:
+                            continue
                         if path is None:
                             page.goto(address + "play?game=bottles%3An%3D5&seed=5")
                             page.goto(page.url + "&m=ABCDE&m=BADCE&end=1")

@@ -2,9 +2,13 @@
 
 The assistant of the bottle-game notes, for any game: record each guess and the score it got,
 see how many codes remain (listed when few), get a suggested next guess, take entries back.
+A game with a rule on guesses (Wordle's hard mode) has each guess checked against it, as the
+newspaper's page checks it, and suggestions are only legal guesses.
 """
 
 from __future__ import annotations
+
+import time
 
 import numpy as np
 
@@ -12,6 +16,7 @@ from moocow.engine.errors import MoocowError
 from moocow.engine.game import Game
 from moocow.engine.position import Position
 from moocow.engine.strategies import Strategy
+from moocow.openings import built_in, known_opening, opening_key, remember_opening
 
 
 class OutsideGuess(MoocowError):
@@ -64,6 +69,7 @@ class Assistant:
             self.game.parse_feedback(feedback)  # and so does malformed feedback, before any offer
             raise OutsideGuess(str(error), code) from None
         value = self.game.parse_feedback(feedback)
+        self.position.check_legal(guess_index)  # hard mode: the guess must keep what was revealed
         return self._push(self.position.after(guess_index, value), self.game.guesses[guess_index], value)
 
     def record_outside(self, code: np.ndarray, feedback: str) -> Position:
@@ -84,19 +90,34 @@ class Assistant:
         self._entries.pop()
         return True
 
+    def decision(self) -> tuple[int, str | None]:
+        """The strategy's next guess (an index) and why it is a quick one, if it is. The first is
+        the same for every session of a game and strategy, so it is kept (``openings``)."""
+        position = self.position
+        key = opening_key(self.game, self.strategy) if position.is_start else None
+        known = None if key is None else known_opening(key)
+        if known is not None:
+            return known
+        began = time.perf_counter()
+        guess = self.strategy.decide(position)
+        note = self.strategy.note(position)
+        decision = (int(guess), None if note is None else str(note))
+        if key is not None:
+            lasting = built_in(self.game, self.strategy)
+            remember_opening(key, decision, time.perf_counter() - began, lasting)
+        return decision
+
     def suggestion(self) -> str:
         """The strategy's next guess, as people write it."""
-        return self.game.format_code(self.game.guesses[self.strategy.decide(self.position)])
+        return self.game.format_code(self.game.guesses[self.decision()[0]])
 
     def suggestion_note(self) -> str | None:
         """Why the suggestion is a quick one (scored on fewer guesses to fit the budget), if it is."""
-        self.strategy.decide(self.position)
-        note = self.strategy.note(self.position)
-        return None if note is None else str(note)
+        return self.decision()[1]
 
     def suggestion_is_possible(self) -> bool:
         """Whether the suggestion could be the secret: minimax may suggest one that cannot, to split more."""
-        return bool((self.position.candidate_guesses == self.strategy.decide(self.position)).any())
+        return bool((self.position.candidate_guesses == self.decision()[0]).any())
 
     def earlier_entry(self) -> int | None:
         """The number of an earlier entry with the same guess as the last one, if any."""
@@ -119,6 +140,10 @@ class Assistant:
         counts = np.bincount(given, minlength=self.game.feedback_bound)
         counts[self.game.win] = int((self.position.candidate_guesses == guess).sum())
         return [(int(value), int(counts[value])) for value in np.flatnonzero(counts)]
+
+    def recorded(self) -> list[tuple[str, int]]:
+        """The entries so far: each guess as people write it, and its feedback value."""
+        return list(self._entries)
 
     def history(self) -> list[tuple[str, str]]:
         """The entries so far, as people write them."""

@@ -221,7 +221,7 @@ def assist(game: GameArg, strategy: StrategyOpt = "minmax") -> None:
 
     _tolerant_stdin()
     ask = Prompt()
-    run_assistant(api.assistant(game, strategy), ask, _say)
+    run_assistant(api.assistant(game, strategy), ask, _say, colour=out.colour)
     ask.exit_if_interrupted()
 
 
@@ -238,7 +238,7 @@ def play(
 
     _tolerant_stdin()
     ask = Prompt()
-    run_play(api.load_game(game), seed, ask, _say)
+    run_play(api.load_game(game), seed, ask, _say, colour=out.colour)
     ask.exit_if_interrupted()
 
 
@@ -266,8 +266,12 @@ class Prompt:
             raise typer.Exit(INTERRUPTED)
 
 
-def _say(line: str) -> None:
-    out.line(printable(line))
+def _say(line: object) -> None:
+    """A line of a conversation: text as it is, or coloured tiles (rich ``Text``) on a terminal."""
+    if isinstance(line, str):
+        out.line(printable(line))
+    else:
+        out.print(line)
 
 
 def _tolerant_stdin() -> None:

@@ -4,21 +4,31 @@ Each loop takes ``ask`` (prompt -> line, ``None`` at end of input or Ctrl-C) and
 out), so the CLI binds them to the terminal and tests drive them with plain lists. Bad input is
 answered with one line and the loop goes on; nothing a person types ends it except ``quit`` or
 the end of input.
+
+A game whose feedback is a mark per letter (Wordle) shows each answer as coloured tiles when
+``colour`` is set (the CLI sets it on a terminal that shows colour; ``say`` then also gets rich
+``Text``), and as its letters (``GYBBB``) otherwise. Under a rule on guesses (hard mode) a guess
+that breaks it is refused in one line saying why.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from moocow.assistant import Assistant, OutsideGuess
 from moocow.engine.errors import MoocowError
 from moocow.engine.game import Game
+from moocow.engine.position import Position
 from moocow.runner.seeds import checked_seed
 from moocow.terminal import plural
 
+if TYPE_CHECKING:
+    from rich.text import Text
+
 Ask = Callable[[str], str | None]
-Say = Callable[[str], None]
+Say = Callable[["str | Text"], None]
 
 LIST_LIMIT = 20
 """The assistant lists the remaining codes when at most this many are left."""
@@ -39,9 +49,10 @@ PLAY_HELP = (
 )
 
 
-def assist(assistant: Assistant, ask: Ask, say: Say) -> int:
+def assist(assistant: Assistant, ask: Ask, say: Say, colour: bool = False) -> int:
     """Run the assistant until solved, ``quit`` or end of input; returns the number of entries."""
     game = assistant.game
+    shown = Shown(game, colour)
     say(f"moocow assistant for {game.spec}: {_count(assistant.remaining, game.code_noun)} are possible.")
     say(ASSIST_HELP.format(example=_example(game), feedback=_example_feedback(game)))
     say(f"Suggested first guess: {marked(assistant)}")  # a strategy unusable here ends the session
@@ -49,20 +60,20 @@ def assist(assistant: Assistant, ask: Ask, say: Say) -> int:
         line = ask(f"guess {assistant.entries + 1} and score> ")
         if line is None or line.strip().lower() in QUIT:
             break
-        _assist_command(assistant, line.strip(), ask, say)
+        _assist_command(assistant, line.strip(), ask, say, shown)
     entries = assistant.entries
     if assistant.solved:
         say(f"Solved in {entries} {plural(entries, 'guess')}.")
     return entries
 
 
-def _assist_command(assistant: Assistant, line: str, ask: Ask, say: Say) -> None:
+def _assist_command(assistant: Assistant, line: str, ask: Ask, say: Say, shown: Shown) -> None:
     command = line.lower()
     game = assistant.game
     if not line:
         return
     if command == "help":
-        say(ASSIST_HELP.format(example=_example(game), feedback=_example_feedback(game)))
+        _help(game, ASSIST_HELP, say)
     elif command == "undo":
         if not assistant.undo():
             say("Nothing to undo: no entry yet.")
@@ -72,9 +83,9 @@ def _assist_command(assistant: Assistant, line: str, ask: Ask, say: Say) -> None
     elif command == "list":
         _list(assistant, say, limit=LIST_MOST)
     elif command == "history":
-        entries = assistant.history()
-        for number, (guess, feedback) in enumerate(entries, 1):
-            say(f"{number}. {guess} {feedback}")
+        entries = assistant.recorded()
+        for number, (guess, value) in enumerate(entries, 1):
+            say(shown.entry(f"{number}. ", guess, value))
         if not entries:
             say("No entries yet.")
     else:
@@ -85,6 +96,8 @@ def _assist_command(assistant: Assistant, line: str, ask: Ask, say: Say) -> None
             return
         if not _record(assistant, guess, feedback, ask, say):
             return
+        if shown.colour and shown.tiled:
+            say(shown.entry("  ", *assistant.recorded()[-1]))  # the marks as the game showed them
         earlier = assistant.earlier_entry()
         if earlier is not None:
             say(f"warning: guess {earlier} was {guess.strip()} too; the same guess again tells nothing new")
@@ -166,6 +179,14 @@ def columns(codes: list[str], width: int = WIDTH) -> list[str]:
     ]
 
 
+def _help(game: Game, text: str, say: Say) -> None:
+    """What to type, with an example; for marks, how each mark is typed as well (asked for: the
+    first lines of a session stay those of every game)."""
+    say(text.format(example=_example(game), feedback=_example_feedback(game)))
+    if game.feedback_model.kind == "marks":
+        say(f"Marks: {game.feedback_model.describe()}.")
+
+
 def _example(game: Game) -> str:
     return game.format_code(game.guesses[0])
 
@@ -174,49 +195,117 @@ def _example_feedback(game: Game) -> str:
     return game.format_feedback(int(game.feedback(game.guesses[:1], game.secrets[-1:])[0, 0]))
 
 
-def play(game: Game, seed: int | None, ask: Ask, say: Say) -> int | None:
-    """You guess the computer's secret; returns the number of guesses, or ``None`` if you gave up."""
+def play(game: Game, seed: int | None, ask: Ask, say: Say, colour: bool = False) -> int | None:
+    """You guess the computer's secret; returns the number of guesses, or ``None`` if you gave up.
+    The game ends with its review: each guess beside the engine's choice."""
     secret = deal_secret(game, seed)
+    shown = Shown(game, colour)
     say(f"I have chosen a secret for {game.spec} ({len(game.secrets):,} are possible). 'quit' gives up.")
-    history: list[tuple[str, str]] = []
+    played: list[tuple[int, int]] = []
+    ruled = Ruled(game)
     while True:
-        line = ask(f"guess {len(history) + 1}> ")
+        line = ask(f"guess {len(played) + 1}> ")
         command = "quit" if line is None else line.strip().lower()
         if command in QUIT:
             say(f"The secret was {game.format_code(game.secrets[secret])}.")
+            _review(game, played, say, shown)
             return None
         if not command:
             say(f"Type a guess, e.g. '{_example(game)}', or help.")
         elif command == "help":
-            say(PLAY_HELP.format(example=_example(game), feedback=_example_feedback(game)))
+            _help(game, PLAY_HELP, say)
         elif command == "history":
-            for number, (guess, answer) in enumerate(history, 1):
-                say(f"{number}. {guess} {answer}")
-            if not history:
+            for number, (guess, value) in enumerate(played, 1):
+                say(shown.entry(f"{number}. ", game.format_code(game.guesses[guess]), value))
+            if not played:
                 say("No guesses yet.")
         elif command == "undo":
-            say(
-                f"Took back guess {len(history)}, {' '.join(history.pop())}."
-                if history
-                else "Nothing to undo."
-            )
+            if played:
+                guess, value = played.pop()
+                ruled.undo()
+                say(f"Took back guess {len(played) + 1}, {shown.plain(guess, value)}.")
+            else:
+                say("Nothing to undo.")
         else:
             assert line is not None
             try:
                 guess = game.guess_index(line)
+                ruled.check(guess)
             except MoocowError as error:
                 say(f"error: {error}")
                 continue
             value, solved = scored(game, secret, guess)
-            shown = game.format_code(game.guesses[guess])
-            earlier = next((number for number, (made, _) in enumerate(history, 1) if made == shown), None)
+            earlier = next((number for number, (made, _) in enumerate(played, 1) if made == guess), None)
             if earlier is not None:
-                say(f"warning: guess {earlier} was {shown} too; the same guess again tells nothing new")
-            history.append((shown, game.format_feedback(value)))
+                code = game.format_code(game.guesses[guess])
+                say(f"warning: guess {earlier} was {code} too; the same guess again tells nothing new")
+            played.append((guess, value))
+            ruled.record(guess, value)
             if solved:
-                say(f"Solved in {len(history)} {plural(len(history), 'guess')}.")
-                return len(history)
-            say(f"  {game.format_feedback(value)}")
+                say(f"Solved in {len(played)} {plural(len(played), 'guess')}.")
+                _review(game, played, say, shown)
+                return len(played)
+            say(shown.entry("  ", game.format_code(game.guesses[guess]), value, echo=True))
+
+
+class Shown:
+    """A guess with its feedback as a line: coloured tiles for marks where ``colour`` is set, else
+    the guess and the feedback as the game writes it (``salet BBYGB``)."""
+
+    def __init__(self, game: Game, colour: bool) -> None:
+        self.game = game
+        self.colour = colour
+        self.tiled = game.feedback_model.kind == "marks"
+
+    def entry(self, prefix: str, guess: str, value: int, echo: bool = False) -> str | Text:
+        """``prefix`` and the guess with its feedback; ``echo`` (play's answer) shows the feedback
+        alone where there are no tiles, as the computer's answer always read."""
+        if self.colour and self.tiled:
+            from moocow.terminal import tiles
+
+            return tiles(guess, self.game.feedback_model.parts(value), prefix)
+        feedback = self.game.format_feedback(value)
+        return f"{prefix}{feedback}" if echo else f"{prefix}{guess} {feedback}"
+
+    def plain(self, guess: int, value: int) -> str:
+        """A guess index and its feedback, as the game writes them."""
+        return f"{self.game.format_code(self.game.guesses[guess])} {self.game.format_feedback(value)}"
+
+
+class Ruled:
+    """The position a game with a rule on guesses (hard mode) needs to check each guess; for any
+    other game nothing is kept (a big game's position would hold every code)."""
+
+    def __init__(self, game: Game) -> None:
+        self._positions = [Position.start(game)] if game.guess_rule is not None else []
+
+    def check(self, guess: int) -> None:
+        """Refuse, in one line saying why, a guess the rule forbids here."""
+        if self._positions:
+            self._positions[-1].check_legal(guess)
+
+    def record(self, guess: int, value: int) -> None:
+        if self._positions:
+            self._positions.append(self._positions[-1].after(guess, value))
+
+    def undo(self) -> None:
+        if len(self._positions) > 1:
+            self._positions.pop()
+
+
+def _review(game: Game, played: list[tuple[int, int]], say: Say, shown: Shown) -> None:
+    """The game looked back on: each guess, its answer, the codes it left, and the engine's choice."""
+    if not played:
+        return
+    from moocow.review import REVIEWER, review
+
+    say(f"Review: each guess, what it left, and what {REVIEWER} would have played there.")
+    steps = review(game, played)
+    width = max(len(step.guess) for step in steps)
+    for number, step in enumerate(steps, 1):
+        line = shown.entry(f"{number:>3}. ", step.guess.ljust(width), step.feedback)
+        ruled_out = "" if step.possible else " (could not be the secret)"
+        say(line + f"{ruled_out}: {step.left:,} left; {REVIEWER}: {step.engine}")
 
 
 def deal_secret(game: Game, seed: int | None) -> int:

@@ -31,15 +31,16 @@ def symbols_of(game: Game, letters: str, typed: str) -> list[int]:
     return [symbol for symbol in symbols if symbol is not None]
 
 
-def next_pieces(game: Game, typed: str) -> list[str]:
-    """The pieces that may follow ``typed`` on the way to some guess; none once it is whole."""
+def next_pieces(game: Game, typed: str, allowed: np.ndarray | None = None) -> list[str]:
+    """The pieces that may follow ``typed`` on the way to some guess (of those ``allowed``, a mask
+    over the guesses: Wordle's hard mode); none once it is whole."""
     letters = alphabet(game)
     if letters is None:
         return []
     symbols = symbols_of(game, letters, typed)
     if len(symbols) >= game.code_length:
         return []
-    guesses = game.guesses
+    guesses = game.guesses if allowed is None else game.guesses[allowed]
     fits = np.all(guesses[:, : len(symbols)] == np.asarray(symbols, dtype=guesses.dtype), axis=1)
     following = np.unique(guesses[fits, len(symbols)])
     if len(following) == 0:

@@ -6,7 +6,7 @@ import contextlib
 import os
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, TextIO, cast
 
 import typer
@@ -18,6 +18,7 @@ from moocow.runner.display import printable
 if TYPE_CHECKING:
     from rich.console import Console, RenderableType
     from rich.progress import Task, TaskID
+    from rich.text import Text
 
     from moocow.engine.cost import EvaluationCost
 
@@ -83,6 +84,11 @@ class Output:
         return (block if self.encodable(block) == block else "#") * length
 
     @property
+    def colour(self) -> bool:
+        """Whether coloured tiles can be shown: a terminal with colours, and no ``NO_COLOR``."""
+        return self.is_terminal and self.console.color_system is not None and not self.console.no_color
+
+    @property
     def is_terminal(self) -> bool:
         """Whether rich takes it for a terminal; asked only where it may (asking loads rich)."""
         if self._console is None and not self._stream().isatty() and not TERMINAL_VARIABLES & set(os.environ):
@@ -127,6 +133,23 @@ def note_long_evaluation(cost: EvaluationCost) -> None:
 
         took = duration(cost.seconds)
         err.line(f"note: this evaluation will take about {took} on a 2-core machine: {cost.reason()}")
+
+
+MARK_STYLES = ("bold white on bright_black", "bold black on yellow", "bold white on green")
+"""Each mark's tile, by value (grey, yellow, green): the terminal's own three colours, which every
+colour terminal has (the newspaper's shades, as hex, turned yellow and green to white on 16)."""
+
+
+def tiles(guess: str, marks: Sequence[int], prefix: str = "") -> Text:
+    """``guess`` as Wordle shows it: each letter, upper case, on its mark's colour."""
+    from rich.text import Text
+
+    line = Text(prefix)
+    for place, (letter, mark) in enumerate(zip(guess, marks, strict=True)):
+        line.append(f" {letter.upper()} ", style=MARK_STYLES[mark])
+        if place < len(guess) - 1:
+            line.append(" ")
+    return line
 
 
 def plural(count: int, word: str) -> str:

@@ -46,6 +46,9 @@ def tree(
             "refereed against every secret; it must decide by the history alone.",
         ),
     ] = None,
+    first: Annotated[
+        str | None, typer.Option("--first", metavar="CODE", help="A fixed first guess for the strategy.")
+    ] = None,
     save: SaveOpt = None,
     show: ShowOpt = None,
     dot: DotOpt = None,
@@ -66,9 +69,12 @@ def tree(
         loaded = load_game(game)
         seated = None if player is None else parse_player(player)
         if seated is not None and seated.kind is not PlayerKind.STRATEGY:
+            if first is not None:
+                raise MoocowError("--first goes with a strategy, not with a player that decides itself")
             label, root = seated.name, _player_root(loaded, seated, SandboxPolicy(unconfined=no_sandbox))
         else:
-            chosen = load_strategy(player or strategy or DEFAULT_STRATEGY)
+            fixed = {} if first is None else {"first": first}
+            chosen = load_strategy(player or strategy or DEFAULT_STRATEGY, **fixed)
             note_long_evaluation(estimate(loaded, chosen))
             with progress_bars():
                 label, root = chosen.spec, evaluate_with_tree(loaded, chosen)[1]

@@ -1,4 +1,5 @@
-"""Where a tree goes when a command has built one: a JSON file, the terminal, a Graphviz file.
+"""Where a tree goes when a command has built one: a file (JSON or Selby's text), the terminal,
+a Graphviz file or an SVG drawing.
 
 Shared by ``moocow tree`` and ``moocow optimal``. The outputs are checked before any work, so a
 long search is not lost to a typo in a file name.
@@ -21,7 +22,12 @@ if TYPE_CHECKING:
     from moocow.engine.game import Game
     from moocow.engine.tree import Node
 
-SaveOpt = Annotated[Path | None, typer.Option("--save", help="Write the tree to this JSON file.")]
+SaveOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--save", help="Write the tree to this file: Selby's text format if it ends in .tree, else JSON."
+    ),
+]
 ShowOpt = Annotated[
     int | None, typer.Option("--show", help="Print the tree down to this many guesses.", min=1)
 ]

@@ -4,6 +4,8 @@ The layout is the plain one for trees read left to right: the root at the left, 
 guess, each leaf on a row of its own and each node level with the middle of its subtree's rows.
 Every node shows its guess and how many secrets reach it; every edge, the answer that leads
 there. Below ``depth`` a subtree is folded into its root, marked with the secrets it holds.
+A game with a mark per position (Wordle) has each mark of an answer in its colour; the text stays
+the same width, so the layout holds.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ CHARACTER = FONT * 0.62
 """Width of a monospace character."""
 GAP = 36
 """Room between a label and the next column, for the edge."""
+MARK_COLOURS = ("#787c7e", "#c9b458", "#6aaa64")
+"""Grey, yellow and green, as the newspaper draws Wordle's tiles."""
 
 
 @dataclass(frozen=True)
@@ -30,6 +34,8 @@ class Placed:
 
     label: str
     answer: str
+    value: int | None
+    """The answer's feedback value (``None`` at the root)."""
     level: int
     y: float
     leaf: bool
@@ -42,25 +48,23 @@ def layout(game: Game, root: Node, depth: int | None = None) -> list[Placed]:
     placed: list[Placed] = []
     rows = 0
 
-    def place(node: Node, answer: str, level: int, parent: int | None) -> float:
+    def place(node: Node, value: int | None, level: int, parent: int | None) -> float:
         nonlocal rows
         folded = bool(node.children) and depth is not None and level >= depth
         label = f"{game.format_code(game.guesses[node.guess])} ({node.size:,})"
+        answer = "" if value is None else game.format_feedback(value)
         index = len(placed)
-        placed.append(Placed(label, answer, level, 0.0, not node.children, folded, parent))
+        placed.append(Placed(label, answer, value, level, 0.0, not node.children, folded, parent))
         if not node.children or folded:
             y = rows * ROW
             rows += 1
         else:
-            ys = [
-                place(child, game.format_feedback(value), level + 1, index)
-                for value, child in sorted(node.children.items())
-            ]
+            ys = [place(child, value, level + 1, index) for value, child in sorted(node.children.items())]
             y = (ys[0] + ys[-1]) / 2
-        placed[index] = Placed(label, answer, level, y, not node.children, folded, parent)
+        placed[index] = Placed(label, answer, value, level, y, not node.children, folded, parent)
         return y
 
-    place(root, "", 1, None)
+    place(root, None, 1, None)
     return placed
 
 
@@ -91,7 +95,7 @@ def tree_to_svg(game: Game, root: Node, depth: int | None = None, title: str = "
     parts.append('</g><g fill="currentColor">')
     for node in placed:
         left, base = x(node), node.y + MARGIN + ROW * 0.7
-        answer = f'<tspan fill="#888">{escape(node.answer)} </tspan>' if node.answer else ""
+        answer = f"{_answer(game, node)} " if node.answer else ""
         weight = ' font-weight="bold"' if node.leaf else ""
         more = " +" if node.folded else ""
         label = f"<tspan{weight}>{escape(node.label + more)}</tspan>"
@@ -104,3 +108,14 @@ def _width(node: Placed) -> float:
     """How wide a node's text is drawn."""
     answer = len(node.answer) + 1 if node.answer else 0
     return (answer + len(node.label) + (2 if node.folded else 0)) * CHARACTER
+
+
+def _answer(game: Game, node: Placed) -> str:
+    """The answer leading to a node: grey text, or each mark in its colour where the text has a
+    letter per mark."""
+    model = game.feedback_model
+    marks = model.parts(node.value) if model.kind == "marks" and node.value is not None else ()
+    if len(marks) != len(node.answer):
+        return f'<tspan fill="#888">{escape(node.answer)}</tspan>'
+    letters = zip(node.answer, marks, strict=True)
+    return "".join(f'<tspan fill="{MARK_COLOURS[mark]}">{escape(letter)}</tspan>' for letter, mark in letters)

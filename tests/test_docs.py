@@ -51,7 +51,7 @@ TIMEOUT = 300
 
 _DURATION = re.compile(r"\b\d+(?:\.\d+)? ?(?:ms|s|min|h)\b")
 _MS_PER_GUESS = re.compile(r"│ +\d+\.\d+ +│$")
-_SEARCH_LOG = re.compile(r"after \d+ s, searching")
+_SEARCH_LOG = re.compile(r"after \d+ (?:s|min), searching")
 """The exact search's line off a terminal, due 10 s after its start: a loaded machine's only."""
 
 

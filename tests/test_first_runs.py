@@ -24,18 +24,21 @@ def heard(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     notices: list[str] = []
     progress.listen(notices.append)
     monkeypatch.setattr(warmup, "_warm", False)
+    monkeypatch.setattr(warmup, "_checked", False)
     yield notices
     progress.listen(None)
 
 
+@pytest.mark.parametrize("cached", [False, True], ids=["cold cache", "warm cache"])
 def test_a_tournament_compiles_before_its_first_round(
-    heard: list[str], monkeypatch: pytest.MonkeyPatch
+    heard: list[str], monkeypatch: pytest.MonkeyPatch, cached: bool
 ) -> None:
     """The first tournament of a fresh install compiled inside the first strategy's guesses: 23 s
     with nothing said, and 58 ms per guess in its column. The compile is now said, and done before
-    any round is played."""
+    any round is played. With the kernels cached, the tournament's own process loads none of them
+    (its workers are processes of their own): each session loads them before its first round."""
     events: list[str] = []
-    monkeypatch.setattr(warmup, "kernels_cached", lambda: False)
+    monkeypatch.setattr(warmup, "kernels_cached", lambda: cached)
     monkeypatch.setattr(warmup, "_exercise", lambda: events.append("compile"))
     real = running.run_sessions
     monkeypatch.setattr(
@@ -45,8 +48,11 @@ def test_a_tournament_compiles_before_its_first_round(
         app, ["tournament", "-p", "minmax", "-g", "mastermind", "-r", "2", "--seed", "1"]
     )
     assert result.exit_code == 0, result.stderr
-    assert events == ["compile", "rounds"]
-    assert heard == [warmup.NOTICE.format(seconds=warmup.WARM_UP_SECONDS)]
+    if cached:
+        assert events == ["rounds", "compile"] and heard == []
+    else:
+        assert events == ["compile", "rounds"]
+        assert heard == [warmup.NOTICE.format(seconds=warmup.WARM_UP_SECONDS)]
 
 
 def test_a_tournament_of_small_games_does_not_load_the_compiled_engine(
@@ -77,24 +83,60 @@ def test_the_engine_compiles_every_kernel_at_its_first_use_once(
     assert compiled == [1] and len(heard) == 1 and "compiling the engine's kernels" in heard[0]
 
 
-def test_a_fresh_cache_is_filled_by_the_warm_up_and_said_once(tmp_path: Path) -> None:
-    """For real, in a cache of its own: the first process says it compiles and leaves every
-    kernel cached; the next one says nothing."""
+def test_a_cold_cache_is_filled_at_once_and_a_warm_one_loaded_as_used(tmp_path: Path) -> None:
+    """For real, in a cache of its own: the first process says it compiles and compiles every
+    kernel; the next says nothing and loads only the kernels it calls (it loaded them all, up
+    front, whatever it called). Each process counts the kernels' signatures
+    numba holds after an evaluation, then after every kernel is called (``warmup._exercise``)."""
     program = (
-        "from moocow.engine import progress, warmup; progress.listen(print); "
-        "warmup.warm_up(); print('cached:', warmup.kernels_cached())"
+        "import moocow; from moocow.engine import compiled, progress, warmup; "
+        "from moocow.plugins.mastermind import Mastermind; progress.listen(print); "
+        "count = lambda: sum(len(kernel.signatures) for kernel in compiled.ENTRY_POINTS); "
+        "moocow.evaluate(Mastermind(pegs=3, colors=4), 'minmax'); used = count(); warmup._exercise(); "
+        "print('loaded', used, 'of', count(), 'cached:', warmup.kernels_cached())"
     )
-    environment = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    environment = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), "MOOCOW_ENGINE": "compiled"}
     runs = [
         subprocess.run(
             [sys.executable, "-c", program], capture_output=True, text=True, env=environment, timeout=600
         )
         for _ in range(2)
     ]
-    assert [run.stdout.splitlines() for run in runs] == [
-        [warmup.NOTICE.format(seconds=warmup.WARM_UP_SECONDS), "cached: True"],
-        ["cached: True"],
-    ], [run.stderr for run in runs]
+    cold, warm = (run.stdout.splitlines() for run in runs)
+    assert len(cold) == 2 and cold[0] == warmup.NOTICE.format(seconds=warmup.WARM_UP_SECONDS), runs[0].stderr
+    _, used, _, every, _, cached = cold[1].split()
+    assert used == every and cached == "True", cold
+    assert len(warm) == 1, runs[1].stderr
+    _, used, _, every, _, cached = warm[0].split()
+    assert 0 < int(used) < int(every) and cached == "True", warm
+
+
+def test_a_stale_or_missing_cache_is_cold(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An index numba would not load (another source, another numba) is as cold as none: the
+    warm-up compiles it, said first, not numba at some later first call, unsaid."""
+    from moocow.engine import compiled
+
+    kernel = compiled.ENTRY_POINTS[0]
+    cache_file = kernel._cache._cache_file
+    monkeypatch.setattr(cache_file, "_index_path", str(tmp_path / "missing.nbi"))
+    assert not warmup.kernels_cached()
+    monkeypatch.setattr(cache_file, "_index_path", str(tmp_path / "stale.nbi"))
+    monkeypatch.setattr(cache_file, "_source_stamp", ("another", "source"))
+    cache_file._save_index({"a signature": "a file"})
+    monkeypatch.setattr(cache_file, "_source_stamp", ("this", "source"))
+    assert not warmup.kernels_cached()
+
+
+def test_a_warm_cache_is_not_loaded_up_front(heard: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """With every kernel cached, the engine's first use loads nothing ahead and says nothing: numba
+    loads each kernel at its first call."""
+    from moocow.plugins.bottles import Bottles
+
+    monkeypatch.setattr(warmup, "kernels_cached", lambda: True)
+    monkeypatch.setattr(warmup, "_exercise", lambda: pytest.fail("loaded every kernel up front"))
+    monkeypatch.setenv("MOOCOW_ENGINE", "compiled")
+    assert moocow.evaluate(Bottles(n=5), "minmax").total > 0
+    assert heard == []
 
 
 def test_the_first_proof_of_a_game_says_it_builds(

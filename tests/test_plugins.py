@@ -506,13 +506,11 @@ def test_jotto_wins_only_on_the_exact_word():
     assert module.without_anagrams(["steal", "about", "least"]) == ["about"]
 
 
-@pytest.fixture(scope="module")
-def jotto_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The Jotto example installed by pip into a temporary directory, never into the venv."""
+def pip_installed(example: Path, work: Path) -> Path:
+    """An example package installed by pip into a folder of ``work``, never into the venv."""
     if importlib.util.find_spec("pip") is None:
         pytest.skip("pip is not available")
-    work = tmp_path_factory.mktemp("jotto")
-    source = shutil.copytree(JOTTO, work / "source")  # setuptools writes build/ into the source tree
+    source = shutil.copytree(example, work / "source")  # setuptools writes build/ into the source tree
     site = work / "site"
     command = [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", str(site)]
     if _builds_wheels_offline():
@@ -520,8 +518,14 @@ def jotto_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     started = time.perf_counter()
     result = subprocess.run([*command, str(source)], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
-    print(f"pip installed the Jotto example in {time.perf_counter() - started:.1f}s")
+    print(f"pip installed {example.name} in {time.perf_counter() - started:.1f}s")
     return site
+
+
+@pytest.fixture(scope="module")
+def jotto_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The Jotto example installed by pip into a temporary directory."""
+    return pip_installed(JOTTO, tmp_path_factory.mktemp("jotto"))
 
 
 def _builds_wheels_offline() -> bool:
@@ -553,6 +557,33 @@ def test_jotto_installed_with_pip_is_found_through_its_entry_point(
         sys.modules.pop("moocow_jotto", None)
 
 
+# ---------------------------------------------------------------------- the marks example, installed
+MARKS = ROOT / "examples" / "marks_mastermind"
+
+
+def test_marks_mastermind_installed_with_pip_is_found_through_its_entry_point(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+):
+    """The package whose feedback is a mark per peg is a game once installed, like Jotto, and its
+    game reads and shows marks (``GYBB``) through the model it declares."""
+    site = pip_installed(MARKS, tmp_path_factory.mktemp("marks"))
+    monkeypatch.syspath_prepend(str(site))
+    monkeypatch.delitem(sys.modules, "moocow_marks_mastermind", raising=False)
+    try:
+        monkeypatch.setenv(LOAD_PLUGINS_VARIABLE, "marks_mastermind")
+        reset_plugins()
+        game = load_game("marks_mastermind:pegs=3,colors=5")
+        assert Path(sys.modules[type(game).__module__].__file__).is_relative_to(site)
+        assert (len(game.secrets), len(game.guesses)) == (60, 125)
+        guess, secret = game.parse_code("112")[None], game.parse_code("213")[None]
+        assert (
+            game.format_feedback(int(game.feedback(guess, secret)[0, 0])) == "BGY"
+        )  # the 1 in place wins the green
+        assert game.parse_feedback("-gy") == game.parse_feedback("BGY")
+    finally:
+        sys.modules.pop("moocow_marks_mastermind", None)
+
+
 # ---------------------------------------------------------------------- the guide
 GUIDE = ROOT / "README.md"
 
@@ -570,16 +601,18 @@ def fenced(language: str) -> list[str]:
 
 
 def test_guide_code_is_the_example_code():
-    """Each Python and TOML block of the guide is copied verbatim from an example (Jotto, Bagels)."""
+    """Each Python and TOML block of the guide is copied verbatim from an example (Jotto, Bagels,
+    the marks and the directions examples)."""
     blocks = fenced("python")
     assert blocks
-    examples = [JOTTO_MODULE.read_text(), (ROOT / "examples" / "bagels.py").read_text()]
+    examples = [path.read_text() for path in (ROOT / "examples").rglob("*.py")]
     for block in blocks:
-        assert any(block in example for example in examples)
+        assert any(block in example for example in examples), block
     toml = fenced("toml")
     assert toml
+    packages = [path.read_text() for path in (ROOT / "examples").glob("*/pyproject.toml")]
     for block in toml:
-        assert block in (JOTTO / "pyproject.toml").read_text()
+        assert any(block in package for package in packages), block
 
 
 def test_guide_session_runs(monkeypatch: pytest.MonkeyPatch):

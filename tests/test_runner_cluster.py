@@ -18,6 +18,7 @@ from typer.testing import CliRunner
 
 from moocow.cli import app
 from moocow.runner.tournament import Tournament, build_tournament, run_tournament
+from tests.test_runner_wordle import BREACH, VERSION_2, write_lists
 
 distributed = pytest.importorskip("distributed")
 
@@ -68,6 +69,21 @@ def test_a_tournament_on_the_cluster_equals_one_played_here(cluster: object, tmp
     there = run_tournament(chosen, tmp_path / "r.jsonl", scheduler=cluster.scheduler_address)  # type: ignore[attr-defined]
     assert rows(there) == rows(here) and len(rows(here)) == 16
     assert len((tmp_path / "r.jsonl").read_text().splitlines()) == 1 + 16  # header, then every round
+
+
+def test_wordle_on_the_cluster_equals_wordle_played_here(cluster: object, tmp_path: Path) -> None:
+    """Marks reach a version-2 program on a worker as here, and hard mode refuses the same guess there."""
+    write_lists(tmp_path)
+    spec = f"wordle:answers={tmp_path / 'answers.txt'},guesses={tmp_path / 'guesses.txt'},hard=true"
+    chosen = build_tournament({"players": [VERSION_2, BREACH], "games": [spec], "rounds": 2, "seed": 3})
+    here = run_tournament(chosen, workers=1)
+    there = run_tournament(chosen, scheduler=cluster.scheduler_address)  # type: ignore[attr-defined]
+    assert rows(there) == rows(here)
+    # zzzzz breaks hard mode exactly where aahed revealed a letter (the secrets follow the spec's path)
+    breached = [None] * 2 + [
+        "invalid" if set(row["secret"]) & set("aahed") else "mercy" for row in rows(here)[2:]
+    ]
+    assert [row["failure"] for row in rows(here)] == breached
 
 
 def test_a_worker_killed_mid_run_costs_nothing(cluster: object) -> None:

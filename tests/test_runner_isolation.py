@@ -48,7 +48,7 @@ MISBEHAVIOUR = [
     (module("hostile/stderr_fallocate.py"), "crash", "fallocate refused: Illegal seek"),
     (module("import_error.py"), "disqualified", "setup failed (crash): exited with status 1: ImportError"),
     ("sh -c 'read x; echo hello'", "disqualified", "answered the handshake with 'hello', not 'moocow 1'"),
-    ("sh -c 'read x; echo moocow 2; cat'", "disqualified", "speaks protocol version '2'"),
+    ("sh -c 'read x; echo moocow 3; cat'", "disqualified", "speaks protocol version '3'"),
     ("sh -c 'read x; echo moocow 1; read y; exec 1>&-; sleep 5'", "crash", "closed its output but kept"),
     ("sh -c 'read x; echo moocow 1; read y; kill -SEGV $$'", "crash", "killed by SIGSEGV"),
     ("sh -c 'read x; echo moocow 1; read y; printf \"\\377\\n\"'", "output", "not UTF-8"),

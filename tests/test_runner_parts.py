@@ -20,27 +20,31 @@ from moocow.runner.limits import Limits
 from moocow.runner.players import PlayerKind, parse_player
 from moocow.runner.results import RoundResult
 from moocow.runner.rules import Guess, read_course_guess, read_guess
+from moocow.runner.seats import feedback_message
 
 
 def test_handshake_lines_round_trip() -> None:
-    """The runner's hello names the deck; the player's answer names the player, author with spaces."""
-    assert (
-        protocol.read_hello(protocol.hello("words:length=5,file=/a b/w.txt"))
-        == "words:length=5,file=/a b/w.txt"
+    """The runner's hello names the least version and the deck; the player's answer names its version
+    and the player, author with spaces."""
+    assert protocol.hello("words:length=5,file=/a b/w.txt") == "moocow 1 words:length=5,file=/a b/w.txt"
+    assert protocol.read_hello(protocol.hello("words:length=5,file=/a b/w.txt")) == protocol.Hello(
+        1, "words:length=5,file=/a b/w.txt"
     )
+    assert protocol.read_hello(protocol.hello("wordle", 2)) == protocol.Hello(2, "wordle")
     identity = protocol.Identity("501234567", "Ada King Lovelace")
-    assert protocol.read_reply_hello(protocol.reply_hello(identity)) == identity
-    assert protocol.read_reply_hello("moocow 1") == protocol.Identity()
+    assert protocol.read_reply_hello(protocol.reply_hello(identity)) == protocol.Greeting(identity, 1)
+    assert protocol.read_reply_hello(protocol.reply_hello(identity, 2)) == protocol.Greeting(identity, 2)
+    assert protocol.read_reply_hello("moocow 1") == protocol.Greeting(protocol.Identity(), 1)
     nameless = protocol.reply_hello(protocol.Identity("", " Ada  King "))
-    assert protocol.read_reply_hello(nameless) == protocol.Identity("-", "Ada King")
+    assert protocol.read_reply_hello(nameless).identity == protocol.Identity("-", "Ada King")
 
 
 @pytest.mark.parametrize(
     ("line", "message"),
-    [("hello", "answered the handshake with 'hello'"), ("moocow 2 x", "speaks protocol version '2'")],
+    [("hello", "answered the handshake with 'hello'"), ("moocow 3 x", "speaks protocol version '3'")],
 )
 def test_wrong_handshake_answers_are_refused(line: str, message: str) -> None:
-    """Anything but `moocow 1 ...` is a protocol error that says what came instead."""
+    """Anything but `moocow 1 ...` or `moocow 2 ...` is a protocol error that says what came instead."""
     with pytest.raises(protocol.ProtocolError, match=message):
         protocol.read_reply_hello(line)
 
@@ -52,6 +56,28 @@ def test_round_messages_round_trip(length: int, counts: list[int]) -> None:
     assert (start.kind, start.length, start.spec) == ("game", length, "mastermind:pegs=4")
     assert protocol.read_message(protocol.feedback(counts)).counts == tuple(counts)
     assert protocol.read_message(protocol.QUIT).kind == "quit"
+
+
+def test_version_2_carries_the_feedback_as_the_game_writes_it() -> None:
+    """Marks and counts alike travel as their text, which the game reads back; version 1 keeps counts."""
+    for spec, text in (("wordle:length=5", "GYBBB"), ("words:length=4", "1B2C"), ("bottles:n=4", "3")):
+        game = load_game(spec)
+        value = game.parse_feedback(text)
+        line = feedback_message(game, value, protocol.TEXT)
+        assert line == f"feedback {text}"
+        assert game.parse_feedback(protocol.read_message(line, protocol.TEXT).text) == value
+    words = load_game("words:length=4")
+    assert feedback_message(words, words.parse_feedback("1B2C")) == "feedback 1 2"
+
+
+def test_a_version_1_player_may_not_be_sent_marks() -> None:
+    """Counts go to either version; marks only to version 2, and the refusal says so in one line."""
+    assert protocol.too_old(1, "counts", "mastermind") is None
+    assert protocol.too_old(2, "counts", "mastermind") is None
+    assert protocol.too_old(2, "marks", "wordle") is None
+    refusal = protocol.too_old(1, "marks", "wordle")
+    assert refusal is not None and "\n" not in refusal
+    assert "wordle gives marks: the player must speak version 2" in refusal
 
 
 def test_unknown_runner_message_is_a_protocol_error() -> None:
@@ -207,6 +233,21 @@ def test_course_adapter_keeps_the_course_calling_convention() -> None:
     (n, first_list, first_seen), (_, second_list, second_seen) = log
     assert n == 5 and first_list is second_list
     assert (first_seen, second_seen) == ([], [("alpha", 1, 2)])
+
+
+def test_adapters_pass_feedback_that_is_not_counts_as_its_text() -> None:
+    """Wordle's marks reach a module as the text the game writes: ``(guess, "GYBBB")`` in both interfaces."""
+    calls: list[Any] = []
+    module = SimpleNamespace(next_guess=lambda game, history: calls.append(list(history)) or "crane")
+    player = MoocowPlayer(module)
+    player.first_guess("wordle", 5)
+    player.next_guess("GYBBB")
+    assert calls[-1] == [("crane", "GYBBB")]
+    log: list[Any] = []
+    course = CoursePlayer(course_module(log))
+    course.first_guess("wordle", 5)
+    course.next_guess("BBGGY")
+    assert log[-1][2] == [("alpha", "BBGGY")]
 
 
 def test_moocow_adapter_passes_the_game_and_a_history_of_counts() -> None:

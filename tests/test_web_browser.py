@@ -10,6 +10,7 @@ from typer.testing import CliRunner
 
 from moocow import api
 from moocow.cli import app
+from moocow.engine.solve import secret_index
 from moocow.interactive import deal_secret, scored
 from tests.browser import PHONE, need_browser, phone, served
 
@@ -119,13 +120,16 @@ def test_a_results_file_is_opened_and_a_round_replayed(tmp_path: Path) -> None:
 @pytest.mark.parametrize("width", [360])
 def test_the_pages_fit_the_narrowest_phone(width: int) -> None:
     """At 360 px nothing scrolls sideways: the first page (its forms too), and the assistant
-    with a whole guess and its scores shown."""
+    with a whole guess and its scores shown, or its tiles (Wordle)."""
     need_browser()
     with served() as address, phone(width=width) as page:
         page.goto(address)
         assert page.evaluate("document.documentElement.scrollWidth") <= width
         page.goto(address + "assist?game=mastermind&g=1122")
         assert page.locator("a.score").count() > 5
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        page.goto(address + "assist?game=wordle&m=salet%3ABBYGB&g=broil")
+        assert page.locator("a.tile").count() == 5
         assert page.evaluate("document.documentElement.scrollWidth") <= width
 
 
@@ -145,3 +149,41 @@ def test_a_tree_is_unfolded_node_by_node() -> None:
         expect(page.locator(".node")).to_contain_text("Play 33: 4 secrets here")
         drawn = "(i => i && i.complete && i.naturalWidth > 0)(document.querySelector('img.picture'))"
         page.wait_for_function(drawn)  # the node's SVG picture loads as an image
+
+
+def test_wordle_at_the_table_by_tapping_tiles() -> None:
+    """The suggestion tapped in shows its letters as tiles; each tap cycles a tile's mark (grey,
+    yellow, green) with htmx, and the pattern of the secret is recorded; the page fits a phone."""
+    need_browser()
+    from playwright.sync_api import expect
+
+    game = api.load_game("wordle:list=official")
+    secret = game.secrets[secret_index(game, "cider")]
+    with served() as address, phone() as page:
+        page.goto(address + "assist?game=wordle%3Alist%3Dofficial")
+        suggestion = page.locator(".suggestion a")
+        expect(suggestion).to_be_visible(timeout=60_000)
+        guess = suggestion.inner_text().split()[0]
+        suggestion.click()
+        tiles = page.locator("nav.tiles")
+        expect(tiles).to_have_attribute("data-pattern", "B" * 5)
+        tile = page.locator("a.tile").nth(2)
+        for pattern, name in (("BBYBB", "yellow"), ("BBGBB", "green"), ("BBBBB", "grey")):
+            tile.click()
+            expect(tiles).to_have_attribute("data-pattern", pattern)
+            expect(page.locator("a.tile").nth(2)).to_have_attribute("data-mark", name)
+        value = int(game.feedback(game.guesses[game.guess_index(guess)][None, :], secret[None, :])[0, 0])
+        for place, mark in enumerate(game.feedback_model.parts(value)):
+            for _ in range(mark):
+                before = tiles.get_attribute("data-pattern")
+                page.locator("a.tile").nth(place).click()
+                expect(tiles).not_to_have_attribute("data-pattern", before or "")
+        expect(tiles).to_have_attribute("data-pattern", game.format_feedback(value))
+        fits_the_phone(page)
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        page.locator("#record").click()
+        expect(page.locator(".history li")).to_have_count(1)
+        page.locator(".suggestion a").click()
+        expect(tiles).to_be_visible()
+        page.locator("a.tile").nth(0).click()
+        expect(tiles).to_have_attribute("data-pattern", "YBBBB")

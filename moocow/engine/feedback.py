@@ -238,4 +238,4 @@ class Marks(FeedbackModel):
 
     def describe(self) -> str:
         example = ("GYB" + "B" * self.length)[: self.length]
-        return f"one mark per letter: G green, Y yellow, B grey (also -, 2 1 0), e.g. {example}"
+        return f"one mark per place: G green, Y yellow, B grey (also -, 2 1 0), e.g. {example}"

@@ -208,9 +208,9 @@ class FeedbackTable:
                 self._prepared = None
                 return None
             from moocow.engine.compiled import prepare
-            from moocow.engine.warmup import warm_up
+            from moocow.engine.warmup import compile_if_cold
 
-            warm_up()  # a first compile is said, and done at once for every kernel
+            compile_if_cold()  # a first compile is said, and done at once; cached kernels load as used
             self._prepared = prepare(self.game, form)
         return self._prepared or None
 

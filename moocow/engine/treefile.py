@@ -1,5 +1,8 @@
 """Strategy trees people can keep: a documented JSON file, a readable print and Graphviz export.
 
+A tree is saved as JSON, or in Alex Selby's text format when the file name ends in ``.tree``
+(``selbytree``); reading tells the two apart by their content, whatever the name.
+
 The file format (``moocow-tree``, version 1) is plain JSON written in the game's own notation,
 so a tree can be read, diffed and edited by hand and does not depend on the engine's indices::
 
@@ -21,9 +24,11 @@ so a tree can be read, diffed and edited by hand and does not depend on the engi
       }
     }
 
-A node without children is a win: its guess is the one secret that reaches it. The statistics
-are redundant (they follow from the nodes) and are checked on loading, which catches a file
-edited inconsistently.
+A node whose children hold one secret fewer than its size wins with its own guess, which must be
+a secret (where guesses and secrets differ, as in Wordle, a node's guess may be no secret, and its
+children then hold all its secrets); a node without children is such a win. The statistics are
+redundant (they follow from the nodes) and are checked on loading, which catches a file edited
+inconsistently, as is the game's guess rule (hard mode) at every node.
 """
 
 from __future__ import annotations
@@ -35,9 +40,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from moocow.engine.errors import MoocowError
 from moocow.engine.game import Game
 from moocow.engine.inputs import open_regular
+from moocow.engine.selbytree import is_selby_text, read_selby_text, rule_breach, selby_text
 from moocow.engine.tree import Node
 
 FORMAT = "moocow-tree"
@@ -107,11 +115,19 @@ def _node_to_dict(game: Game, node: Node) -> dict[str, Any]:
     return shown
 
 
+SELBY_SUFFIX = ".tree"
+"""A saved tree whose name ends so is written in Selby's text format, any other as JSON."""
+
+
 def save_tree(path: str | os.PathLike[str], game: Game, root: Node, strategy: str) -> None:
-    """Write a tree file; the parent folder must exist."""
-    text = json.dumps(tree_to_dict(game, root, strategy), indent=1)
+    """Write a tree file, in Selby's text format if its name ends in ``.tree`` (the strategy's
+    name is then not kept), else as JSON; the parent folder must exist."""
+    if Path(path).suffix == SELBY_SUFFIX:
+        text = selby_text(game, root)
+    else:
+        text = json.dumps(tree_to_dict(game, root, strategy), indent=1) + "\n"
     try:
-        Path(path).write_text(text + "\n", encoding="utf-8")
+        Path(path).write_text(text, encoding="utf-8")
     except OSError as error:
         raise MoocowError(f"cannot write tree {path}: {error.strerror or error}") from None
 
@@ -130,16 +146,24 @@ class SavedTree:
 
 def read_tree_document(path: str | os.PathLike[str]) -> dict[str, Any]:
     """The JSON document of a tree file, its format and version checked."""
+    return parse_tree_document(_read_bytes(path), str(path))
+
+
+def _read_bytes(path: str | os.PathLike[str]) -> bytes:
     try:
         with open_regular(path, "tree file") as file:
-            data = file.read()
+            return file.read()
     except OSError as error:
         raise MoocowError(f"cannot read tree {path}: {error.strerror or error}") from None
-    return parse_tree_document(data, str(path))
 
 
 def parse_tree_document(data: bytes, path: str) -> dict[str, Any]:
     """The JSON document of a tree file's bytes, format and version checked (``path`` names it)."""
+    if is_selby_text(data) and data.strip():
+        raise MoocowError(
+            f"{path} is not JSON: it looks like a tree in Selby's text format, which names no game "
+            "(play it with --strategy tree:FILE on a command that names the game)"
+        )
     try:
         document = json.loads(data.decode("utf-8"))
     except UnicodeDecodeError as error:
@@ -158,8 +182,16 @@ def parse_tree_document(data: bytes, path: str) -> dict[str, Any]:
 
 
 def load_tree(path: str | os.PathLike[str], game: Game) -> SavedTree:
-    """Read a tree file for ``game``; a file for another game or an inconsistent tree is refused."""
-    return tree_from_document(read_tree_document(path), game, str(path))
+    """Read a tree file for ``game``, JSON or Selby's text (told apart by the content); a file for
+    another game or an inconsistent tree is refused."""
+    data = _read_bytes(path)
+    if not is_selby_text(data):
+        return tree_from_document(parse_tree_document(data, str(path)), game, str(path))
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise MoocowError(f"{path} is not a tree file: not UTF-8 text (byte {error.start})") from None
+    return SavedTree(game.spec, "", read_selby_text(text, game, str(path)))
 
 
 def tree_from_document(document: dict[str, Any], game: Game, path: str) -> SavedTree:
@@ -179,6 +211,7 @@ def tree_from_document(document: dict[str, Any], game: Game, path: str) -> Saved
         raise MoocowError(f"{path}: {error}") from None
     except RecursionError:
         raise MoocowError(f"{path}: the tree is nested too deeply to be a strategy tree") from None
+    _check_rule(game, root, [], path)
     stats = tree_stats(root)
     claimed = (document.get("secrets"), document.get("total"), document.get("worst"))
     if claimed != (stats.secrets, stats.total, stats.worst) or any(
@@ -222,9 +255,29 @@ def _node_from_dict(game: Game, shown: Any, where: str) -> Node:
         if value in node.children:
             raise MoocowError(f"{where}: the answer {answer} has two subtrees")
         node.children[value] = _node_from_dict(game, child, f"{where} > {answer}")
-    if sum(child.size for child in node.children.values()) not in (node.size, node.size - 1):
+    below = sum(child.size for child in node.children.values())
+    if below not in (node.size, node.size - 1):
         raise MoocowError(f"{where}: its children do not add up to its size {node.size}")
+    if below < node.size and not _is_secret(game, node.guess):
+        raise MoocowError(f"{where}: {guess} wins here by its size, yet it is not one of the secrets")
     return node
+
+
+def _is_secret(game: Game, guess: int) -> bool:
+    """Whether a guess is one of the secrets (always, where the guesses are the secrets)."""
+    return game.guesses is game.secrets or bool(np.any(game.secret_guess_index == guess))
+
+
+def _check_rule(game: Game, node: Node, before: list[tuple[int, int]], path: str) -> None:
+    """Every guess of the tree is allowed by the game's rule (hard mode) after the answers above it."""
+    if game.guess_rule is None:
+        return
+    why = rule_breach(game, before, node.guess)
+    if why is not None:
+        answers = " > ".join(game.format_feedback(answer) for _, answer in before)
+        raise MoocowError(f"{path}: after {answers}: {why}" if before else f"{path}: {why}")
+    for answer, child in node.children.items():
+        _check_rule(game, child, [*before, (node.guess, answer)], path)
 
 
 def _shown(value: Any) -> str:

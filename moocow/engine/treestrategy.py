@@ -1,5 +1,7 @@
 """Play from a saved strategy tree: ``tree:PATH`` (or ``tree:path=PATH``) wherever a strategy goes.
 
+The file is JSON or Selby's text format (``treefile.load_tree`` tells them apart by content).
+
 The tree is read on the first decision, for the game being played, so one spec works in
 ``solve``, ``assist``, ``evaluate`` and the runner alike. A position the tree does not reach (a
 person played another guess in ``assist``) is refused with a one-line reason.
@@ -20,7 +22,7 @@ from moocow.engine.treefile import load_tree
 class TreeStrategy(Strategy):
     name = "tree"
     summary = "play a saved strategy tree: tree:PATH (see moocow tree --save)"
-    params = (Param("path", str, None, "the tree file (JSON) to play"), OPENING)
+    params = (Param("path", str, None, "the tree file to play (JSON, or Selby's text format)"), OPENING)
 
     def __init__(self, **values: Any) -> None:
         super().__init__(**values)

@@ -17,10 +17,10 @@ from typing import Any
 
 from moocow.engine.errors import MoocowError
 from moocow.engine.inputs import open_regular
-from moocow.engine.params import parse_spec
 from moocow.runner import bacrunner
 from moocow.runner.limits import Limits
 from moocow.runner.seeds import checked_seed
+from moocow.runner.specfiles import renamed_files, spec_files
 
 VISIBILITIES = ("visible", "after_due_date", "after_published", "hidden")
 """Gradescope's visibility values, from always shown to never."""
@@ -112,11 +112,11 @@ class Course:
 
     def deck_files(self) -> list[str]:
         """The files the decks read (word files), as the specs name them."""
-        return [path for deck in self.decks if (path := deck_file(deck)) is not None]
+        return [path for deck in self.decks for path in spec_files(deck)]
 
     def with_files(self, rename: Callable[[str], str]) -> Course:
-        """The same course with each deck's file renamed (made absolute, or put beside the course)."""
-        return replace(self, decks=tuple(renamed_file(deck, rename) for deck in self.decks))
+        """The same course with each deck's files renamed (made absolute, or put beside the course)."""
+        return replace(self, decks=tuple(renamed_files(deck, rename) for deck in self.decks))
 
     def to_toml(self) -> str:
         """The course as a course file (what the zip holds); read back by ``read_course`` unchanged."""
@@ -154,22 +154,6 @@ class Course:
 def _toml(value: Any) -> str:
     """A TOML value: JSON's strings, numbers and arrays of strings are TOML's too."""
     return json.dumps(value, ensure_ascii=False)
-
-
-def deck_file(deck: str) -> str | None:
-    """The file a deck reads (``file=``), or ``None``."""
-    return parse_spec(deck)[1].get("file")
-
-
-def renamed_file(deck: str, rename: Callable[[str], str]) -> str:
-    """``deck`` with its ``file=`` renamed; a deck with no file is returned as it is."""
-    name, arguments = parse_spec(deck)
-    if "file" not in arguments:
-        return deck
-    arguments["file"] = rename(arguments["file"])
-    if "," in arguments["file"]:
-        raise MoocowError(f"{deck}: a deck's file name may not contain a comma")
-    return name + ":" + ",".join(f"{key}={value}" for key, value in arguments.items())
 
 
 def read_course(path: str | Path) -> Course:

@@ -19,8 +19,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from moocow.gradescope.course import Course, renamed_file
+from moocow.gradescope.course import Course
 from moocow.runner.shown import PLAIN, TEXT, bounded, cut
+from moocow.runner.specfiles import renamed_files
 
 if TYPE_CHECKING:
     from moocow.runner.grading import Grade
@@ -40,7 +41,7 @@ its player played graded rounds (one stopped by the time budget); a rate-limited
 
 def deck_label(deck: str) -> str:
     """A deck as students read it: its file by name, not by the container's path."""
-    return renamed_file(deck, lambda path: Path(path).name)
+    return renamed_files(deck, lambda path: Path(path).name)
 
 
 def log(graded: Grade, secret_seed: bool = False) -> str:

@@ -10,6 +10,10 @@ anything here and still never see a secret, which only the runner holds. Two int
   ``(guess, counts)``, ``game`` the round's spec; optional ``start(deck)`` once per process and
   the same optional ``student_id()`` and ``author()``.
 
+In a game whose feedback is not counts (Wordle's marks) the counts' place holds the feedback's
+text, as the game writes it: ``(guess, "GYBBB")`` in both interfaces. The adapter speaks the least
+protocol version the deck needs, so a count game's calls are exactly what they always were.
+
 The module's ``print`` output goes to stderr (the protocol keeps stdout to itself) and its
 ``input()`` reads nothing. An exception in the module ends the process with its traceback on
 stderr, which the runner records as a crash.
@@ -26,6 +30,8 @@ from typing import Any, TextIO
 
 from moocow.runner import protocol
 
+Feedback = tuple[int, ...] | str
+"""Feedback as the module gets it: counts, or the text of feedback that is not counts."""
 PLUGIN_FILES_VARIABLE = "MOOCOW_PLUGIN_FILES"
 """The runner's ``--plugin`` files, separated by ``os.pathsep``: loaded here so their games are known."""
 
@@ -50,13 +56,13 @@ class ModulePlayer(ABC):
         self.spec, self.length, self.history = spec, length, []
         return self._asked()
 
-    def next_guess(self, counts: tuple[int, ...]) -> str:
-        """The guess after ``counts`` answered the last one."""
-        self.history.append(self.entry(self.last, counts))
+    def next_guess(self, feedback: Feedback) -> str:
+        """The guess after ``feedback`` (counts, or the text of marks) answered the last one."""
+        self.history.append(self.entry(self.last, feedback))
         return self._asked()
 
     @abstractmethod
-    def entry(self, guess: str, counts: tuple[int, ...]) -> Any:
+    def entry(self, guess: str, feedback: Feedback) -> Any:
         """One element of the history the module is given."""
 
     @abstractmethod
@@ -84,8 +90,9 @@ class CoursePlayer(ModulePlayer):
         self.module.initialize_wordlist(word_list(deck))
         return super().setup(deck)
 
-    def entry(self, guess: str, counts: tuple[int, ...]) -> tuple[Any, ...]:
-        return (guess, *counts)
+    def entry(self, guess: str, feedback: Feedback) -> tuple[Any, ...]:
+        """``(guess, bulls, cows)``; ``(guess, "GYBBB")`` where the feedback is text."""
+        return (guess, feedback) if isinstance(feedback, str) else (guess, *feedback)
 
     def ask(self) -> object:
         # The same list every call, appended to, as the course runner does.
@@ -101,8 +108,9 @@ class MoocowPlayer(ModulePlayer):
             start(deck)
         return super().setup(deck)
 
-    def entry(self, guess: str, counts: tuple[int, ...]) -> tuple[str, tuple[int, ...]]:
-        return (guess, counts)
+    def entry(self, guess: str, feedback: Feedback) -> tuple[str, Feedback]:
+        """``(guess, counts)``, or ``(guess, "GYBBB")`` where the feedback is text."""
+        return (guess, feedback)
 
     def ask(self) -> object:
         return self.module.next_guess(self.spec, list(self.history))
@@ -153,17 +161,18 @@ def take_protocol_channel() -> tuple[TextIO, TextIO]:
 
 def serve(player_file: Path, incoming: TextIO, outgoing: TextIO) -> None:
     """Answer the runner until ``quit`` or the end of input."""
-    deck = protocol.read_hello(incoming.readline())
+    hello = protocol.read_hello(incoming.readline())
+    version = hello.least  # counts where the deck gives counts: a course module's calls are unchanged
     player = load_player(player_file)
-    outgoing.write(protocol.reply_hello(player.setup(deck)) + "\n")
+    outgoing.write(protocol.reply_hello(player.setup(hello.deck), version) + "\n")
     for line in incoming:
-        message = protocol.read_message(line)
+        message = protocol.read_message(line, version)
         if message.kind == protocol.QUIT:
             return
         if message.kind == "game":
             guess = player.first_guess(message.spec, message.length)
         else:
-            guess = player.next_guess(message.counts)
+            guess = player.next_guess(message.counts if version == protocol.COUNTS else message.text)
         outgoing.write(guess + "\n")
 
 

@@ -50,6 +50,11 @@ class Deck(ABC):
     def deal(self, seed: int, rounds: int) -> list[Deal]:
         """The first ``rounds`` rounds for ``seed``; the same for every player."""
 
+    @property
+    @abstractmethod
+    def feedback_kind(self) -> str:
+        """The kind of every round's feedback (``FeedbackModel.kind``): what a player must read."""
+
 
 class GameDeck(Deck):
     """Every round in one game, secrets drawn uniformly in the game's canonical order."""
@@ -62,9 +67,14 @@ class GameDeck(Deck):
         return self.game.spec
 
     def deal(self, seed: int, rounds: int) -> list[Deal]:
+        """Secrets from the game's secrets alone (Wordle's answers, not every word it takes as a guess)."""
         return [
             Deal(self.game, index) for index in entry_draws(seed, self.spec, rounds, len(self.game.secrets))
         ]
+
+    @property
+    def feedback_kind(self) -> str:
+        return self.game.feedback_model.kind
 
 
 DEAL_DOMAIN = b"moocow deal v1\0"
@@ -95,6 +105,11 @@ class CourseDeck(Deck):
     @property
     def spec(self) -> str:
         return self.source.spec
+
+    @property
+    def feedback_kind(self) -> str:
+        """Bulls and cows: counts, at every length."""
+        return "counts"
 
     def game(self, length: int) -> Game:
         """The word game of one length, from the same file."""

@@ -4,7 +4,9 @@ A round ends when the guess is the secret or after the mercy limit of guesses, a
 runner: the score is the number of guesses, the winning one included, and a round that is not won
 (by the mercy limit or by a foul) scores the mercy limit. A guess of the game is answered with the
 game's feedback, looked up in its table; a course guess, any text (``rules.py``), with the course's
-bulls and cows.
+bulls and cows. In a game whose rule narrows the guesses as it goes (Wordle's hard mode) a guess
+that breaks it loses the round as invalid, unplayed: the referee follows the rule's state, which
+no other game pays for.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from moocow.engine.table import FeedbackTable
 from moocow.runner.bacrunner import count_bulls_and_cows
 from moocow.runner.decks import Deal
 from moocow.runner.fouls import Failure, Foul
+from moocow.runner.rules import Guess, RuleInForce
 from moocow.runner.seats import Seat
 
 
@@ -44,6 +47,7 @@ def play_round(seat: Seat, deal: Deal, mercy: int) -> Outcome:
     game = deal.game
     secret, secret_text = deal.secret, deal.secret_text
     table = FeedbackTable.for_game(game)
+    rule = RuleInForce.of(game, table)
     guesses: list[str] = []
     seconds = 0.0
     try:
@@ -55,6 +59,8 @@ def play_round(seat: Seat, deal: Deal, mercy: int) -> Outcome:
                 guess = seat.guess(feedback)
             finally:
                 seconds += time.perf_counter() - started
+            if rule is not None:
+                refused(seat, rule, guess)
             guesses.append(guess.text)
             if guess.text == secret_text:
                 return Outcome(tuple(guesses), True, len(guesses), None, None, seconds)
@@ -62,7 +68,19 @@ def play_round(seat: Seat, deal: Deal, mercy: int) -> Outcome:
                 feedback = game.feedback_model.encode(count_bulls_and_cows(guess.text, secret_text))
             else:
                 feedback = table.value(guess.index, secret)
+            if rule is not None:
+                rule.answered(guess, feedback)
     except Foul as foul:
         return Outcome(tuple(guesses), False, mercy, foul.kind, foul.reason, seconds, seat.stderr_lines())
     lost = f"not solved in {mercy} guesses"
     return Outcome(tuple(guesses), False, mercy, Failure.MERCY, lost, seconds, seat.stderr_lines())
+
+
+def refused(seat: Seat, rule: RuleInForce, guess: Guess) -> None:
+    """Raise the ``Foul`` of a guess the rule forbids, the seat told first (a program's process ends
+    as with any foul)."""
+    try:
+        rule.check(guess)
+    except Foul:
+        seat.forfeit()
+        raise

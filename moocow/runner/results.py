@@ -22,12 +22,13 @@ from typing import Any
 
 from moocow.engine.errors import MoocowError
 from moocow.engine.inputs import open_regular
+from moocow.engine.table import FeedbackTable
 from moocow.runner import signing
 from moocow.runner.bacrunner import is_course_deck
 from moocow.runner.decks import Deal, load_deck
 from moocow.runner.files import check_output, create_private
 from moocow.runner.fouls import Failure, Foul
-from moocow.runner.rules import read_course_guess, read_guess
+from moocow.runner.rules import RuleInForce, read_course_guess, read_guess
 from moocow.terminal import plural
 
 FORMAT = "moocow-tournament"
@@ -409,13 +410,18 @@ class RowCheck:
         return RoundResult.from_dict(row)
 
     def _check_guesses(self, row: dict[str, Any]) -> None:
-        """Each guess is one the referee accepts in that round, written as it writes it (an invalid
-        answer ends a round as ``invalid`` and is not recorded as a guess)."""
+        """Each guess is one the referee accepts in that round, written as it writes it, and allowed by
+        the game's rule after the answers before it (an invalid answer ends a round as ``invalid``
+        and is not recorded as a guess)."""
         deal = self.deals[row["game"]][row["round"]]
         course = is_course_deck(row["game"])
+        rule = None if course else RuleInForce.of(deal.game)
         for guess in row["guesses"]:
             try:
                 played = read_course_guess(guess) if course else read_guess(deal.game, guess)
+                if rule is not None and played.index is not None:
+                    rule.check(played)
+                    rule.answered(played, FeedbackTable.for_game(deal.game).value(played.index, deal.secret))
             except Foul as foul:
                 raise BadRow(f"guess {_shown(guess)} could not have been played: {foul.reason}") from None
             if played.text != guess:

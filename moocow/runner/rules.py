@@ -14,6 +14,10 @@ never matches, ``zip`` cuts the longer of guess and secret short); only the secr
 Surrounding whitespace is removed as from any answer. A line with a character that is not
 printable (a tab, an escape sequence, a line separator) is invalid: the course's log could not
 show it on one line.
+
+A game with a rule on guesses that narrows as the round goes (Wordle's hard mode,
+``Game.guess_rule``) adds it: a guess the rule forbids after the answers so far is refused like
+any invalid guess, with the reason the engine's ``Position.check_legal`` gives (``RuleInForce``).
 """
 
 from __future__ import annotations
@@ -23,6 +27,8 @@ from dataclasses import dataclass
 
 from moocow.engine.errors import MoocowError, quoted
 from moocow.engine.game import Game
+from moocow.engine.position import Position
+from moocow.engine.table import FeedbackTable
 from moocow.runner.fouls import Failure, Foul
 
 
@@ -82,3 +88,31 @@ def read_course_guess(line: str) -> Guess:
     if not text.isprintable():
         raise Foul(Failure.INVALID, f"{quoted(text)} is not a line of printable text")
     return Guess(text)
+
+
+class RuleInForce:
+    """A game's rule on guesses followed through one round, as the engine's position carries it.
+
+    Only a game with a rule has one (``of``), so a round of any other game pays nothing for it."""
+
+    def __init__(self, game: Game, table: FeedbackTable | None = None) -> None:
+        self.position = Position.start(game, table)
+
+    @classmethod
+    def of(cls, game: Game, table: FeedbackTable | None = None) -> RuleInForce | None:
+        """The rule of ``game`` at the start of a round, or ``None`` if it has none."""
+        return None if game.guess_rule is None else cls(game, table)
+
+    def check(self, guess: Guess) -> None:
+        """A ``Foul`` (invalid) with the rule's one-line reason if ``guess`` breaks it here."""
+        if guess.index is None:  # a course guess: the course's decks have no rule
+            return
+        try:
+            self.position.check_legal(guess.index)
+        except MoocowError as error:
+            raise Foul(Failure.INVALID, str(error)) from None
+
+    def answered(self, guess: Guess, feedback: int) -> None:
+        """``guess`` got ``feedback``: the rule narrows for the next guess."""
+        if guess.index is not None:
+            self.position = self.position.after(guess.index, feedback)

@@ -3,32 +3,36 @@
 The referee treats every player alike through ``Seat``. An engine strategy sits in the runner's
 process and is trusted. Everyone else sits in a ``ProgramSeat``: a process of its own that is
 told the game and the feedback, never the secret, and whose every answer is checked against the
-limits and the guess rule (in a session of the course deck, the course's exception to it). A foul
-ends the process; the next round starts a fresh one, and a player that cannot get through its
-setup is disqualified for the rest of the session.
+limits and the guess rule (in a session of the course deck, the course's exception to it). The
+feedback goes in the protocol version the process said it speaks (counts, or the game's text),
+and a process that speaks only counts is refused a deck of marks at its handshake. A foul ends
+the process; the next round starts a fresh one, and a player that cannot get through its setup
+is disqualified for the rest of the session.
 """
 
 from __future__ import annotations
 
 import functools
+import os
 import time
 from abc import ABC, abstractmethod
 from pathlib import Path
 
 from moocow.engine.game import Game
-from moocow.engine.params import parse_spec
 from moocow.engine.position import Position
 from moocow.engine.registry import load_strategy
 from moocow.engine.strategies import Strategy, check_opening
 from moocow.plugins import local_plugin_files
 from moocow.runner import protocol
 from moocow.runner.bacrunner import is_course_deck
+from moocow.runner.decks import load_deck
 from moocow.runner.fouls import Disqualified, Failure, Foul
 from moocow.runner.limits import Allowance, Limits, tighter
 from moocow.runner.players import PlayerKind, PlayerSpec, own_files
 from moocow.runner.process import PlayerProcess
 from moocow.runner.rules import Guess, read_course_guess, read_guess
 from moocow.runner.sandbox import Launch, SandboxPolicy
+from moocow.runner.specfiles import renamed_files, spec_files
 
 
 class Seat(ABC):
@@ -49,6 +53,10 @@ class Seat(ABC):
     @abstractmethod
     def close(self) -> None:
         """The session is over: release what the seat holds."""
+
+    @abstractmethod
+    def forfeit(self) -> None:
+        """The referee refused the last guess (a rule the seat does not check): end what a foul ends."""
 
     def stderr_lines(self) -> tuple[str, ...]:
         """The last lines the player wrote to stderr in this round (none for the engine's players)."""
@@ -81,6 +89,9 @@ class EngineSeat(Seat):
     def close(self) -> None:
         """Nothing to release: decisions stay cached in the strategy for the next session."""
 
+    def forfeit(self) -> None:
+        """Nothing ends: the next round starts from a fresh position."""
+
 
 class ProgramSeat(Seat):
     """A player process: started on demand, refereed line by line, replaced after a foul."""
@@ -101,7 +112,10 @@ class ProgramSeat(Seat):
             cpu_budget=limits.setup_seconds + limits.round_cpu * rounds,
         )
         self._course = is_course_deck(deck)
+        self._kind = load_deck(deck).feedback_kind
         self._process: PlayerProcess | None = None
+        self._version = protocol.VERSION
+        """The protocol version the running process speaks (each process says its own)."""
         self._greetings = 0
         """Processes that have greeted the runner; the first one's greeting says who the player is."""
         self._disqualified: Disqualified | None = None
@@ -117,6 +131,10 @@ class ProgramSeat(Seat):
     def start_round(self, game: Game) -> None:
         self._lost_stderr = ()
         process = self._ready()
+        refusal = protocol.too_old(self._version, game.feedback_model.kind, game.spec)
+        if refusal is not None:  # a deck's games share its kind: the handshake refused this already
+            self._drop()
+            raise Foul(Failure.PROTOCOL, refusal)
         self._stderr_from = process.stderr_written()
         self._game, self._round_seconds = game, 0.0
         self._round_cpu_start = process.cpu_seconds()
@@ -127,7 +145,7 @@ class ProgramSeat(Seat):
         if feedback is None:
             line = self._exchange(self._round_start)
         else:
-            line = self._exchange(feedback_message(self._game, feedback))
+            line = self._exchange(feedback_message(self._game, feedback, self._version))
         try:
             return read_course_guess(line) if self._course else read_guess(self._game, line)
         except Foul:
@@ -138,6 +156,9 @@ class ProgramSeat(Seat):
         if self._process is not None:
             self._process.close(goodbye=protocol.QUIT)
             self._process = None
+
+    def forfeit(self) -> None:
+        self._drop()
 
     def stderr_lines(self) -> tuple[str, ...]:
         if self._lost_stderr or self._process is None:
@@ -167,11 +188,16 @@ class ProgramSeat(Seat):
         process = PlayerProcess(self.launch)
         setup = Allowance(self.limits.setup_seconds, f"{self.limits.setup_seconds:g} s of setup")
         try:
-            process.send(protocol.hello(as_told(self.deck)), setup)
+            least = protocol.least_version(self._kind)
+            process.send(protocol.hello(as_told(self.deck), least), setup)
             greeted = protocol.read_reply_hello(process.receive(setup))
+            refusal = protocol.too_old(greeted.version, self._kind, self.deck)
+            if refusal is not None:
+                raise protocol.ProtocolError(refusal)
             if self._greetings == 0:  # who it is, at its first start: restarted, it may know secrets
-                self.identity = greeted
+                self.identity = greeted.identity
             self._greetings += 1
+            self._version = greeted.version
         except protocol.ProtocolError as error:
             self._lost_stderr = process.stderr_lines(0)
             process.close()
@@ -237,31 +263,36 @@ def open_seat(
     return ProgramSeat(player, deck, limits, sandbox or SandboxPolicy(), rounds)
 
 
-@functools.lru_cache(maxsize=256)
 def round_message(game: Game) -> str:
-    """The message that starts a round of ``game`` (once per game: its spec is written afresh)."""
+    """The message that starts a round of ``game``, its word files named from the folder the runner
+    is in now (the same spec loads the same game in any folder of one process)."""
+    return _round_message(game, os.getcwd())
+
+
+@functools.lru_cache(maxsize=256)
+def _round_message(game: Game, folder: str) -> str:
+    """Once per game and folder: its spec is written afresh."""
     return protocol.start_round(game.code_length, as_told(game.spec))
 
 
 @functools.lru_cache(maxsize=4096)
-def feedback_message(game: Game, value: int) -> str:
-    """The message carrying feedback ``value`` of ``game`` (once per value)."""
-    return protocol.feedback(game.feedback_model.parts(value))
+def feedback_message(game: Game, value: int, version: int = protocol.VERSION) -> str:
+    """The message carrying feedback ``value`` of ``game`` in protocol ``version`` (once per value):
+    its counts in version 1, its text in version 2."""
+    if version == protocol.COUNTS:
+        return protocol.feedback(game.feedback_model.parts(value))
+    return protocol.feedback_text(game.format_feedback(value))
 
 
 def deck_files(deck: str) -> tuple[str, ...]:
-    """The data a deck names (its word file), which a player is shown read-only to read the same words."""
-    named = parse_spec(deck)[1].get("file")
-    return (str(Path(named).absolute()),) if named else ()
+    """The data a deck names (its word files), which a player is shown read-only to read the same words."""
+    return tuple(str(Path(named).absolute()) for named in spec_files(deck))
 
 
 def as_told(spec: str) -> str:
-    """A deck or game spec as a player is told it: its word file named absolutely, so that the
-    player reads the file it is shown wherever it starts (at the ``user`` level, in its home). The
+    """A deck or game spec as a player is told it: its word files named absolutely, so that the
+    player reads the files it is shown wherever it starts (at the ``user`` level, in its home). The
     results keep the canonical spec."""
-    name, arguments = parse_spec(spec)
-    named = arguments.get("file")
-    if not named or Path(named).is_absolute():
+    if all(Path(named).is_absolute() for named in spec_files(spec)):
         return spec
-    arguments["file"] = deck_files(spec)[0]
-    return f"{name}:" + ",".join(f"{key}={value}" for key, value in arguments.items())
+    return renamed_files(spec, lambda named: str(Path(named).absolute()))

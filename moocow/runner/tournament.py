@@ -376,9 +376,9 @@ def run_tournament(
 
     if scheduler is None and _engine_compiles(tournament):
         from moocow.engine.opening import warm_up_relabellings
-        from moocow.engine.warmup import warm_up
+        from moocow.engine.warmup import compile_if_cold
 
-        warm_up()  # before any round: a first compile is no strategy's time per guess
+        compile_if_cold()  # before any worker: a first compile is no strategy's time (sessions load)
         for deck in map(load_deck, tournament.games):  # built here once, not in each worker at once
             if isinstance(deck, GameDeck):
                 warm_up_relabellings(deck.game)

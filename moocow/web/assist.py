@@ -2,7 +2,8 @@
 
 Each request replays the entries of its URL through the library's ``Assistant`` and shows what
 the CLI would say next: the count, the codes when few, the marked suggestion, and, once a guess
-is tapped in, every score some remaining code could give with the codes it would leave.
+is tapped in, every score some remaining code could give with the codes it would leave (for a
+marks game, Wordle, its letters as tiles to tap as well: ``web.marks``).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from moocow.engine.errors import MoocowError, quoted
 from moocow.interactive import LIST_LIMIT, marked
 from moocow.pieces import alphabet
 from moocow.terminal import plural
+from moocow.web.marks import feedback_data, has_tiles, model_data, read_pattern, tiles
 from moocow.web.moves import MAX_TYPED, Url, pieces, read_url, split_entry
 from moocow.web.pages import page, problem, wants_json
 from moocow.web.specs import web_assistant, web_game
@@ -38,7 +40,7 @@ def assist_page(request: Request) -> Response:
         if typed is not None:
             score = request.query_params.get("score", "")
             return RedirectResponse(entered(assistant, url, typed, score, wants_json(request)), 303)
-        data = board(assistant, url, left)
+        data = board(assistant, url, left, request.query_params.get("f"))
     except MoocowError as error:
         url.typed = ""
         return page(request, "assist.html", {**board(assistant, url, left), "error": str(error)}, 400)
@@ -76,8 +78,9 @@ def entered(assistant: Assistant, url: Url, typed: str, score: str, json: bool =
     return url.to(moves=[*url.moves, entry], json=json)
 
 
-def board(assistant: Assistant, url: Url, left: list[int]) -> dict[str, Any]:
-    """Everything the page shows, as plain data (the JSON twin)."""
+def board(assistant: Assistant, url: Url, left: list[int], pattern: str | None = None) -> dict[str, Any]:
+    """Everything the page shows, as plain data (the JSON twin); ``pattern`` is the marks being
+    tapped on a whole guess's tiles (``f=``)."""
     game = assistant.game
     data: dict[str, Any] = {
         "page": "assist",
@@ -92,7 +95,7 @@ def board(assistant: Assistant, url: Url, left: list[int]) -> dict[str, Any]:
         "json": url.to(json=True, typed=url.typed),
         "codes": assistant.possible_codes(LIST_LIMIT) if assistant.remaining <= LIST_LIMIT else [],
         "warning": None,
-        "fields": list(game.feedback_fields),
+        **model_data(game),
         "moves": url.moves,
         "alphabet": list(alphabet(game) or ""),
     }
@@ -100,18 +103,31 @@ def board(assistant: Assistant, url: Url, left: list[int]) -> dict[str, Any]:
     if earlier is not None:
         data["warning"] = f"guess {earlier} was the same guess; the same guess again tells nothing new"
     if assistant.solved:
-        return {**data, "suggestion": None, "answers": [], "board": None}
+        return {**data, "suggestion": None, "answers": [], "board": None, "tiles": None}
     data["suggestion"] = suggestion(assistant, url)
-    data["board"] = pieces(game, url)
+    data["board"] = pieces(game, url, allowed=assistant.position.allowed)
     data["answers"] = answers(assistant, url)
+    data["tiles"] = None
+    if data["answers"] and has_tiles(game):
+        guess = game.guess_index(url.typed)
+        left = dict(assistant.answers(guess))
+        shown = game.format_code(game.guesses[guess])
+        data["tiles"] = tiles(game, url, shown, read_pattern(game, pattern), left)
+        data["json"] = url.to(json=True, typed=url.typed, f=data["tiles"]["pattern"])
     return data
 
 
 def entries(assistant: Assistant, url: Url, left: list[int]) -> list[dict[str, Any]]:
     """The history with the codes each entry left and a link back to just after it."""
+    game = assistant.game
     return [
-        {"guess": guess, "feedback": feedback, "left": count, "link": url.to(moves=url.moves[:number])}
-        for number, ((guess, feedback), count) in enumerate(zip(assistant.history(), left, strict=True), 1)
+        {
+            "guess": guess,
+            **feedback_data(game, value),
+            "left": count,
+            "link": url.to(moves=url.moves[:number]),
+        }
+        for number, ((guess, value), count) in enumerate(zip(assistant.recorded(), left, strict=True), 1)
     ]
 
 
@@ -143,11 +159,11 @@ def answers(assistant: Assistant, url: Url) -> list[dict[str, Any]]:
         if len(url.typed) < game.code_length:
             return []
         raise
+    assistant.position.check_legal(guess)  # hard mode: refused in one line, saying why
     shown = game.format_code(game.guesses[guess])
     return [
         {
-            "feedback": game.format_feedback(value),
-            "counts": list(game.feedback_model.parts(value)),
+            **feedback_data(game, value),
             "remaining": left,
             "win": value == game.win,
             "link": url.to(moves=[*url.moves, f"{shown}:{game.format_feedback(value)}"]),

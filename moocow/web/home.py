@@ -13,7 +13,7 @@ from moocow.plugins import game_classes
 from moocow.web.pages import link, page
 from moocow.web.specs import FILE_STRATEGIES
 
-SUGGESTED = ("bottles:n=7", "mastermind", "digits", "words")
+SUGGESTED = ("bottles:n=7", "mastermind", "digits", "words", "wordle")
 """Games the first page offers at a tap (any spec can be typed)."""
 
 

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 from starlette.requests import Request
 
 from moocow.engine.errors import MoocowError, quoted
@@ -55,11 +56,14 @@ def read_url(request: Request, path: str, keys: tuple[str, ...]) -> Url:
     return Url(path, base, moves, query.get("g", "").strip())
 
 
-def pieces(game: Game, url: Url, finish: Callable[[str], str] | None = None) -> dict[str, Any]:
+def pieces(
+    game: Game, url: Url, finish: Callable[[str], str] | None = None, allowed: np.ndarray | None = None
+) -> dict[str, Any]:
     """What can be tapped next: each piece as a link adding it, and links taking pieces back;
-    ``finish`` makes the link of a guess's last piece (a game against the computer plays it)."""
+    ``finish`` makes the link of a guess's last piece (a game against the computer plays it);
+    ``allowed`` masks the guesses a rule leaves (hard mode offers only pieces of legal guesses)."""
     letters = alphabet(game)
-    offered = next_pieces(game, url.typed) if letters is not None else []
+    offered = next_pieces(game, url.typed, allowed) if letters is not None else []
 
     def adding(piece: str) -> str:
         typed = url.typed + piece

@@ -7,14 +7,17 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
 from moocow.engine.errors import MoocowError, quoted
 from moocow.engine.game import Game
+from moocow.engine.position import Position
 from moocow.interactive import deal_secret, scored
 from moocow.pieces import alphabet
 from moocow.terminal import plural
+from moocow.web.marks import feedback_data, model_data
 from moocow.web.moves import MAX_TYPED, Url, pieces, read_url
 from moocow.web.pages import page, problem, wants_json
 from moocow.web.review import review
@@ -36,16 +39,20 @@ def play_page(request: Request) -> Response:
             started = Url(PATH, {"game": game.spec, "t": token})
             return RedirectResponse(started.to(json=wants_json(request)), 303)
         secret = unseal(key, game.spec, url.base["t"], len(game.secrets))
-        played, solved = replay(game, secret, url.moves)
+        played, solved, position = replay(game, secret, url.moves)
     except MoocowError as error:
         return problem(request, str(error), 400)
     typed = request.query_params.get("guess")
-    data = board(game, url, played, solved, request.query_params.get("end") == "1")
+    allowed = None if position is None else position.allowed
+    data = board(game, url, played, solved, request.query_params.get("end") == "1", allowed)
     if typed is not None and not data["over"]:
         try:
             if len(typed) > MAX_TYPED:
                 raise MoocowError(f"{quoted(typed)} is too long to be a guess")
-            shown = game.format_code(game.guesses[game.guess_index(typed)])
+            index = game.guess_index(typed)
+            if position is not None:
+                position.check_legal(index)  # hard mode: refused in one line, saying why
+            shown = game.format_code(game.guesses[index])
         except MoocowError as error:
             return page(request, "play.html", {**data, "error": str(error)}, 400)
         return RedirectResponse(url.to(moves=[*url.moves, shown], json=wants_json(request)), 303)
@@ -63,25 +70,39 @@ def _seed(text: str | None) -> int | None:
     return int(text)
 
 
-def replay(game: Game, secret: int, moves: list[str]) -> tuple[list[tuple[int, int]], bool]:
-    """Each guess of the URL with the computer's answer, and whether the last one won; a guess
-    after the win is refused."""
+def replay(game: Game, secret: int, moves: list[str]) -> tuple[list[tuple[int, int]], bool, Position | None]:
+    """Each guess of the URL with the computer's answer, whether the last one won, and, for a game
+    with a rule on guesses (hard mode), the position its checks need; a guess after the win, or
+    one the rule forbids, is refused. Without a rule no position is made: a big game's would
+    hold every code, and scoring each guess against the secret is all a game needs."""
     played: list[tuple[int, int]] = []
+    position = None if game.guess_rule is None else Position.start(game)
     solved = False
     for number, move in enumerate(moves, 1):
         try:
             guess = game.guess_index(move)
+            if position is not None:
+                position.check_legal(guess)
         except MoocowError as error:
             raise MoocowError(f"guess {number}: {error}") from None
         value, solved = scored(game, secret, guess)
         played.append((guess, value))
+        position = None if position is None else position.after(guess, value)
         if solved and number < len(moves):
             raise MoocowError(f"guess {number} found the secret; the guesses after it cannot be played")
-    return played, solved
+    return played, solved, position
 
 
-def board(game: Game, url: Url, played: list[tuple[int, int]], solved: bool, gave_up: bool) -> dict[str, Any]:
-    """What the page shows while the game goes on (the secret nowhere in it)."""
+def board(
+    game: Game,
+    url: Url,
+    played: list[tuple[int, int]],
+    solved: bool,
+    gave_up: bool,
+    allowed: np.ndarray | None = None,
+) -> dict[str, Any]:
+    """What the page shows while the game goes on (the secret nowhere in it); ``allowed`` masks the
+    guesses a rule leaves (hard mode), whose pieces alone are offered."""
     over = solved or gave_up
     count = len(played)
     data: dict[str, Any] = {
@@ -89,7 +110,7 @@ def board(game: Game, url: Url, played: list[tuple[int, int]], solved: bool, gav
         "game": game.spec,
         "codes": f"{len(game.secrets):,} {plural(len(game.secrets), game.code_noun)}",
         "entries": [
-            {"guess": game.format_code(game.guesses[guess]), "feedback": game.format_feedback(value)}
+            {"guess": game.format_code(game.guesses[guess]), **feedback_data(game, value)}
             for guess, value in played
         ],
         "solved": solved,
@@ -103,7 +124,9 @@ def board(game: Game, url: Url, played: list[tuple[int, int]], solved: bool, gav
         "again": Url(PATH, {"game": game.spec}).to(),
         "json": url.to(json=True, typed=url.typed, **({"end": "1"} if gave_up else {})),
         "board": None,
+        **model_data(game),
     }
     if not over:
-        data["board"] = pieces(game, url, finish=lambda typed: url.to(moves=[*url.moves, typed]))
+        finish = lambda typed: url.to(moves=[*url.moves, typed])  # noqa: E731
+        data["board"] = pieces(game, url, finish=finish, allowed=allowed)
     return data

@@ -152,9 +152,18 @@ def round_page(request: Request) -> Response:
         "failure": found.failure,
         "reason": found.reason,
         "steps": steps,
+        "kind": round_kind(results, found.game),
         "player_link": link(f"{PATH}/{number}/player", {"name": found.player}),
     }
     return page(request, "results_round.html", data)
+
+
+def round_kind(results: ShownResults, game_spec: str) -> str:
+    """The kind of the round's feedback (``counts`` or ``marks``: Wordle's are shown as tiles)."""
+    if is_course_deck(game_spec):
+        return "counts"
+    deals = results.check.deals.get(game_spec) or []
+    return deals[0].game.feedback_model.kind if deals else "counts"
 
 
 def replay_round(

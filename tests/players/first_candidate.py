@@ -1,4 +1,5 @@
-"""A moocow-interface player for any game: the first code, in the game's order, that fits all feedback."""
+"""A moocow-interface player for any game: the first code, in the game's order, that fits all feedback
+(counts, or the text of marks in Wordle)."""
 
 from moocow import load_game
 
@@ -18,8 +19,11 @@ def next_guess(game, history):
         _games[game] = load_game(game)
     played = _games[game]
     candidates = played.secrets
-    for guess, counts in history:
+    for guess, feedback in history:
         code = played.guesses[played.guess_index(guess)][None, :]
-        value = played.feedback_model.encode(tuple(counts))
+        if isinstance(feedback, str):
+            value = played.parse_feedback(feedback)
+        else:
+            value = played.feedback_model.encode(tuple(feedback))
         candidates = candidates[played.feedback(code, candidates)[0] == value]
     return played.format_code(candidates[0])

@@ -1,0 +1,74 @@
+"""Feedback on the pages: what a client needs to tell counts from marks, and Wordle's tiles.
+
+The JSON gives each value as the game writes it (``feedback``) and as its ``parts`` (a count per
+field, or a mark per position), with the model's ``kind`` once per page. At the table a marks game
+is entered as the newspaper shows it: the guess's letters as tiles, each tapped to cycle grey,
+yellow, green; the pattern being set rides in the URL as ``f=`` (its letters, ``BYG``), so the
+back button and a shared link keep it, and it is recorded only if some remaining code gives it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from moocow.engine.errors import MoocowError, quoted
+from moocow.engine.feedback import MARK_LETTERS, MARK_NAMES
+from moocow.engine.game import Game
+from moocow.web.moves import Url
+
+
+def model_data(game: Game) -> dict[str, Any]:
+    """The feedback model as a client reads it: ``kind`` (``counts`` or ``marks``), the counts'
+    field names (none for marks), and how a value is typed."""
+    model = game.feedback_model
+    return {
+        "kind": model.kind,
+        "fields": list(game.feedback_fields) if model.kind == "counts" else [],
+        "typed": model.describe(),
+    }
+
+
+def feedback_data(game: Game, value: int) -> dict[str, Any]:
+    """One value: as the game writes it and as its parts."""
+    return {"feedback": game.format_feedback(value), "parts": list(game.feedback_model.parts(value))}
+
+
+def has_tiles(game: Game) -> bool:
+    """Whether the game's feedback is a mark per position, entered by tapping tiles."""
+    return game.feedback_model.kind == "marks"
+
+
+def read_pattern(game: Game, text: str | None) -> list[int]:
+    """The marks of ``f=`` (every tile grey when absent): any pattern while it is being tapped
+    (a lone yellow among greens is passed through on the way), one line when malformed."""
+    length = game.code_length
+    written = (text or "").strip().upper() or MARK_LETTERS[0] * length
+    if len(written) != length or any(letter not in MARK_LETTERS for letter in written):
+        raise MoocowError(f"marks {quoted(text or '')}: expected {length} of {', '.join(MARK_LETTERS)}")
+    return [MARK_LETTERS.index(letter) for letter in written]
+
+
+def tiles(game: Game, url: Url, guess: str, marks: list[int], left: dict[int, int]) -> dict[str, Any]:
+    """The guess as tiles, each a link cycling its mark, and the pattern's fate: how many codes it
+    leaves and the link recording it, or the one line saying no remaining code gives it."""
+    pattern = "".join(MARK_LETTERS[mark] for mark in marks)
+
+    def cycled(place: int) -> str:
+        turned = [*marks[:place], (marks[place] + 1) % len(MARK_LETTERS), *marks[place + 1 :]]
+        return url.to(typed=guess, f="".join(MARK_LETTERS[mark] for mark in turned))
+
+    value = game.feedback_model.encode(marks)
+    count = left.get(value, 0)
+    shown = game.format_feedback(value) if value in game.feedback_model.possible else pattern
+    entry = f"{guess}:{shown}"
+    return {
+        "pattern": pattern,
+        "tiles": [
+            {"letter": letter, "mark": mark, "name": MARK_NAMES[mark], "link": cycled(place)}
+            for place, (letter, mark) in enumerate(zip(guess, marks, strict=True))
+        ],
+        "left": count,
+        "win": value == game.win,
+        "record": url.to(moves=[*url.moves, entry]) if count else None,
+        "refused": None if count else f"no remaining {game.code_noun} gives {pattern} to {guess}",
+    }
