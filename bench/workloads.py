@@ -18,6 +18,7 @@ from bench.referee import CrowdWorkload, RefereeWorkload
 from bench.rounds import RunnerWorkload
 from bench.rows import Row
 from bench.sandbox import SandboxWorkload
+from bench.selby import SelbyWorkload, WholeGameRate
 from bench.warm import WarmStartWorkload
 from bench.web import AssistStepWorkload, ServeWorkload
 
@@ -69,6 +70,11 @@ WORKLOADS: tuple[Workload, ...] = (
     OptimalWorkload("mastermind", baseline="numpy", repeats=1),
     OptimalWorkload("bottles:n=6", baseline="numpy", repeats=1),
     OptimalWorkload("digits", baseline="none", repeats=1, workers=2),
+    SelbyWorkload("salet"),
+    SelbyWorkload("salet", hard=True),
+    SelbyWorkload("crate", repeats=1),
+    SelbyWorkload("crate", hard=True, repeats=1),
+    WholeGameRate(),
     BoundsWorkload(right=3),
     BoundsWorkload(right=2, budget=4550),
     BoundsWorkload(right=4, repeats=1, quick=True),

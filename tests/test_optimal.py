@@ -40,10 +40,11 @@ def exhaustive(
     max_depth: int | None = None,
     candidates_only: bool = False,
     secrets: tuple[int, ...] | None = None,
+    first: int | None = None,
 ) -> float:
     """The optimum by trying every guess at every set, with no bound, symmetry or ordering.
 
-    Over every secret, or over ``secrets`` (indices) alone.
+    Over every secret, or over ``secrets`` (indices) alone; opening with ``first`` if given.
     """
     table = FeedbackTable.for_game(game).rows(np.arange(len(game.secrets)))
     guess_of = game.secret_guess_index
@@ -56,6 +57,8 @@ def exhaustive(
             return 1
         rows = table[list(candidates)]
         guesses = guess_of[list(candidates)] if candidates_only else range(table.shape[1])
+        if first is not None and len(candidates) == len(game.secrets):
+            guesses = [first]
         result = float("inf")
         for guess in guesses:
             parts: dict[int, list[int]] = {}
@@ -196,6 +199,23 @@ def test_agrees_with_exhaustive_search(
     stats = tree_stats(result.root)
     assert stats.total == result.total
     assert max_depth is None or stats.worst <= max_depth
+
+
+@pytest.mark.parametrize("game", [Mastermind(pegs=3, colors=3), Digits(length=3, symbols=4)], ids=str)
+@pytest.mark.parametrize("max_depth", [None, 4])
+def test_a_fixed_opening_agrees_with_exhaustive_search(game: Game, max_depth: int | None) -> None:
+    """``first`` (Selby's ``-w``): the best strategy opening with that guess, canonical or not,
+    and the best of every opening is the optimum."""
+    totals = []
+    for first in range(0, len(game.guesses), 5):
+        code = game.format_code(game.guesses[first])
+        result = prove_optimal(game, max_depth, first=code)
+        expected = exhaustive(game, max_depth, first=first)
+        assert result.proven and (result.total or float("inf")) == expected
+        if result.root is not None:
+            assert result.root.guess == first and tree_stats(result.root).total == expected
+        totals.append(expected)
+    assert min(totals) >= exhaustive(game, max_depth)
 
 
 @pytest.mark.parametrize(

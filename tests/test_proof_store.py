@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from moocow.engine.errors import MoocowError
@@ -390,3 +391,20 @@ def test_a_store_that_cannot_be_written_is_one_line(tmp_path: Path, monkeypatch:
     monkeypatch.setattr(proof_store, "_connect", small)
     with pytest.raises(MoocowError, match=r"cannot write the proof store .*: database or disk is full"):
         prove_optimal(Mastermind(), store=tmp_path / "proof.db")
+
+
+def test_a_guess_kept_is_read_back(small_store: Path, tmp_path: Path) -> None:
+    """Every guess row of the store is read back by ``guess_settled`` (a decorator meant for
+    writes once sat on it and made it answer ``None`` for every guess, so a resumed proof searched
+    each again)."""
+    game = Mastermind(pegs=3, colors=4)
+    copy = damaged(small_store, tmp_path)
+    store = open_store(Search(game), copy)
+    try:
+        assert store.guesses
+        for (key, guess), settled in store.guesses.items():
+            candidates = np.frombuffer(key[0], dtype=np.int32)
+            parts_depth = None if key[1] is None else key[1] - 1
+            assert store.guess_settled(candidates, parts_depth, guess) is settled
+    finally:
+        store.close()

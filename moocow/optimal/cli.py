@@ -7,9 +7,10 @@ turns ``MoocowError`` into one line on stderr and exit status 2 itself
 
 from __future__ import annotations
 
+import json
 import signal
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -62,6 +63,13 @@ def optimal(
             max=3,
         ),
     ] = 2,
+    first: Annotated[
+        str | None,
+        typer.Option("--first", metavar="CODE", help="Fix the first guess: the best strategy after it."),
+    ] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the total, worst case and histogram as JSON.")
+    ] = False,
     save: SaveOpt = None,
     show: ShowOpt = None,
     dot: DotOpt = None,
@@ -77,9 +85,20 @@ def optimal(
         loaded = load_game(game)
         with SearchProgress(err) as progress, stopped_by_signals() as stop:
             result = prove_optimal(
-                loaded, max_depth, candidates_only, progress, workers, store, scheduler, shared_guesses - 1
+                loaded,
+                max_depth,
+                candidates_only,
+                progress,
+                workers,
+                store,
+                scheduler,
+                shared_guesses - 1,
+                first,
             )
-        notes(dot).line(describe(result))
+        if as_json:
+            print(json.dumps(result_document(result, first), indent=2))
+        else:
+            notes(dot).line(describe(result, first))
         if result.root is not None:
             label = optimal_label(result)
             emit(loaded, result.root, label, save, show, dot)
@@ -87,9 +106,37 @@ def optimal(
         raise typer.Exit(128 + (stop.signal or signal.SIGINT))
 
 
-def describe(result: OptimalResult) -> str:
+def result_document(result: OptimalResult, first: str | None) -> dict[str, Any]:
+    """The result as JSON: the total, whether proven, the worst case and how many secrets each
+    number of guesses wins."""
+    from moocow.engine.treefile import tree_stats
+
+    document: dict[str, Any] = {
+        "game": result.game,
+        "max_depth": result.max_depth,
+        "candidates_only": result.candidates_only,
+        "first": first,
+        "total": result.total,
+        "lower_bound": result.lower_bound,
+        "proven": result.proven,
+        "interrupted": result.interrupted,
+        "seconds": round(result.seconds, 3),
+    }
+    if result.root is not None and result.total is not None:
+        stats = tree_stats(result.root)
+        document |= {
+            "secrets": stats.secrets,
+            "average": round(stats.total / stats.secrets, 4),
+            "worst": stats.worst,
+            "histogram": list(stats.histogram),
+        }
+    return document
+
+
+def describe(result: OptimalResult, first: str | None = None) -> str:
     """One line for people: the total, whether it is proven, the time."""
-    limits = [f"at most {result.max_depth} {plural(result.max_depth, 'guess')}"] if result.max_depth else []
+    limits = [f"opening {first}"] if first is not None else []
+    limits += [f"at most {result.max_depth} {plural(result.max_depth, 'guess')}"] if result.max_depth else []
     limits += ["candidates only"] if result.candidates_only else []
     where = f"{result.game} ({', '.join(limits)})" if limits else result.game
     seconds = f"{result.seconds:.1f} s"

@@ -72,11 +72,20 @@ class SearchProgress:
 
     def __call__(self, done: float, best: int | None, lower: int) -> None:
         """Show the best total and the bound; ``done`` (the share of first guesses settled) is not shown."""
-        self.shown = describe_bounds(best, lower)
+        self.shown = describe_bounds(best, lower) + self._rate
         if self._bars is not None:
             self._bars.describe(self._line, self.shown)  # type: ignore[arg-type]
         else:
             self.log_if_due()
+
+    _rate = ""
+
+    def openings(self, settled: int, left: int) -> None:
+        """A search that settles openings one at a time (``openings``) says how many, and at what
+        rate: the proof over every opening of Wordle is days, and its rate is what projects it."""
+        hours = (time.monotonic() - self._started) / 3600
+        rate = f", {settled / hours:,.0f} an hour" if settled and hours > 0 else ""
+        self._rate = f"; {settled:,} openings settled{rate}, at most {left:,} left"
 
     def log_if_due(self) -> None:
         """Off a terminal, write the interval as a line if one is due now."""

@@ -305,11 +305,15 @@ class ProofStore:
         )
         self.count_seconds()
 
-    @_written
     def guess_settled(self, candidates: np.ndarray, parts_depth: int | None, guess: int) -> Settled | None:
-        """What is kept for the parts ``guess`` leaves of a set (``set_key``), if anything."""
+        """What is kept for the parts ``guess`` leaves of a set (``set_key``), if anything.
+
+        Not a write: the write decorator's wrapper returns nothing, and once sat here by mistake
+        (from 012165c), so that no guess kept was ever read back and a resumed proof searched
+        every one of them again."""
         return self.guesses.get((set_key(candidates, parts_depth), guess))
 
+    @_written
     def put_guess(
         self, candidates: np.ndarray, parts_depth: int | None, guess: int, value: int, tree: Node | None
     ) -> None:

@@ -19,6 +19,7 @@ from moocow.engine.game import Game
 from moocow.engine.registry import load_strategy
 from moocow.engine.tree import Node
 from moocow.optimal.bounds import INFEASIBLE
+from moocow.optimal.kernel.layout import INDEX_BITS
 from moocow.optimal.search import PARALLEL_LEVEL, ProgressHook, Search, SearchStats
 
 if TYPE_CHECKING:  # loaded only for a proof kept in a store
@@ -72,6 +73,7 @@ def prove_optimal(
     store: Path | None = None,
     scheduler: str | None = None,
     shared_level: int = PARALLEL_LEVEL,
+    first: str | None = None,
 ) -> OptimalResult:
     """The strategy with the fewest guesses in total over all secrets, each equally likely.
 
@@ -81,6 +83,10 @@ def prove_optimal(
     (a path), the search resumes from what earlier runs kept there and keeps what it settles.
     With ``scheduler`` (a Dask scheduler's address), its workers search the second guesses.
     ``shared_level`` 2 shares out the third guesses instead (``Search.shared_level``).
+    ``first`` (a code as typed) fixes the opening: the best strategy that starts with it.
+
+    A game of many guesses and no relabelling (Wordle, ``wide_game``) is searched whole by
+    the compiled ``wide`` search, one opening at a time (``openings``), in this process.
     """
     if max_depth is not None and max_depth < 1:
         raise MoocowError(f"max depth must be at least 1, not {max_depth}")
@@ -89,14 +95,23 @@ def prove_optimal(
         # guesses than there are secrets: such a limit is none, and the search's bounds per depth
         # would otherwise be built for every depth up to it.
         max_depth = None
+    first_guess = None if first is None else game.guess_index(first)
+    if not candidates_only and wide_game(game):
+        if scheduler is not None:
+            raise MoocowError(f"{game.spec} is searched in this process: --scheduler is not available for it")
+        from moocow.optimal.openings import prove_openings
+
+        return prove_openings(game, max_depth, progress, store, first_guess)
+    if first is not None and store is not None:
+        raise MoocowError("--store keeps a proof over every opening: give it without --first")
     started = time.perf_counter()
     if scheduler is not None:  # a wrong address is one line now, not once the search has run long
         from moocow.dask_cluster import check_scheduler
 
         check_scheduler(scheduler)
-    search = Search(game, max_depth, candidates_only, progress, workers, scheduler, shared_level)
+    search = Search(game, max_depth, candidates_only, progress, workers, scheduler, shared_level, first_guess)
     kept = None if store is None else open_store(search, store)
-    start_total, start_tree = _starting_strategy(game, max_depth, candidates_only)
+    start_total, start_tree = _starting_strategy(game, max_depth, candidates_only, first)
     if kept is not None and kept.best is not None and kept.best.total <= start_total:
         start_total, start_tree = kept.best.total, kept.best.tree
         search.root.lower = kept.best.lower
@@ -127,6 +142,15 @@ def prove_optimal(
     )
 
 
+def wide_game(game: Game) -> bool:
+    """Whether ``game`` is searched by ``wide.WideSearch`` (its own compiled search, loaded only
+    then): a rule on guesses, or guesses that are not the secrets and no relabelling (Wordle)."""
+    if game.guess_rule is not None:
+        return True
+    many = game.guesses is not game.secrets and len(game.guesses) < 1 << INDEX_BITS
+    return many and not game.symmetries_in_force
+
+
 def open_store(search: Search, path: Path) -> ProofStore:
     """The store at ``path`` (made if new), its results checked and handed to ``search``."""
     from moocow.optimal.proof_store import ProofStore, SearchIdentity, TreeChecker, table_digest
@@ -144,12 +168,17 @@ def open_store(search: Search, path: Path) -> ProofStore:
     return store
 
 
-def _starting_strategy(game: Game, max_depth: int | None, candidates_only: bool) -> tuple[int, Node | None]:
-    """The best heuristic's total and tree among those that meet the limit, else nothing to beat yet."""
+def _starting_strategy(
+    game: Game, max_depth: int | None, candidates_only: bool, first: str | None
+) -> tuple[int, Node | None]:
+    """The best heuristic's total and tree among those that meet the limit (opening with ``first``
+    if given), else nothing to beat yet."""
     names = STARTING_STRATEGIES if len(game.secrets) >= EVERY_HEURISTIC_FROM else STARTING_STRATEGIES[:1]
     best: tuple[int, Node | None] = (INFEASIBLE, None)
+    opening = {} if first is None else {"first": first}
     for name in names:
-        evaluation, tree = evaluate_with_tree(game, load_strategy(name, candidates_only=candidates_only))
+        strategy = load_strategy(name, candidates_only=candidates_only, **opening)
+        evaluation, tree = evaluate_with_tree(game, strategy)
         if (max_depth is None or evaluation.worst <= max_depth) and evaluation.total < best[0]:
             best = (evaluation.total, tree)
     return best

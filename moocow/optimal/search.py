@@ -84,6 +84,7 @@ class Search:
         workers: int = 1,
         scheduler: str | None = None,
         shared_level: int = PARALLEL_LEVEL,
+        first: int | None = None,
     ) -> None:
         if shared_level not in (1, 2):
             raise MoocowError(f"the workers share out the guesses of level 1 or 2, not {shared_level}")
@@ -134,6 +135,8 @@ class Search:
         guess's, by default): each with a budget at least the one it will have, its depth and
         history (``guesses_ahead``)."""
         self._plans: dict[tuple[bytes, int], Plan] = {}
+        self.first = first
+        """The opening every strategy must start with, if one is fixed (``--first``)."""
         self.store: ProofStore | None = None
         """Where every set and guess settled at the Python levels is kept, if anywhere (``use_store``)."""
 
@@ -206,7 +209,9 @@ class Search:
         stay below ``beta``. Public for measuring what a proof has left (``proofs/bottles-7``)."""
         guesses = self._allowed(candidates)
         canonical = None if played is None else self.classes.canonical(played)
-        if canonical is None:
+        if played == () and self.first is not None:
+            guesses = np.array([self.first], dtype=np.int32)  # canonical or not; played stays ()
+        elif canonical is None:
             played = None  # the history is fixed by no relabelling: nor will any longer one be
         else:
             # Guesses of one class split the set alike, so one of each class gives every bound

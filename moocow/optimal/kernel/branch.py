@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from moocow.optimal.bounds import INFEASIBLE
-from moocow.optimal.kernel.layout import BOUND, FULL, GUESS, HITS, NODES, PROBES, VALUE
+from moocow.optimal.kernel.layout import BOUND, FULL, HITS, NODES, PROBES, VALUE
 from moocow.optimal.kernel.loading import njit
 from moocow.optimal.kernel.relabel import _is_canonical, _restrict
 from moocow.optimal.kernel.scores import (
@@ -32,7 +32,7 @@ from moocow.optimal.kernel.scores import (
     _least_total,
     _spread,
 )
-from moocow.optimal.kernel.store import find, save
+from moocow.optimal.kernel.store import decided, find, save, settle
 
 
 @njit
@@ -240,12 +240,10 @@ def search(
     static = bounds[depth, count]
     if count <= 2 or static >= beta:
         return static
-    position = find(store, candidates, depth)
-    if position >= 0:
-        value = store[1][position, VALUE]
-        if store[1][position, GUESS] >= 0 or value >= beta:
-            stats[HITS] += 1
-            return value
+    known = decided(store, candidates, depth, beta)
+    if known >= 0:
+        stats[HITS] += 1
+        return known
     stats[NODES] += 1
     child_bounds = bounds[child_depth]
     exact, least = _exact_scan(
@@ -302,9 +300,4 @@ def search(
                 best, best_guess, bound = value, tried, value
             else:
                 best = min(best, value)
-    if best_guess >= 0:
-        save(store, candidates, depth, best, best_guess)
-        return best
-    best = max(best, beta)
-    save(store, candidates, depth, best, -1)
-    return best
+    return settle(store, candidates, depth, best, best_guess, beta)

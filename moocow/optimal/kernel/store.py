@@ -92,6 +92,26 @@ def save(store: tuple, candidates: np.ndarray, depth: int, value: int, guess: in
 
 
 @njit
+def decided(store: tuple, candidates: np.ndarray, depth: int, beta: int) -> int:
+    """The stored value of a set if it decides a search below ``beta`` (exact, or a bound at least
+    ``beta``); else -1."""
+    slot = find(store, candidates, depth)
+    if slot >= 0 and (store[1][slot, GUESS] >= 0 or store[1][slot, VALUE] >= beta):
+        return store[1][slot, VALUE]
+    return -1
+
+
+@njit
+def settle(store: tuple, candidates: np.ndarray, depth: int, best: int, guess: int, beta: int) -> int:
+    """End a fail-soft search of a set: its exact value with the guess found below ``beta``, or
+    (``guess`` -1) the least bound met, at least ``beta``; recorded and returned."""
+    if guess < 0:
+        best = max(best, beta)
+    save(store, candidates, depth, best, guess)
+    return best
+
+
+@njit
 def lookup(store: tuple, candidates: np.ndarray, depth: int) -> tuple[int, int]:
     """``(value, guess)`` stored for a set, or ``(-1, -1)``."""
     slot = find(store, candidates, depth)
