@@ -64,6 +64,10 @@ class OptimalResult:
         return not self.interrupted and self.total == self.lower_bound
 
 
+EXACT_VALUES = 256
+"""Feedback values the exact search's byte tables hold (Wordle's 243 marks fit; six letters do not)."""
+
+
 def prove_optimal(
     game: Game,
     max_depth: int | None = None,
@@ -95,6 +99,11 @@ def prove_optimal(
         # guesses than there are secrets: such a limit is none, and the search's bounds per depth
         # would otherwise be built for every depth up to it.
         max_depth = None
+    if game.feedback_model.size > EXACT_VALUES:
+        raise MoocowError(
+            f"{game.spec} has {game.feedback_model.size:,} feedback values: the exact search keeps "
+            f"its tables in bytes, so it takes games of at most {EXACT_VALUES}"
+        )
     first_guess = None if first is None else game.guess_index(first)
     if not candidates_only and wide_game(game):
         if scheduler is not None:
