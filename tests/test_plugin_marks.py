@@ -331,7 +331,10 @@ def test_the_exact_search_refuses_more_than_256_values_in_one_line(tmp_path: Pat
     """Its tables are bytes: a game of 400 values is one line naming the limit, not a traceback."""
     plugin = tmp_path / "grid.py"
     plugin.write_text(GRID_PLUGIN)
-    message = "grid has 400 feedback values: the exact search keeps its tables in bytes, so it takes games"
+    message = (
+        "grid has 400 feedback values: the exact search keeps its tables in bytes, "
+        "so it takes games of at most 256"
+    )
     one_line_error(moocow(plugin, "optimal", "grid", "--max-depth", "2"), message)
 
 
