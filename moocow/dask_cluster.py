@@ -9,6 +9,7 @@ so a game or player from a local plugin plays there as here.
 from __future__ import annotations
 
 import contextlib
+import logging
 import socket
 from collections.abc import Iterator
 from typing import Any
@@ -42,6 +43,25 @@ def connected(scheduler: str) -> Iterator[Any]:
         yield client
 
 
+@contextlib.contextmanager
+def scheduler_kept(lost: str) -> Iterator[None]:
+    """A scheduler lost during a run (a tournament's, a proof's) stops it in one line, ``lost``. Dask's
+    client would log each reconnection it tries on stderr, then raise a traceback."""
+    from concurrent.futures import CancelledError  # a future's, or all of them (distributed's kinds)
+
+    from distributed.comm.core import CommClosedError
+
+    client_log = logging.getLogger("distributed.client")
+    level = client_log.level
+    client_log.setLevel(logging.CRITICAL)
+    try:
+        yield
+    except (CancelledError, CommClosedError, OSError):
+        raise MoocowError(lost) from None
+    finally:
+        client_log.setLevel(level)
+
+
 def where(client: Any) -> str:
     """Where a run is, for it to say (a run on a cluster looked like one on this machine):
     ``on the Dask cluster at tcp://HOST:PORT, N workers``."""
@@ -49,6 +69,11 @@ def where(client: Any) -> str:
     workers = info.get("workers") or {}
     count = f"{len(workers)} {plural(len(workers), 'worker')}"
     return f"on the Dask cluster at {info.get('address', '?')}, {count}"
+
+
+def threads(client: Any) -> int:
+    """The threads the cluster has now (at least one): how many tasks a search keeps out at once."""
+    return max(1, sum(client.nthreads().values()))
 
 
 def check_scheduler(scheduler: str) -> None:

@@ -1,7 +1,9 @@
-"""The exact search on a Dask cluster: a real ``distributed.LocalCluster``, the same optimum and tree."""
+"""The exact search on a Dask cluster: a real ``distributed.LocalCluster``, the same optimum and tree;
+and Wordle's proof over every opening with its openings as tasks (``optimal.opening_tasks``)."""
 
 from __future__ import annotations
 
+import itertools
 import os
 import signal
 from collections.abc import Iterator
@@ -13,11 +15,12 @@ import pytest
 from moocow import dask_cluster
 from moocow.engine.errors import MoocowError
 from moocow.engine.treefile import tree_stats, tree_to_dict
-from moocow.optimal import search
+from moocow.optimal import opening_tasks, search
 from moocow.optimal.cluster import DaskGuessPool
 from moocow.optimal.prove import prove_optimal
 from moocow.plugins.bottles import Bottles
 from moocow.plugins.mastermind import Mastermind
+from tests.test_optimal_wide import exhaustive, needs_lists, small_game
 
 distributed = pytest.importorskip("distributed")
 
@@ -91,3 +94,52 @@ def test_a_scheduler_that_is_not_there_is_one_line(
         prove_optimal(game, scheduler="tcp://127.0.0.1:9")
     with pytest.raises(MoocowError, match=r"cannot reach the Dask scheduler at 'garbage'"):
         prove_optimal(game, scheduler="garbage")
+
+
+@needs_lists
+@pytest.mark.parametrize(("hard", "seed", "max_depth"), [(False, 1, None), (True, 2, 4), (False, 3, 5)])
+def test_wordles_openings_as_tasks_prove_what_one_process_proves(
+    scheduler: str, hard: bool, seed: int, max_depth: int | None, tmp_path: Path
+) -> None:
+    """The same total and proven bound, the exhaustive search's; the store holds the whole proof."""
+    game = small_game(hard, seed, tmp_path)
+    here = prove_optimal(game, max_depth=max_depth)
+    there = prove_optimal(game, max_depth=max_depth, scheduler=scheduler, store=tmp_path / "proof.db")
+    assert there.proven and here.proven
+    assert there.total == here.total == exhaustive(game, max_depth)
+    assert there.lower_bound == here.lower_bound
+    assert there.root is not None and tree_stats(there.root).total == there.total
+    again = prove_optimal(game, max_depth=max_depth, store=tmp_path / "proof.db")
+    assert again.proven and again.total == here.total and again.stats.nodes == 0
+
+
+@needs_lists
+def test_a_stop_cancels_the_openings_out(
+    scheduler: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A stop while openings are out ends the proof with what was settled, its bound still true."""
+    game = small_game(False, 2, tmp_path)
+    optimum = prove_optimal(game, max_depth=4).total
+    waits = itertools.count()
+    monkeypatch.setattr(opening_tasks, "stop_if_asked", lambda: _stop_after(waits, 3))
+    stopped = prove_optimal(game, max_depth=4, scheduler=scheduler)
+    assert stopped.interrupted and optimum is not None
+    assert (stopped.lower_bound or 0) <= optimum <= (stopped.total or optimum)
+
+
+def _stop_after(calls: itertools.count[int], times: int) -> None:
+    if next(calls) >= times:
+        raise KeyboardInterrupt
+
+
+@needs_lists
+def test_an_opening_fixed_is_not_shared_out(scheduler: str, tmp_path: Path) -> None:
+    game = small_game(False, 1, tmp_path)
+    with pytest.raises(MoocowError, match="without --first"):
+        prove_optimal(game, scheduler=scheduler, first=game.format_code(game.guesses[0]))
+
+
+def test_the_readme_says_wordle_runs_on_the_cluster() -> None:
+    text = " ".join((Path(__file__).resolve().parents[1] / "README.md").read_text().split())
+    assert "`--scheduler` is refused" not in text
+    assert "each opening of Wordle a Dask task" in text

@@ -50,7 +50,8 @@ def optimal(
         str | None,
         typer.Option(
             "--scheduler",
-            help="Search the second guesses on a Dask cluster: its scheduler's address, tcp://HOST:8786.",
+            help="Search on a Dask cluster (the second guesses; Wordle's openings): its scheduler's "
+            "address, tcp://HOST:8786.",
         ),
     ] = None,
     shared_guesses: Annotated[

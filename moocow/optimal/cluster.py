@@ -21,7 +21,7 @@ import threading
 import time
 from typing import Any
 
-from moocow.dask_cluster import connected, load_plugins, where
+from moocow.dask_cluster import connected, load_plugins, threads, where
 from moocow.engine.errors import MoocowError
 from moocow.optimal.parallel import GuessOutcome, GuessPool, GuessSearch, GuessTask, Results, value_of_guess
 from moocow.plugins import local_plugin_files
@@ -30,11 +30,15 @@ from moocow.terminal import err
 THREADS_SECONDS = 5.0
 """How often the cluster's thread count is asked again (workers may join or leave)."""
 
+LOST = "lost the Dask scheduler during the search; with --store, run it again to resume"
+"""What a search says when the scheduler is lost (``--store`` keeps what was settled)."""
+
 SearchSpec = tuple[str, int | None, bool]
 """What a worker needs to build the same search: the game spec, the depth limit, candidates only."""
 
 _searches: dict[tuple[SearchSpec, int], Any] = {}
-"""On a worker: the search of each spec, one per thread."""
+"""On a worker: the search of each spec, one per thread (a ``WideSearch`` for Wordle's openings,
+``opening_tasks``)."""
 
 
 def guess_on_worker(spec: SearchSpec, plugins: list[str], task: GuessTask) -> GuessOutcome:
@@ -70,27 +74,28 @@ class DaskGuessPool(GuessPool):
 
     def _threads(self) -> int:
         self._asked = time.monotonic()
-        return max(1, sum(self.client.nthreads().values()))
+        return threads(self.client)
 
     def submit(self, task: GuessTask, position: object, results: Results) -> None:
         future = self.client.submit(guess_on_worker, self.spec, self.plugins, task, pure=False)
-        future.add_done_callback(lambda done: results.put((position, _outcome(done))))
+        future.add_done_callback(lambda done: results.put((position, task_outcome(done))))
 
     def close(self) -> None:
         self._stack.close()
 
 
-def _outcome(future: Any) -> GuessOutcome | BaseException:
-    """A finished task's outcome, or what stops the search, in one line when it is the cluster's."""
+def task_outcome(future: Any, what: str = "a guess") -> Any:
+    """A finished task's outcome, or what stops the search, in one line when it is the cluster's
+    (``what``: the task, as the line names it)."""
     from distributed import KilledWorker
 
     if future.status == "cancelled":
-        return MoocowError("lost the Dask scheduler during the search; with --store, run it again to resume")
+        return MoocowError(LOST)
     if future.status == "error":
         error = future.exception()
         if isinstance(error, KilledWorker):
             return MoocowError(
-                "a guess's Dask worker was lost more often than the scheduler's allowed-failures; "
+                f"{what}'s Dask worker was lost more often than the scheduler's allowed-failures; "
                 "with --store, run it again to resume"
             )
         return error

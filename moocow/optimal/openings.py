@@ -13,7 +13,7 @@ started on the same store goes on from there.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -69,51 +69,42 @@ def prove_openings(
     progress: ProgressHook | None,
     store_path: Path | None,
     first: int | None,
+    scheduler: str | None = None,
 ) -> OptimalResult:
-    """``prove.prove_optimal`` for a game ``prove.wide_game`` takes."""
+    """``prove.prove_optimal`` for a game ``prove.wide_game`` takes; with ``scheduler``, the
+    openings are a Dask cluster's tasks (``opening_tasks``), folded here as they come back."""
     from moocow.optimal.prove import OptimalResult
 
     started = time.perf_counter()
     search = WideSearch(game, max_depth)
     child_depth = None if max_depth is None else max_depth - 1
-    everything = np.arange(len(search.table), dtype=np.int32)
     if first is None:
         order, bounds = opening_order(search, child_depth)
     else:
         order, bounds = np.array([first]), np.zeros(len(search.by_guess), dtype=np.int64)
     store = None if store_path is None else _open_store(search, store_path)
-    sweep = Sweep()
+    proof = Proof(search, store, order, bounds, child_depth, progress, first is None)
+    sweep = proof.sweep
     if store is not None and store.best is not None and first is None:
         sweep.best, sweep.tree = store.best.total, store.best.tree
     interrupted = False
-    lower = 0
     try:
-        for position, guess in enumerate(order.tolist()):
-            stop_if_asked()
-            if first is None and bounds[guess] >= sweep.best:
-                break
-            value, tree = _settle(search, store, sweep, everything, guess, child_depth)
-            if tree is not None and value < sweep.best:
-                sweep.best, sweep.tree = value, tree
-                if store is not None and first is None:
-                    store.put_best(value, tree, _lower(sweep, bounds, order, position + 1))
-            elif tree is None:
-                sweep.refuted = min(sweep.refuted, value)
-            lower = _lower(sweep, bounds, order, position + 1)
-            if progress is not None:
-                _count(progress, sweep.settled, _left(bounds, order, position + 1, sweep.best))
-                progress((position + 1) / len(order), _shown(sweep.best), lower)
+        if scheduler is None:
+            position = _one_by_one(proof)
         else:
-            position = len(order)
-        lower = _lower(sweep, bounds, order, position)
+            from moocow.optimal.opening_tasks import on_cluster
+
+            position = on_cluster(proof, scheduler)
+        proof.lower = proof.lower_from(position)
     except KeyboardInterrupt:
         interrupted = True
     finally:
         if store is not None:
             if sweep.tree is not None and first is None:
-                store.put_best(sweep.best, sweep.tree, min(lower, sweep.best))
+                store.put_best(sweep.best, sweep.tree, min(proof.lower, sweep.best))
             store.close()
     found = sweep.best < INFEASIBLE
+    lower = proof.lower
     return OptimalResult(
         game=game.spec,
         max_depth=max_depth,
@@ -128,28 +119,98 @@ def prove_openings(
     )
 
 
-def _settle(
-    search: WideSearch,
-    store: ProofStore | None,
-    sweep: Sweep,
-    everything: np.ndarray,
-    guess: int,
-    depth: int | None,
-) -> tuple[int, Node | None]:
-    """An opening's total and tree if it beats the best, else a bound at least the best (no tree)."""
-    count = len(everything)
-    kept = None if store is None else store.guess_settled(everything, depth, guess)
-    if kept is not None and (kept.exact or count + kept.value >= sweep.best):
-        return count + kept.value, kept.tree
-    total = count + search.guess_total(everything, search.every_guess, guess, depth, sweep.best - count)
-    sweep.settled += 1
-    tree = None
-    if total < sweep.best:
-        tree = Node(guess, count)
-        search.graft(tree, everything, search.every_guess, depth)
-    if store is not None:
-        store.put_guess(everything, depth, guess, total - count, tree)
+def _one_by_one(proof: Proof) -> int:
+    """Settle the openings in turn in this process; the position of the first left untried."""
+    sweep = proof.sweep
+    for position, guess in enumerate(proof.order.tolist()):
+        stop_if_asked()
+        if proof.every and proof.bounds[guess] >= sweep.best:
+            return position
+        settled = proof.kept(guess)
+        if settled is None:
+            budget = sweep.best - proof.count
+            settled = proof.record(guess, *searched(proof.search, guess, proof.depth, budget))
+        proof.fold(*settled, following=position + 1)
+    return len(proof.order)
+
+
+def searched(search: WideSearch, guess: int, depth: int | None, budget: int) -> tuple[int, Node | None]:
+    """An opening's total and tree if below ``budget`` more than the secrets, else a bound at least
+    that (no tree): what one process does for each opening, and a worker for each task."""
+    count = len(search.table)
+    everything = np.arange(count, dtype=np.int32)
+    total = count + search.guess_total(everything, search.every_guess, guess, depth, budget)
+    if total >= count + budget:
+        return total, None
+    tree = Node(guess, count)
+    search.graft(tree, everything, search.every_guess, depth)
     return total, tree
+
+
+@dataclass
+class Proof:
+    """A proof over the openings under way: what it searches and how it folds each one settled,
+    the same in this process (``_one_by_one``) and on a cluster (``opening_tasks``)."""
+
+    search: WideSearch
+    store: ProofStore | None
+    order: np.ndarray
+    bounds: np.ndarray
+    depth: int | None
+    """The guesses left after the opening (``None``: no limit)."""
+    progress: ProgressHook | None
+    every: bool
+    """Over every opening (not one fixed by ``--first``)."""
+    sweep: Sweep = field(default_factory=Sweep)
+    lower: int = 0
+    """The proven bound after the openings folded so far."""
+
+    @property
+    def count(self) -> int:
+        return len(self.search.table)
+
+    @property
+    def everything(self) -> np.ndarray:
+        return np.arange(self.count, dtype=np.int32)
+
+    def kept(self, guess: int) -> tuple[int, Node | None] | None:
+        """An opening's total (and tree) or a bound at least the best, if the store settles it."""
+        if self.store is None:
+            return None
+        kept = self.store.guess_settled(self.everything, self.depth, guess)
+        if kept is not None and (kept.exact or self.count + kept.value >= self.sweep.best):
+            return self.count + kept.value, kept.tree
+        return None
+
+    def record(self, guess: int, total: int, tree: Node | None) -> tuple[int, Node | None]:
+        """Count an opening searched and keep it in the store."""
+        self.sweep.settled += 1
+        if self.store is not None:
+            self.store.put_guess(self.everything, self.depth, guess, total - self.count, tree)
+        return total, tree
+
+    def fold(
+        self, value: int, tree: Node | None, following: int, sent: int | None = None, flying: int = 0
+    ) -> None:
+        """Take one opening's outcome: a better best (kept in the store), or a refuted bound; then
+        the proven bound, ``following`` being the first position not settled yet, and progress
+        (on a cluster: ``sent`` openings so far, ``flying`` of them not back yet)."""
+        sweep = self.sweep
+        better = tree if tree is not None and value < sweep.best else None
+        if better is not None:
+            sweep.best, sweep.tree = value, better
+        elif tree is None:
+            sweep.refuted = min(sweep.refuted, value)
+        self.lower = self.lower_from(following)
+        if better is not None and self.store is not None and self.every:
+            self.store.put_best(value, better, self.lower)
+        if self.progress is not None:
+            left = flying + _left(self.bounds, self.order, following if sent is None else sent, sweep.best)
+            _count(self.progress, sweep.settled, left)
+            self.progress(following / len(self.order), _shown(sweep.best), self.lower)
+
+    def lower_from(self, following: int) -> int:
+        return _lower(self.sweep, self.bounds, self.order, following)
 
 
 def _lower(sweep: Sweep, bounds: np.ndarray, order: np.ndarray, following: int) -> int:

@@ -90,7 +90,8 @@ def prove_optimal(
     ``first`` (a code as typed) fixes the opening: the best strategy that starts with it.
 
     A game of many guesses and no relabelling (Wordle, ``wide_game``) is searched whole by
-    the compiled ``wide`` search, one opening at a time (``openings``), in this process.
+    the compiled ``wide`` search, one opening at a time (``openings``), or with ``scheduler``
+    each opening a task on the cluster (``opening_tasks``).
     """
     if max_depth is not None and max_depth < 1:
         raise MoocowError(f"max depth must be at least 1, not {max_depth}")
@@ -105,19 +106,20 @@ def prove_optimal(
             f"its tables in bytes, so it takes games of at most {EXACT_VALUES}"
         )
     first_guess = None if first is None else game.guess_index(first)
-    if not candidates_only and wide_game(game):
-        if scheduler is not None:
-            raise MoocowError(f"{game.spec} is searched in this process: --scheduler is not available for it")
-        from moocow.optimal.openings import prove_openings
-
-        return prove_openings(game, max_depth, progress, store, first_guess)
-    if first is not None and store is not None:
+    wide = not candidates_only and wide_game(game)
+    if wide and first is not None and scheduler is not None:
+        raise MoocowError("--scheduler shares out the openings: give it without --first")
+    if not wide and first is not None and store is not None:
         raise MoocowError("--store keeps a proof over every opening: give it without --first")
-    started = time.perf_counter()
     if scheduler is not None:  # a wrong address is one line now, not once the search has run long
         from moocow.dask_cluster import check_scheduler
 
         check_scheduler(scheduler)
+    if wide:
+        from moocow.optimal.openings import prove_openings
+
+        return prove_openings(game, max_depth, progress, store, first_guess, scheduler)
+    started = time.perf_counter()
     search = Search(game, max_depth, candidates_only, progress, workers, scheduler, shared_level, first_guess)
     kept = None if store is None else open_store(search, store)
     start_total, start_tree = _starting_strategy(game, max_depth, candidates_only, first)

@@ -17,16 +17,15 @@ workers do.
 from __future__ import annotations
 
 import contextlib
-import logging
 import os
 import tempfile
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
-from moocow.dask_cluster import connected, load_plugins, where
+from moocow.dask_cluster import connected, load_plugins, scheduler_kept, where
 from moocow.engine.errors import MoocowError
 from moocow.plugins import local_plugin_files
 from moocow.runner.launch import become_subreaper
@@ -37,6 +36,9 @@ from moocow.runner.results import RoundResult
 from moocow.runner.sandbox import check_worker_level
 from moocow.runner.session import Emit, SessionPlan, play_session
 from moocow.runner.workers import lost_round, sweep_stale_runs
+
+LOST = "lost the Dask scheduler during the run; --resume finishes it"
+"""What a run says when the scheduler is lost: what was emitted is saved."""
 
 WAIT_SECONDS = 0.1
 """How often the runner collects the rounds workers have finished."""
@@ -55,7 +57,7 @@ def run_sessions_on(scheduler: str, plans: Sequence[SessionPlan], emit: Emit) ->
     """
     from distributed import Queue, wait
 
-    with scheduler_kept(), connected(scheduler) as client:
+    with scheduler_kept(LOST), connected(scheduler) as client:
         rounds = Queue(f"moocow-rounds-{uuid.uuid4().hex}", client=client)
         emitted: set[tuple[str, str, int]] = set()
 
@@ -93,30 +95,11 @@ def play_session_on(scheduler: str, plan: SessionPlan) -> tuple[Identity, list[R
     rounds, and where it was played (``dask_cluster.where``)."""
     from distributed import wait
 
-    with scheduler_kept(), connected(scheduler) as client:
+    with scheduler_kept(LOST), connected(scheduler) as client:
         future = client.submit(play_on_worker, plan, local_plugin_files(), pure=False)
         wait([future])
         identity, results = _outcome(future, plan)
         return identity, results, where(client)
-
-
-@contextlib.contextmanager
-def scheduler_kept() -> Iterator[None]:
-    """A scheduler lost during the run stops it in one line: what was emitted is saved. Dask's client
-    would log each reconnection it tries on stderr, then raise a traceback."""
-    from concurrent.futures import CancelledError  # a future's, or all of them (distributed's kinds)
-
-    from distributed.comm.core import CommClosedError
-
-    client_log = logging.getLogger("distributed.client")
-    level = client_log.level
-    client_log.setLevel(logging.CRITICAL)
-    try:
-        yield
-    except (CancelledError, CommClosedError, OSError):
-        raise MoocowError("lost the Dask scheduler during the run; --resume finishes it") from None
-    finally:
-        client_log.setLevel(level)
 
 
 def _outcome(future: Any, plan: SessionPlan) -> tuple[Identity, list[RoundResult]]:
@@ -124,7 +107,7 @@ def _outcome(future: Any, plan: SessionPlan) -> tuple[Identity, list[RoundResult
     from distributed import KilledWorker
 
     if future.status == "cancelled":  # the client lost the scheduler: what was emitted is saved
-        raise MoocowError("lost the Dask scheduler during the run; --resume finishes it")
+        raise MoocowError(LOST)
     if future.status == "error" and isinstance(future.exception(), KilledWorker):
         reason = "its Dask worker was lost more often than the scheduler's allowed-failures"
         return Identity(), [lost_round(plan, number, reason) for number in plan.to_play]
