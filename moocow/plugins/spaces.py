@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from moocow.engine.game import Codes
+from moocow.engine.game import Codes, check_space_size
 
 
 def product_space(symbols: int, length: int) -> Codes:
@@ -29,3 +29,11 @@ def permutation_space(symbols: int, length: int) -> Codes:
             np.add(tails, tails >= first, out=block[:, 1:], casting="unsafe")
         tails = codes
     return tails
+
+
+def word_space(words: tuple[str, ...], length: int, spec: str) -> Codes:
+    """Words of ``length`` letters a-z as codes (``a`` is 0), in the order given: sorted words give
+    sorted codes."""
+    check_space_size(len(words), spec)
+    letters = np.frombuffer("".join(words).encode("ascii"), np.uint8)
+    return (letters - ord("a")).reshape(len(words), length)

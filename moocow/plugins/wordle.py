@@ -19,11 +19,12 @@ import numpy as np
 
 from moocow.engine.errors import MoocowError, quoted
 from moocow.engine.feedback import Marks
-from moocow.engine.game import Codes, Game, check_space_size
+from moocow.engine.game import Codes, Game
 from moocow.engine.guess_rule import GuessRule
 from moocow.engine.params import Param
 from moocow.plugins.hookspecs import hookimpl
 from moocow.plugins.marking import marks_table
+from moocow.plugins.spaces import word_space
 from moocow.plugins.symbols import SymbolGame
 from moocow.wordlists import alpha_words, english_words, file_words, official_lists, spelled, wordfreq_words
 
@@ -74,12 +75,12 @@ class Wordle(SymbolGame):
         return marks_table(guesses, secrets, len(self.alphabet))
 
     def build_secrets(self) -> Codes:
-        return _codes(self.answers, self.code_length, self.spec)
+        return word_space(self.answers, self.code_length, self.spec)
 
     def build_guesses(self) -> Codes:
         if len(self.words) == len(self.answers):
             return self.secrets
-        return _codes(self.words, self.code_length, self.spec)
+        return word_space(self.words, self.code_length, self.spec)
 
     @cached_property
     def guess_rule(self) -> GuessRule | None:
@@ -116,12 +117,6 @@ class Wordle(SymbolGame):
         if not answers:
             raise MoocowError(f"{self.spec}: the answers have no word of {length} letters a-z")
         return answers, tuple(sorted(set(spelled(more, length))))
-
-
-def _codes(words: tuple[str, ...], length: int, spec: str) -> Codes:
-    check_space_size(len(words), spec)
-    letters = np.frombuffer("".join(words).encode("ascii"), np.uint8)
-    return (letters - ord("a")).reshape(len(words), length)
 
 
 @lru_cache(maxsize=8)

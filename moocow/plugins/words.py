@@ -7,12 +7,11 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
-import numpy as np
-
 from moocow.engine.errors import MoocowError, quoted
-from moocow.engine.game import Codes, Game, check_space_size
+from moocow.engine.game import Codes, Game
 from moocow.engine.params import Param
 from moocow.plugins.hookspecs import hookimpl
+from moocow.plugins.spaces import word_space
 from moocow.plugins.symbols import SymbolGame
 from moocow.wordlists import alpha_words, english_words, file_words, playable, wordfreq_words
 from moocow.wordlists.alpha import ALPHA_NAME
@@ -59,9 +58,7 @@ class Words(SymbolGame):
 
     def build_secrets(self) -> Codes:
         """The playable words as letter codes; alphabetical, so the codes are sorted too."""
-        check_space_size(len(self.words), self.spec)
-        letters = np.frombuffer("".join(self.words).encode("ascii"), np.uint8)
-        return (letters - ord("a")).reshape(len(self.words), self.code_length)
+        return word_space(self.words, self.code_length, self.spec)
 
     def _load_words(self) -> tuple[str, ...]:
         """Loaded when the game is made, so a bad file or an empty list is reported at once."""
