@@ -160,6 +160,7 @@ def run(command: Command, typed: str | None, scratch: Path) -> str:
         "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
         "COLUMNS": "120",
         "TERM": "dumb",
+        "PYTHONUNBUFFERED": "1",  # output and errors interleave as on a terminal, as the pages show them
     }
     for variable in ("MOOCOW_SEED", "MOOCOW_RESULTS_KEY", "MOOCOW_TABLE_BUDGET", "NO_COLOR", "FORCE_COLOR"):
         environment.pop(variable, None)
