@@ -221,3 +221,48 @@ def test_the_win_is_checked_on_a_sample_of_a_large_game(monkeypatch: pytest.Monk
     checks.check_winning_answer(game)
     checks.check_winning_answer(game)  # once per game
     assert calls == [10]
+
+
+@pytest.mark.parametrize(
+    ("model", "message"),
+    [
+        ('"marks"', "feedback_model must be a moocow.engine.feedback.FeedbackModel, not 'marks'"),
+        (
+            "_Model(4, 7)",
+            "its feedback model needs a whole size from 1 to 2**32 and a win below it (size 4, win 7)",
+        ),
+        (
+            "_Model(4, 3, (0, 9))",
+            "its feedback model's values must be whole numbers below 4, the win among them",
+        ),
+        (
+            "_Model(4, 3, (0, 1))",
+            "its feedback model's values must be whole numbers below 4, the win among them",
+        ),
+    ],
+)
+def test_a_plugins_broken_feedback_model_is_one_line(tmp_path: Path, model: str, message: str) -> None:
+    """A model that is no model, a win beyond its size, or values it cannot hold: one line at load."""
+    declared = f"    @property\n    def feedback_model(self):\n        return {model}\n\n"
+    source = TINY_GAME.replace(
+        "    def build_secrets(self):", declared + "    def build_secrets(self):"
+    ).replace("class Tiny(Game):", MODEL_CLASS + "\nclass Tiny(Game):")
+    for part, expression in SOUND.items():
+        source = source.replace(part.upper(), expression)
+    plugin = tmp_path / "tiny.py"
+    plugin.write_text(source)
+    one_line_error(run("--plugin", str(plugin), "evaluate", "tiny"), f"tiny: {message}")
+
+
+MODEL_CLASS = """
+from moocow.engine.feedback import Counts
+
+class _Model(Counts):
+    def __init__(self, size, win, values=None):
+        super().__init__(("correct",), 3)
+        self.size, self.win = size, win
+        self._declared = values
+
+    def values(self):
+        return self._declared if self._declared is not None else tuple(range(self.size))
+"""

@@ -345,7 +345,11 @@ def test_feedback_outside_the_size_is_refused_in_one_line(tmp_path: Path) -> Non
     )
     plugin = tmp_path / "off_by_one.py"
     plugin.write_text(source)
-    message = "higher_lower: feedback must be a value of its direction (0 to 2), not 3"
+    # its model's win (3) is beyond its size: refused when the game is loaded, before any feedback
+    message = (
+        "higher_lower: its feedback model needs a whole size from 1 to 2**32 and a win below it "
+        "(size 3, win 3)"
+    )
     for command in (
         ["evaluate", "higher_lower"],
         ["solve", "higher_lower", "--secret", "5"],

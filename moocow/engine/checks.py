@@ -135,6 +135,31 @@ def checked_format(format_code: FormatFunction) -> FormatFunction:
     return checked
 
 
+def check_feedback_model(game: Game) -> None:
+    """A game's ``feedback_model`` (a plugin's own code) as the engine needs it: a ``FeedbackModel``
+    whose values are whole numbers below its size, the win among them; else one line naming it."""
+    from moocow.engine.feedback import FeedbackModel
+
+    model = built(game, "feedback_model", lambda: game.feedback_model)
+    if not isinstance(model, FeedbackModel):
+        raise MoocowError(
+            f"{game.spec}: feedback_model must be a moocow.engine.feedback.FeedbackModel, "
+            f"not {_described(model)}"
+        )
+    size, win = model.size, model.win
+    whole = int | np.integer
+    if not (isinstance(size, whole) and 1 <= size <= 1 << 32 and isinstance(win, whole) and 0 <= win < size):
+        raise MoocowError(
+            f"{game.spec}: its feedback model needs a whole size from 1 to 2**32 and a win below it "
+            f"(size {size!r}, win {win!r})"
+        )
+    values = built(game, "feedback_model.values", model.values)
+    if not all(isinstance(value, whole) and 0 <= value < size for value in values) or win not in values:
+        raise MoocowError(
+            f"{game.spec}: its feedback model's values must be whole numbers below {size}, the win among them"
+        )
+
+
 def check_winning_answer(game: Game) -> None:
     """Refuse a game whose winning answer can come from a guess other than the secret.
 

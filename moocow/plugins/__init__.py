@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import threading
 
-from moocow.engine.checks import check_winning_answer, checked_length
+from moocow.engine.checks import check_feedback_model, check_winning_answer, checked_length
 from moocow.engine.errors import MoocowError, one_line
 from moocow.engine.game import Game
 from moocow.engine.params import parse_spec
@@ -100,6 +100,7 @@ def load_game(spec: str | Game) -> Game:
     code spaces and feedback table are built once per process.
     """
     if isinstance(spec, Game):
+        check_feedback_model(spec)
         check_winning_answer(spec)
         return spec
     name, arguments = parse_spec(spec)
@@ -114,6 +115,7 @@ def load_game(spec: str | Game) -> Game:
     except Exception as error:
         raise MoocowError(f"{name}: the game could not be made: {one_line(error)}") from None
     checked_length(game)
+    check_feedback_model(game)
     game = _games.setdefault(key, game)
     check_winning_answer(game)
     return game
