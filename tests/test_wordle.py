@@ -169,3 +169,18 @@ def test_hard_mode_strategies_play_only_legal_guesses(tmp_path) -> None:
             if value != game.win:
                 stack.append(position.after(guess, value))
     assert evaluate(game, strategy).secrets == 40
+
+
+def test_hard_mode_keeps_a_bounded_number_of_masks(tmp_path, monkeypatch) -> None:
+    """A long session meets ever new (guess, answer) pairs: the oldest masks are dropped, and a
+    dropped one is made again alike."""
+    from moocow.plugins import wordle
+
+    monkeypatch.setattr(wordle, "MASKS_KEPT", 3)
+    game = small_wordle(tmp_path, ["abide", "speed", "dense", "ideal", "edged", "aided"], hard=True)
+    rule = game.guess_rule
+    first = rule.after(game.guesses[0], 0).copy()
+    for index in range(1, len(game.guesses)):
+        rule.after(game.guesses[index], 0)
+    assert len(rule._masks) == 3
+    assert np.array_equal(rule.after(game.guesses[0], 0), first)

@@ -127,6 +127,10 @@ def common_lists(length: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return answers, tuple(spelled(alpha_words(), length))
 
 
+MASKS_KEPT = 4096
+"""Hard-mode masks a game keeps (about 53 MB on the official lists); an evaluation meets fewer."""
+
+
 class WordleHardMode(GuessRule):
     """Hard mode as the newspaper plays it (and Selby's ``-H``): each guess keeps every green letter
     of every earlier guess in its place, and holds every green or yellow letter of each earlier
@@ -142,6 +146,8 @@ class WordleHardMode(GuessRule):
         self._letter_counts = np.stack([(game.guesses == letter).sum(axis=1) for letter in range(symbols)], 1)
         self._format = game.format_code
         self._masks: dict[tuple[bytes, int], np.ndarray] = {}
+        """Masks made so far, the oldest dropped beyond ``MASKS_KEPT`` (a referee's long session
+        meets ever new guesses: 13 KB each on the official lists)."""
 
     def _demands(self, code: np.ndarray, feedback: int) -> tuple[list[int], dict[int, int]]:
         """The places that must keep their letter, and the least count of each revealed letter."""
@@ -164,6 +170,8 @@ class WordleHardMode(GuessRule):
             for letter, count in least.items():
                 mask &= self._letter_counts[:, letter] >= count
             mask.setflags(write=False)
+            if len(self._masks) >= MASKS_KEPT:
+                del self._masks[next(iter(self._masks))]
             self._masks[key] = mask
         return mask
 
