@@ -1,0 +1,148 @@
+"""PrairieLearn: `prairielearn build` writes the question, its server files and its grader; `try` runs
+the grader's entrypoint at a container's level (root without CAP_SYS_ADMIN, where this machine
+allows) on an honest player, a crashing one, a missing file and the hostile flood player. Each gives
+a results.json as PrairieLearn documents it, under 1 MB, score in [0, 1], and no graded secret."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import re
+import stat
+import sys
+from pathlib import Path
+
+import pytest
+
+from moocow.platforms.prairielearn_grader import prairielearn_results
+from moocow.runner.grading import grade
+from moocow.runner.shown import GUESS_SHOWN, MOST_BYTES
+from tests.gradescope_helpers import PLAYERS, moocow, rounds_in
+from tests.platforms_helpers import check_prairielearn
+
+WORDS = ["".join(letters) for letters in itertools.permutations("abcdefg", 5)][:300]
+SEED = 424242
+COURSE = """\
+[gradescope]
+words = "words.txt"
+rounds = 2
+practice_rounds = 1
+"""
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A question built from a course file of 300 words: 1 practice and 2 graded rounds, a fixed seed."""
+    folder = tmp_path_factory.mktemp("course")
+    folder.chmod(0o755)
+    (folder / "course.toml").write_text(COURSE)
+    (folder / "words.txt").write_text("\n".join(WORDS) + "\n")
+    done = moocow(sys.executable, "prairielearn", "build", "course.toml", "-o", "pl", cwd=folder)
+    assert done.returncode == 0, done.stderr
+    seed = folder / "pl" / "serverFilesCourse" / "moocow" / "seed"
+    seed.write_text(f"{SEED}\n")  # the test knows the graded deck
+    return folder / "pl"
+
+
+def test_the_build_holds_the_question_the_server_files_and_the_grader(built: Path) -> None:
+    """info.json graded externally by the image's entrypoint with the course's server files and no
+    network; an upload of the course's file; the seed 0600; a Dockerfile installing this wheel."""
+    info = json.loads((built / "questions" / "moocow" / "info.json").read_text())
+    options = info["externalGradingOptions"]
+    assert info["gradingMethod"] == "External" and options["enabled"] and not options["enableNetworking"]
+    assert options["serverFilesCourse"] == ["moocow/"] and 30 <= options["timeout"] <= 600
+    assert options["entrypoint"] == "/moocow/run"
+    question = (built / "questions" / "moocow" / "question.html").read_text()
+    assert (
+        '<pl-file-upload file-names="bacplayer.py">' in question
+        and "<pl-external-grader-results>" in question
+    )
+    server = built / "serverFilesCourse" / "moocow"
+    assert sorted(path.name for path in server.iterdir()) == ["course.toml", "seed", "words.txt"]
+    assert stat.S_IMODE(os.stat(server / "seed").st_mode) == 0o600
+    grader = built / "graders" / "moocow"
+    (wheel,) = grader.glob("moocow-*.whl")
+    dockerfile = (grader / "Dockerfile").read_text()
+    assert (
+        "FROM python:3.12" in dockerfile and f"pip install --no-cache-dir /moocow/{wheel.name}" in dockerfile
+    )
+    assert os.access(grader / "run", os.X_OK)
+
+
+def graded_secrets() -> set[str]:
+    words = Path("/tmp") / "moocow-test-words.txt"
+    words.write_text("\n".join(WORDS) + "\n")
+    try:
+        return {result.secret for result in grade("minmax", words=str(words), seed=SEED, rounds=2).rounds}
+    finally:
+        words.unlink()
+
+
+@pytest.mark.parametrize(
+    ("player", "name"),
+    [("course_first.py", "bacplayer.py"), ("crash.py", "bacplayer.py"), ("course_first.py", "player.py"),
+     ("hostile/flood.py", "bacplayer.py")],
+)  # fmt: skip
+def test_try_gives_valid_results_and_no_graded_secret(
+    built: Path, readable_python: str, reachable: Path, player: str, name: str
+) -> None:
+    submission = reachable / "submission"
+    submission.mkdir()
+    (submission / name).write_bytes((PLAYERS / player).read_bytes())
+    out = reachable / "grade"
+    done = moocow(readable_python, "prairielearn", "try", str(built), str(submission), "--out", str(out))
+    assert done.returncode == 0, done.stdout + done.stderr
+    written = out / "results" / "results.json"
+    text = written.read_text()
+    results = json.loads(text)
+    check_prairielearn(results)
+    assert len(text.encode()) < MOST_BYTES and "What the student sees:" in done.stdout
+    assert str(SEED) not in text
+    practice = "\n".join(
+        test["output"] for test in results.get("tests", []) if test["name"].startswith("Practice")
+    )
+    shown_secrets, shown_guesses = rounds_in(practice)
+    unseen = graded_secrets() - shown_secrets - shown_guesses
+    assert unseen and not unseen & set(re.split(r"[^a-z]+", text))
+    if name == "player.py":
+        assert (
+            results["gradable"] is False and "has no bacplayer.py (it has: player.py)" in results["message"]
+        )
+        return
+    assert results["gradable"] is True
+    assert not (out / "serverFilesCourse" / "moocow" / "seed").exists()  # moved where the sandbox hides it
+    scored = results["tests"][-1]
+    assert scored["name"] == "Graded rounds: total of guesses" and scored["max_points"] == 2
+    if player == "course_first.py":
+        assert results["score"] == 1.0 and "123456789" in results["message"]
+    else:
+        assert results["score"] == 0
+    if player == "hostile/flood.py":
+        longest = max(len(word) for word in text.split())
+        assert longest <= GUESS_SHOWN + 40 and len(text) < 20_000
+
+
+def test_graded_details_are_never_shown_whatever_the_course_says() -> None:
+    """PrairieLearn shows everything at once: only Gradescope's tests visible at once are kept."""
+    graded = {
+        "output": "top",
+        "tests": [
+            {"name": "Graded rounds: total of guesses", "score": 3, "max_score": 4, "output": "3 of 4",
+             "visibility": "visible"},
+            {"name": "Graded rounds in detail: deck", "score": 0, "max_score": 0, "output": "[secret]: x",
+             "visibility": "after_due_date"},
+        ],
+    }  # fmt: skip
+    results = prairielearn_results(graded)
+    check_prairielearn(results)
+    assert results["score"] == 0.75 and "[secret]" not in json.dumps(results)
+
+
+def test_a_submission_limit_is_refused_in_one_line(tmp_path: Path) -> None:
+    (tmp_path / "course.toml").write_text(
+        '[gradescope]\ngames = ["mastermind"]\n[gradescope.submissions]\nmost = 3\n'
+    )
+    done = moocow(sys.executable, "prairielearn", "build", "course.toml", "-o", "pl", cwd=tmp_path)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert "PrairieLearn limits attempts itself" in done.stderr
