@@ -37,6 +37,7 @@ class Moocow(MoocowGroup):
         "gradescope": "moocow.gradescope.cli:app",
         "serve": "moocow.web.serve:serve",
         "prairielearn": "moocow.platforms.cli:prairielearn",
+        "classroom": "moocow.platforms.cli:classroom",
     }
 
 

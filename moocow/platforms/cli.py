@@ -5,14 +5,18 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from moocow.commandline import MoocowCommand, MoocowGroup
 from moocow.runner.display import printable
 from moocow.terminal import err, one_line_errors, out
+
+if TYPE_CHECKING:
+    from moocow.gradescope.course import Course
 
 CourseArg = Annotated[
     Path | None,
@@ -26,7 +30,22 @@ GameOpt = Annotated[
     list[str] | None, typer.Option("--game", "-g", help="Grade on this game instead (repeatable).")
 ]
 RoundsOpt = Annotated[int | None, typer.Option("--rounds", "-r", help="Graded rounds per deck (default 20).")]
+DeckOpt = Annotated[
+    str, typer.Option("--deck", help="fixed: a seed drawn now, in the workflow; commit: each commit's hash.")
+]
+OutputOpt = Annotated[Path, typer.Option("--output", "-o", help="The folder to write (new or empty).")]
 MercyOpt = Annotated[int | None, typer.Option("--mercy", help="Most guesses per round (default 20).")]
+
+
+def _build(
+    course: Path | None, options: dict[str, Any], output: Path, build: Callable[[Course], list[Path]]
+) -> None:
+    """The course (its file, or the options), built by ``build``; the files written, in a line."""
+    from moocow.platforms.unpacked import chosen_course
+
+    with one_line_errors():
+        written = build(chosen_course(course, options))
+    out.line(f"wrote {output}: {', '.join(str(path.relative_to(output)) for path in written)}")
 
 
 def _group(name: str, about: str) -> typer.Typer:
@@ -45,9 +64,7 @@ prairielearn = _group(
 @prairielearn.command("build", cls=MoocowCommand)
 def prairielearn_build(
     course: CourseArg = None,
-    output: Annotated[
-        Path, typer.Option("--output", "-o", help="The folder to write (new or empty).")
-    ] = Path("prairielearn"),
+    output: OutputOpt = Path("prairielearn"),
     words: WordsOpt = None,
     game: GameOpt = None,
     rounds: RoundsOpt = None,
@@ -58,12 +75,9 @@ def prairielearn_build(
 ) -> None:
     """Write a question, its server files (the course and the secret seed) and its grader image's files."""
     from moocow.platforms.prairielearn import build_question
-    from moocow.platforms.unpacked import chosen_course
 
-    with one_line_errors():
-        chosen = chosen_course(course, {"words": words, "games": game, "rounds": rounds, "mercy": mercy})
-        written = build_question(chosen, output, image)
-    out.line(f"wrote {output}: {', '.join(str(path.relative_to(output)) for path in written)}")
+    options = {"words": words, "games": game, "rounds": rounds, "mercy": mercy}
+    _build(course, options, output, lambda chosen: build_question(chosen, output, image))
     out.line(
         "Copy questions/moocow and serverFilesCourse/moocow into your course (serverFilesCourse/moocow/seed "
         f"is the graded deck's secret); build and push graders/moocow as {image}; "
@@ -114,3 +128,47 @@ def prairielearn_run(
     from moocow.platforms.prairielearn_grader import main
 
     raise typer.Exit(main(root))
+
+
+classroom = _group(
+    "classroom", "Build a GitHub Classroom template whose workflow grades each push, or grade."
+)
+
+
+@classroom.command("build", cls=MoocowCommand)
+def classroom_build(
+    course: CourseArg = None,
+    output: OutputOpt = Path("classroom"),
+    words: WordsOpt = None,
+    game: GameOpt = None,
+    rounds: RoundsOpt = None,
+    mercy: MercyOpt = None,
+    deck: DeckOpt = "fixed",
+) -> None:
+    """Write .github/workflows/classroom.yml and .moocow/ (the course and this moocow's wheel)."""
+    from moocow.platforms.classroom import build_template
+
+    options = {"words": words, "games": game, "rounds": rounds, "mercy": mercy}
+    _build(course, options, output, lambda chosen: build_template(chosen, output, deck))
+    out.line("Make it the assignment's template repository. Everything in it is public, the deck included.")
+
+
+@classroom.command("grade", cls=MoocowCommand)
+def classroom_grade(
+    course: Annotated[Path, typer.Argument(metavar="COURSE", help="The course file (.moocow/course.toml).")],
+    seed: Annotated[int | None, typer.Option("--seed", help="The graded deck's seed (public).")] = None,
+    commit: Annotated[
+        str | None, typer.Option("--commit", metavar="SHA", help="Draw the deck from this commit's hash.")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the JSON, not its base64.")] = False,
+) -> None:
+    """Play the course's graded rounds with the player here; print the grading reporter's results."""
+    from moocow.engine.errors import MoocowError
+    from moocow.platforms.classroom import commit_seed, grade_course
+    from moocow.platforms.reports import encoded
+
+    with one_line_errors():
+        if (seed is None) == (commit is None):
+            raise MoocowError("give --seed N or --commit SHA (the deck is public either way)")
+        results = grade_course(course, commit_seed(commit) if commit is not None else int(seed or 0))
+    print(json.dumps(results, ensure_ascii=False) if as_json else encoded(results))
