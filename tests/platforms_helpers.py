@@ -59,11 +59,15 @@ def check_reporter_results(results: dict[str, Any], per_round: bool = True) -> N
 
 
 def check_prairielearn(results: dict[str, Any]) -> None:
-    """Only PrairieLearn's fields, with their types; a score in [0, 1]; tests' points within their max."""
+    """Only PrairieLearn's fields, with their types; a score in [0, 1]; tests' points within their
+    max; the fields of moocow's results those of the golden file, written from PrairieLearn's docs."""
+    golden = json.loads((GOLDEN / "prairielearn.json").read_text())
     for key, value in results.items():
         assert key in PRAIRIELEARN_TOP and isinstance(value, PRAIRIELEARN_TOP[key]), key
-    assert 0 <= results["score"] <= 1 and "images" not in results
+        assert key in golden, key
+    assert 0 <= results["score"] <= 1
     for test in results.get("tests", []):
         for key, value in test.items():
             assert key in PRAIRIELEARN_TEST and isinstance(value, PRAIRIELEARN_TEST[key]), key
+            assert key in golden["tests"][0], key
         assert 0 <= test.get("points", 0) <= test.get("max_points", 0)

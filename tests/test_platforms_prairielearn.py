@@ -19,7 +19,7 @@ from moocow.platforms.prairielearn_grader import prairielearn_results
 from moocow.runner.grading import grade
 from moocow.runner.shown import GUESS_SHOWN, MOST_BYTES
 from tests.gradescope_helpers import PLAYERS, moocow, rounds_in
-from tests.platforms_helpers import check_prairielearn
+from tests.platforms_helpers import GOLDEN, check_prairielearn
 
 WORDS = ["".join(letters) for letters in itertools.permutations("abcdefg", 5)][:300]
 SEED = 424242
@@ -146,3 +146,8 @@ def test_a_submission_limit_is_refused_in_one_line(tmp_path: Path) -> None:
     done = moocow(sys.executable, "prairielearn", "build", "course.toml", "-o", "pl", cwd=tmp_path)
     assert done.returncode == 2 and done.stderr.count("\n") == 1
     assert "PrairieLearn limits attempts itself" in done.stderr
+
+
+def test_the_golden_file_from_prairielearns_docs_passes_the_same_checks() -> None:
+    """The checks every results.json here meets accept PrairieLearn's documented example."""
+    check_prairielearn(json.loads((GOLDEN / "prairielearn.json").read_text()))
