@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 
 from moocow.platforms.classroom import grade_course, workflow_text
 from moocow.platforms.cli import classroom
+from moocow.runner import sandbox
 from moocow.runner.grading import grade
 from tests.gradescope_helpers import PLAYERS, moocow
 from tests.platforms_helpers import check_reporter_results, reporter_points, reporter_runners
@@ -142,3 +143,22 @@ def test_a_scale_course_gives_its_points_between_its_marks(
     expected = 10.0 if player <= best else round(10 * (worst - player) / (worst - best), 2)
     assert reporter_points([results]) == (expected, 10) and expected > 0
     assert "minmax's total on the same deck" in results["tests"][0]["message"]
+
+
+def test_a_runner_without_namespaces_still_grades_and_says_so(
+    template: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An Actions runner where bubblewrap makes no namespaces (not root): the player runs unconfined,
+    a line says why, and the results are there (the runner and the deck are the student's anyway)."""
+    monkeypatch.setattr(sandbox, "strongest", lambda: (sandbox.Confinement.NONE, "no namespaces here"))
+    shutil.copyfile(PLAYERS / "course_first.py", tmp_path / "bacplayer.py")
+    monkeypatch.chdir(tmp_path)
+    said: list[str] = []
+    results = grade_course(template / ".moocow" / "course.toml", 5, said.append)
+    check_reporter_results(results)
+    assert reporter_points([results]) == (3, 3)
+    assert said == [
+        "note: the player runs unconfined, as the runner's user: cannot sandbox players on this machine "
+        "(no namespaces here); --no-sandbox runs them unconfined, as your own user, which a hostile "
+        "player can exploit"
+    ]

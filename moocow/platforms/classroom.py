@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 import shutil
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +25,7 @@ from moocow.gradescope.results import Mark, points, score_test
 from moocow.platforms.reports import classroom_results
 from moocow.platforms.unpacked import new_folder, unpacked
 from moocow.runner.grading import Grade, grade
+from moocow.runner.sandbox import SandboxPolicy
 from moocow.runner.seeds import checked_seed, read_seed_file
 
 FOLDER = ".moocow"
@@ -100,19 +101,33 @@ def commit_seed(commit: str) -> int:
     return checked_seed(int(commit[:15], 16), "--commit")
 
 
-def grade_course(course_file: Path, seed: int) -> dict[str, Any]:
+def grade_course(course_file: Path, seed: int, say: Callable[[str], None] = print) -> dict[str, Any]:
     """The reporter's results for the player in this folder (the checkout) on the course's graded rounds."""
     course = read_course(course_file)
     missing = [name for name in course.files if not Path(name).is_file()]
     if missing:
         return _missing(course, missing)
+    sandbox = runner_sandbox(say)
     grades = [
-        grade(course.player, deck, seed=seed, rounds=course.rounds, mercy=course.mercy, limits=course.limits)
+        grade(course.player, deck, seed=seed, rounds=course.rounds, mercy=course.mercy, limits=course.limits,
+              sandbox=sandbox)
         for deck in course.decks
-    ]
+    ]  # fmt: skip
     if course.points.scheme == "solved":
         return classroom_results(grades)
     return _scaled(course, grades, seed)
+
+
+def runner_sandbox(say: Callable[[str], None]) -> SandboxPolicy:
+    """The strongest sandbox the Actions runner allows, else none, said in a line: the runner, the
+    workflow and the deck are the student's own, so a sandbox there keeps nothing from them, and a
+    runner without namespaces (Ubuntu 24.04's AppArmor refuses them to bubblewrap) must still grade."""
+    try:
+        SandboxPolicy().confinement()
+    except MoocowError as error:
+        say(f"note: the player runs unconfined, as the runner's user: {error}")
+        return SandboxPolicy(unconfined=True)
+    return SandboxPolicy()
 
 
 def _scaled(course: Course, grades: Sequence[Grade], seed: int) -> dict[str, Any]:

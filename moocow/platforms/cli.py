@@ -170,5 +170,6 @@ def classroom_grade(
     with one_line_errors():
         if (seed is None) == (commit is None):
             raise MoocowError("give --seed N or --commit SHA (the deck is public either way)")
-        results = grade_course(course, commit_seed(commit) if commit is not None else int(seed or 0))
+        chosen = commit_seed(commit) if commit is not None else int(seed or 0)
+        results = grade_course(course, chosen, lambda line: err.line(printable(line)))
     print(json.dumps(results, ensure_ascii=False) if as_json else encoded(results))

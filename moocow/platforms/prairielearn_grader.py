@@ -49,7 +49,8 @@ def results_file(root: Path) -> Path:
 def run_grader(root: Path) -> dict[str, Any]:
     """Grade the submission under ``root`` (PrairieLearn's ``/grade``); write and return results.json.
     An error is written as an attempt that does not count (``gradable: false``), then raised again."""
-    (root / "results").mkdir(mode=0o755, exist_ok=True)
+    (root / "results").mkdir(exist_ok=True)
+    (root / "results").chmod(0o755)  # closed to players (other users) whatever mode it came with
     written = check_output(results_file(root), "PrairieLearn results")
     seed = server_files(root) / SEED_FILE
     with contextlib.suppress(FileNotFoundError):
