@@ -9,6 +9,7 @@ import itertools
 import json
 import os
 import re
+import shutil
 import stat
 import sys
 from pathlib import Path
@@ -151,3 +152,46 @@ def test_a_submission_limit_is_refused_in_one_line(tmp_path: Path) -> None:
 def test_the_golden_file_from_prairielearns_docs_passes_the_same_checks() -> None:
     """The checks every results.json here meets accept PrairieLearn's documented example."""
     check_prairielearn(json.loads((GOLDEN / "prairielearn.json").read_text()))
+
+
+def test_a_player_hunting_the_seed_finds_nothing_under_prairielearn_try(
+    built: Path, readable_python: str, reachable: Path
+) -> None:
+    """tests/players/hostile/seed_thief.py hunts command lines, the runner's memory, environment and
+    folders at the level a container gives: it reads none of the runner's,
+    and plays the graded rounds with no secret known, not each in one guess (a seed it may find in
+    another program's command line or /tmp file on this machine is not the run's)."""
+    question = reachable / "pl"
+    shutil.copytree(built, question)
+    course = question / "serverFilesCourse" / "moocow" / "course.toml"
+    course.write_text(
+        '[gradescope]\ngames = ["mastermind:pegs=3,colors=3"]\nrounds = 6\npractice_rounds = 0\n'
+    )
+    (reachable / "submission").mkdir()
+    shutil.copyfile(PLAYERS / "hostile" / "seed_thief.py", reachable / "submission" / "bacplayer.py")
+    out = reachable / "grade"
+    done = moocow(
+        readable_python, "prairielearn", "try", str(question), "submission", "--out", str(out), cwd=reachable
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    results = json.loads((out / "results" / "results.json").read_text())
+    found = re.search(r"student id found:(\S+),", results["message"])
+    assert found is not None and set(found.group(1).split(",")) <= {"nothing", "seed"}
+    total = re.search(r"total (\d+) guesses", results["tests"][-1]["output"])
+    assert total is not None and int(total.group(1)) > 6
+
+
+def test_a_player_hunting_the_graders_seed_reads_nothing(
+    built: Path, readable_python: str, reachable: Path
+) -> None:
+    """tests/players/hostile/grade_thief.py finds ``/grade`` on the grader's command line and opens
+    the seed where the question puts it and where the grading moves it: it reads neither."""
+    (reachable / "submission").mkdir()
+    shutil.copyfile(PLAYERS / "hostile" / "grade_thief.py", reachable / "submission" / "bacplayer.py")
+    out = reachable / "grade"
+    done = moocow(
+        readable_python, "prairielearn", "try", str(built), "submission", "--out", str(out), cwd=reachable
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    results = json.loads((out / "results" / "results.json").read_text())
+    assert "student id read:nothing," in results["message"]

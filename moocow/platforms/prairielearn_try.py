@@ -52,6 +52,7 @@ class Tried:
 
 def try_question(built: Path, submission: Path, out: Path | None = None) -> Tried:
     """Lay out ``/grade`` for ``submission`` (a file or a folder) and run ``built``'s entrypoint."""
+    built = built.absolute()  # the entrypoint runs in the scratch root
     entrypoint = built / "graders" / NAME / "run"
     if not entrypoint.is_file() or not server_files(built).is_dir():
         raise MoocowError(
