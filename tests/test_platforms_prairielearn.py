@@ -80,6 +80,17 @@ def graded_secrets() -> set[str]:
         words.unlink()
 
 
+def tried(question: str, player: str, name: str, python: str, reachable: Path) -> tuple[str, str]:
+    """``prairielearn try QUESTION submission`` run in ``reachable`` on ``player`` submitted as
+    ``name``: what it printed, and the results.json it wrote."""
+    (reachable / "submission").mkdir()
+    shutil.copyfile(PLAYERS / player, reachable / "submission" / name)
+    out = reachable / "grade"
+    done = moocow(python, "prairielearn", "try", question, "submission", "--out", str(out), cwd=reachable)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout, (out / "results" / "results.json").read_text()
+
+
 @pytest.mark.parametrize(
     ("player", "name"),
     [("course_first.py", "bacplayer.py"), ("crash.py", "bacplayer.py"), ("course_first.py", "player.py"),
@@ -88,17 +99,10 @@ def graded_secrets() -> set[str]:
 def test_try_gives_valid_results_and_no_graded_secret(
     built: Path, readable_python: str, reachable: Path, player: str, name: str
 ) -> None:
-    submission = reachable / "submission"
-    submission.mkdir()
-    (submission / name).write_bytes((PLAYERS / player).read_bytes())
-    out = reachable / "grade"
-    done = moocow(readable_python, "prairielearn", "try", str(built), str(submission), "--out", str(out))
-    assert done.returncode == 0, done.stdout + done.stderr
-    written = out / "results" / "results.json"
-    text = written.read_text()
+    stdout, text = tried(str(built), player, name, readable_python, reachable)
     results = json.loads(text)
     check_prairielearn(results)
-    assert len(text.encode()) < MOST_BYTES and "What the student sees:" in done.stdout
+    assert len(text.encode()) < MOST_BYTES and "What the student sees:" in stdout
     assert str(SEED) not in text
     practice = "\n".join(
         test["output"] for test in results.get("tests", []) if test["name"].startswith("Practice")
@@ -112,7 +116,9 @@ def test_try_gives_valid_results_and_no_graded_secret(
         )
         return
     assert results["gradable"] is True
-    assert not (out / "serverFilesCourse" / "moocow" / "seed").exists()  # moved where the sandbox hides it
+    assert not (
+        reachable / "grade" / "serverFilesCourse" / "moocow" / "seed"
+    ).exists()  # moved where the sandbox hides it
     scored = results["tests"][-1]
     assert scored["name"] == "Graded rounds: total of guesses" and scored["max_points"] == 2
     if player == "course_first.py":
@@ -158,23 +164,17 @@ def test_a_player_hunting_the_seed_finds_nothing_under_prairielearn_try(
     built: Path, readable_python: str, reachable: Path
 ) -> None:
     """tests/players/hostile/seed_thief.py hunts command lines, the runner's memory, environment and
-    folders at the level a container gives: it reads none of the runner's,
-    and plays the graded rounds with no secret known, not each in one guess (a seed it may find in
-    another program's command line or /tmp file on this machine is not the run's)."""
+    folders at the level a container gives: it reads none of the runner's, and plays the graded
+    rounds with no secret known, not each in one guess (a seed it may find in another program's
+    command line or /tmp file on this machine is not the run's)."""
     question = reachable / "pl"
     shutil.copytree(built, question)
     course = question / "serverFilesCourse" / "moocow" / "course.toml"
     course.write_text(
         '[gradescope]\ngames = ["mastermind:pegs=3,colors=3"]\nrounds = 6\npractice_rounds = 0\n'
     )
-    (reachable / "submission").mkdir()
-    shutil.copyfile(PLAYERS / "hostile" / "seed_thief.py", reachable / "submission" / "bacplayer.py")
-    out = reachable / "grade"
-    done = moocow(
-        readable_python, "prairielearn", "try", str(question), "submission", "--out", str(out), cwd=reachable
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
-    results = json.loads((out / "results" / "results.json").read_text())
+    _, text = tried("pl", "hostile/seed_thief.py", "bacplayer.py", readable_python, reachable)  # relative
+    results = json.loads(text)
     found = re.search(r"student id found:(\S+),", results["message"])
     assert found is not None and set(found.group(1).split(",")) <= {"nothing", "seed"}
     total = re.search(r"total (\d+) guesses", results["tests"][-1]["output"])
@@ -186,12 +186,5 @@ def test_a_player_hunting_the_graders_seed_reads_nothing(
 ) -> None:
     """tests/players/hostile/grade_thief.py finds ``/grade`` on the grader's command line and opens
     the seed where the question puts it and where the grading moves it: it reads neither."""
-    (reachable / "submission").mkdir()
-    shutil.copyfile(PLAYERS / "hostile" / "grade_thief.py", reachable / "submission" / "bacplayer.py")
-    out = reachable / "grade"
-    done = moocow(
-        readable_python, "prairielearn", "try", str(built), "submission", "--out", str(out), cwd=reachable
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
-    results = json.loads((out / "results" / "results.json").read_text())
-    assert "student id read:nothing," in results["message"]
+    _, text = tried(str(built), "hostile/grade_thief.py", "bacplayer.py", readable_python, reachable)
+    assert "student id read:nothing," in json.loads(text)["message"]
