@@ -14,10 +14,11 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from moocow.platforms.reports import MOST_BYTES, classroom_results, codegrade_line
+from moocow.engine.errors import MoocowError
+from moocow.platforms.reports import MOST_BYTES, MOST_TESTS, classroom_results, codegrade_line, encoded
 from moocow.runner.cli import grade as grade_command
 from moocow.runner.grading import grade
-from tests.gradescope_helpers import PLAYERS
+from tests.gradescope_helpers import PLAYERS, graded_rounds
 from tests.platforms_helpers import GOLDEN, check_reporter_results, reporter_points, reporter_runners
 
 WORDS = ["alpha", "bravo", "cider", "dwarf", "fjords", "glyphs", "cobweb", "nymph", "quartz", "wizard",
@@ -86,3 +87,15 @@ def test_a_bad_format_is_one_line(word_file: Path) -> None:
     outcome = CliRunner().invoke(app, ["minmax", "--words", str(word_file), "--format", "xml"])
     assert outcome.exit_code == 2 and outcome.output.count("\n") == 1
     assert "--format must be one of text, codegrade, classroom, classroom-json" in outcome.output
+
+
+def test_the_reporters_results_fit_an_environment_variable_or_are_refused() -> None:
+    """300 lost rounds whose reasons are wide characters keep their names and points, their messages
+    shortened to the status, within the 128 KiB of an environment variable; 301 rounds are refused."""
+    wide = "\U0001f402" * 500
+    secrets = [f"s{number}" for number in range(MOST_TESTS)]
+    results = classroom_results([graded_rounds(secrets, [wide], seed=1, solved=False)])
+    check_reporter_results(results)
+    assert len(encoded(results)) < 128 * 1024 and {test["message"] for test in results["tests"]} == {"fail"}
+    with pytest.raises(MoocowError, match="at most 300 rounds, not 301"):
+        classroom_results([graded_rounds([*secrets, "one more"], ["x"], seed=1)])
