@@ -162,3 +162,15 @@ def test_a_runner_without_namespaces_still_grades_and_says_so(
         "(no namespaces here); --no-sandbox runs them unconfined, as your own user, which a hostile "
         "player can exploit"
     ]
+
+
+def test_a_bad_course_is_one_line_and_leaves_no_folder(tmp_path: Path) -> None:
+    outcome = CliRunner().invoke(classroom, ["build", "--game", "nope", "-o", str(tmp_path / "t")])
+    assert (
+        outcome.exit_code == 2 and outcome.output.count("\n") == 1 and "unknown game 'nope'" in outcome.output
+    )
+    assert not (tmp_path / "t").exists()
+    (tmp_path / "full").mkdir()
+    (tmp_path / "full" / "x").write_text("")
+    outcome = CliRunner().invoke(classroom, ["build", "--game", "mastermind", "-o", str(tmp_path / "full")])
+    assert outcome.exit_code == 2 and "must be a new or empty folder" in outcome.output

@@ -23,7 +23,7 @@ from moocow.engine.errors import MoocowError
 from moocow.gradescope.course import Course, read_course
 from moocow.gradescope.results import Mark, points, score_test
 from moocow.platforms.reports import classroom_results
-from moocow.platforms.unpacked import new_folder, unpacked
+from moocow.platforms.unpacked import unpacked
 from moocow.runner.grading import Grade, grade
 from moocow.runner.sandbox import SandboxPolicy
 from moocow.runner.seeds import checked_seed, read_seed_file
@@ -74,10 +74,9 @@ def build_template(course: Course, output: Path, deck: str) -> list[Path]:
     """Write the workflow and ``.moocow`` under ``output``; the files written."""
     if deck not in DECKS:
         raise MoocowError(f"--deck must be one of {', '.join(DECKS)}, not {deck!r}")
-    output = new_folder(output, "--output")
-    (output / FOLDER).mkdir()
-    (output / ".github" / "workflows").mkdir(parents=True)
-    with unpacked(course) as files:
+    with unpacked(course, output) as files:
+        (output / FOLDER).mkdir()
+        (output / ".github" / "workflows").mkdir(parents=True)
         for path in [*files.course_files, files.wheel]:
             shutil.copyfile(path, output / FOLDER / path.name)
         seed = read_seed_file(files.seed)

@@ -23,7 +23,7 @@ from pathlib import Path
 from moocow.engine.errors import MoocowError
 from moocow.gradescope.course import Course
 from moocow.gradescope.tryout import write_new
-from moocow.platforms.unpacked import new_folder, unpacked
+from moocow.platforms.unpacked import unpacked
 from moocow.runner.files import PRIVATE
 
 NAME = "moocow"
@@ -114,13 +114,11 @@ def check_course(course: Course) -> None:
 def build_question(course: Course, output: Path, image: str) -> list[Path]:
     """Write the question, the server files and the grader under ``output``; the files written."""
     check_course(course)
-    output = new_folder(output, "--output")
-    question, server, grader = (
-        output / part / NAME for part in ("questions", "serverFilesCourse", "graders")
-    )
-    for folder in (question, server, grader):
-        folder.mkdir(parents=True)
-    with unpacked(course) as files:
+    parts = ("questions", "serverFilesCourse", "graders")
+    question, server, grader = (output / part / NAME for part in parts)
+    with unpacked(course, output) as files:
+        for folder in (question, server, grader):
+            folder.mkdir(parents=True)
         for path in files.course_files:
             shutil.copyfile(path, server / path.name)
         write_new(server / "seed", files.seed.read_bytes(), PRIVATE)

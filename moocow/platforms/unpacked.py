@@ -58,14 +58,18 @@ def chosen_course(course: Path | None, options: dict[str, object]) -> Course:
 
 
 @contextlib.contextmanager
-def unpacked(course: Course) -> Iterator[Unpacked]:
-    """The course checked and packed as ``gradescope build`` packs it, then unpacked; removed after."""
+def unpacked(course: Course, output: Path) -> Iterator[Unpacked]:
+    """The course checked and packed as ``gradescope build`` packs it, then unpacked (removed after);
+    ``output``, which must be new or empty, made once all is checked, so a mistake leaves none."""
+    if output.exists() and (not output.is_dir() or any(output.iterdir())):
+        raise MoocowError(f"--output {str(output)!r} must be a new or empty folder")
     with tempfile.TemporaryDirectory(prefix="moocow-platform-") as scratch:
         built = build_zip(course, Path(scratch) / "autograder.zip")
         folder = Path(scratch) / "files"
         unzip(built.path, folder)
         for name in SCRIPTS:
             (folder / name).unlink()
+        output.mkdir(parents=True, exist_ok=True)
         yield Unpacked(folder, course, folder / built.wheel)
 
 
