@@ -188,3 +188,21 @@ def test_a_player_hunting_the_graders_seed_reads_nothing(
     the seed where the question puts it and where the grading moves it: it reads neither."""
     _, text = tried(str(built), "hostile/grade_thief.py", "bacplayer.py", readable_python, reachable)
     assert "student id read:nothing," in json.loads(text)["message"]
+
+
+def test_a_broken_course_is_an_attempt_that_does_not_count(built: Path, reachable: Path) -> None:
+    """The grader's own error: results.json says the attempt does not count, without the error (the
+    student sees it all); try prints the error last, in one line, and exits 2."""
+    question = reachable / "pl"
+    shutil.copytree(built, question)
+    (question / "serverFilesCourse" / "moocow" / "course.toml").write_text("[gradescope]\nrounds = 0\n")
+    (reachable / "bacplayer.py").write_bytes((PLAYERS / "course_first.py").read_bytes())
+    out = reachable / "grade"
+    done = moocow(
+        sys.executable, "prairielearn", "try", "pl", "bacplayer.py", "--out", str(out), cwd=reachable
+    )
+    results = json.loads((out / "results" / "results.json").read_text())
+    check_prairielearn(results)
+    assert results["gradable"] is False and "does not count" in results["message"]
+    assert "rounds" not in results["message"] and done.returncode == 2
+    assert done.stderr.splitlines()[-1].startswith("error: ") and "rounds must be" in done.stderr
