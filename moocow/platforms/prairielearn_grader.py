@@ -1,8 +1,8 @@
 """What the PrairieLearn grader's entrypoint runs: grade ``/grade/student``, write ``results.json``.
 
-The grading is Gradescope's (``moocow.gradescope.grading.run_autograder``), on a private scratch
-root laid out as Gradescope's: the server files as ``source`` (the seed moved there, so the only
-copy is the one the sandbox hides and root alone reads), the submission, a results folder. Its
+The grading is Gradescope's (``moocow.gradescope.grading.run_autograder``), on a scratch root laid
+out as Gradescope's: the server files as ``source`` (the seed moved there, so the only copy is the
+one the sandbox hides and root alone reads), the submission, a results folder. Its
 results become PrairieLearn's: the score from 0 to 1, the message, and the tests a student may see
 at once, since PrairieLearn shows everything at once: the practice rounds and the graded totals,
 never a graded round (its secret, its guesses), whatever the course's visibility says.
@@ -91,7 +91,7 @@ def _plain_file(path: Path) -> bool:
 
 @contextlib.contextmanager
 def gradescope_root(root: Path) -> Iterator[Path]:
-    """A private scratch root laid out as Gradescope's for the grading; the seed moved into it."""
+    """A scratch root laid out as Gradescope's for the grading; the seed moved into it (mode 0600)."""
     scratch = Path(tempfile.mkdtemp(prefix="moocow-prairielearn-"))
     scratch.chmod(0o755)  # players read the deck's files, as in /autograder/source; the seed is 0600
     try:
