@@ -34,7 +34,8 @@ practice_rounds = 1
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A question built from a course file of 300 words: 1 practice and 2 graded rounds, a fixed seed."""
+    """A question built from a course file of 300 words: 1 practice and 2 graded rounds, a fixed seed,
+    the word file closed to other users (PrairieLearn's copy of server files keeps no promise)."""
     folder = tmp_path_factory.mktemp("course")
     folder.chmod(0o755)
     (folder / "course.toml").write_text(COURSE)
@@ -43,6 +44,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     assert done.returncode == 0, done.stderr
     seed = folder / "pl" / "serverFilesCourse" / "moocow" / "seed"
     seed.write_text(f"{SEED}\n")  # the test knows the graded deck
+    (seed.parent / "words.txt").chmod(0o600)  # the grader opens the deck's files to players itself
     return folder / "pl"
 
 

@@ -97,6 +97,8 @@ def gradescope_root(root: Path) -> Iterator[Path]:
     try:
         layout = Layout(scratch)
         shutil.copytree(server_files(root), layout.source, ignore=shutil.ignore_patterns(SEED_FILE))
+        for path in (layout.source, *layout.source.rglob("*")):  # players read the deck's files
+            path.chmod(0o755 if path.is_dir() else 0o644)
         with open(server_files(root) / SEED_FILE, "rb") as file:
             data = file.read()
         descriptor = os.open(layout.seed, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE)
