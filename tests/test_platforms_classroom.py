@@ -79,7 +79,7 @@ def run_workflow(checkout: Path) -> tuple[list[dict[str, object]], dict[str, str
     return reporter_runners(given, reporter["with"]["runners"]), environment
 
 
-@pytest.mark.parametrize("player", ["course_first.py", "crash.py"])
+@pytest.mark.parametrize("player", ["course_first.py"])  # crash.py: test_platforms_reports
 def test_the_workflow_grades_a_checkout_with_partial_credit(
     template: Path, tmp_path: Path, player: str
 ) -> None:

@@ -15,7 +15,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
+from moocow.platforms.cli import prairielearn
 from moocow.platforms.prairielearn_grader import prairielearn_results
 from moocow.runner.grading import grade
 from moocow.runner.shown import GUESS_SHOWN, MOST_BYTES
@@ -149,12 +151,11 @@ def test_graded_details_are_never_shown_whatever_the_course_says() -> None:
 
 
 def test_a_submission_limit_is_refused_in_one_line(tmp_path: Path) -> None:
-    (tmp_path / "course.toml").write_text(
-        '[gradescope]\ngames = ["mastermind"]\n[gradescope.submissions]\nmost = 3\n'
-    )
-    done = moocow(sys.executable, "prairielearn", "build", "course.toml", "-o", "pl", cwd=tmp_path)
-    assert done.returncode == 2 and done.stderr.count("\n") == 1
-    assert "PrairieLearn limits attempts itself" in done.stderr
+    course = tmp_path / "course.toml"
+    course.write_text('[gradescope]\ngames = ["mastermind"]\n[gradescope.submissions]\nmost = 3\n')
+    outcome = CliRunner().invoke(prairielearn, ["build", str(course), "-o", str(tmp_path / "pl")])
+    assert outcome.exit_code == 2 and outcome.output.count("\n") == 1
+    assert "PrairieLearn limits attempts itself" in outcome.output and not (tmp_path / "pl").exists()
 
 
 def test_the_golden_file_from_prairielearns_docs_passes_the_same_checks() -> None:
