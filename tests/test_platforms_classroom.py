@@ -174,3 +174,7 @@ def test_a_bad_course_is_one_line_and_leaves_no_folder(tmp_path: Path) -> None:
     (tmp_path / "full" / "x").write_text("")
     outcome = CliRunner().invoke(classroom, ["build", "--game", "mastermind", "-o", str(tmp_path / "full")])
     assert outcome.exit_code == 2 and "must be a new or empty folder" in outcome.output
+    outcome = CliRunner().invoke(
+        classroom, ["build", "--game", "mastermind", "-r", "301", "-o", str(tmp_path / "t")]
+    )
+    assert outcome.exit_code == 2 and "at most 300 rounds, not 301" in outcome.output

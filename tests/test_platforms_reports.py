@@ -87,6 +87,11 @@ def test_a_bad_format_is_one_line(word_file: Path) -> None:
     outcome = CliRunner().invoke(app, ["minmax", "--words", str(word_file), "--format", "xml"])
     assert outcome.exit_code == 2 and outcome.output.count("\n") == 1
     assert "--format must be one of text, codegrade, classroom, classroom-json" in outcome.output
+    outcome = CliRunner().invoke(
+        app, ["minmax", "--words", str(word_file), "--rounds", "301", "--format", "classroom"]
+    )
+    assert outcome.exit_code == 2 and outcome.output.count("\n") == 1 and not outcome.stdout.startswith("BAC")
+    assert "at most 300 rounds, not 301" in outcome.output
 
 
 def test_the_reporters_results_fit_an_environment_variable_or_are_refused() -> None:

@@ -22,7 +22,7 @@ from typing import Any
 from moocow.engine.errors import MoocowError
 from moocow.gradescope.course import Course, read_course
 from moocow.gradescope.results import Mark, points, score_test
-from moocow.platforms.reports import classroom_results
+from moocow.platforms.reports import check_rounds, classroom_results
 from moocow.platforms.unpacked import unpacked
 from moocow.runner.grading import Grade, grade
 from moocow.runner.sandbox import SandboxPolicy
@@ -74,6 +74,8 @@ def build_template(course: Course, output: Path, deck: str) -> list[Path]:
     """Write the workflow and ``.moocow`` under ``output``; the files written."""
     if deck not in DECKS:
         raise MoocowError(f"--deck must be one of {', '.join(DECKS)}, not {deck!r}")
+    if course.points.scheme == "solved":  # a test per round: refused now, not on each push
+        check_rounds(course.rounds * len(course.decks))
     with unpacked(course, output) as files:
         (output / FOLDER).mkdir()
         (output / ".github" / "workflows").mkdir(parents=True)

@@ -53,11 +53,7 @@ def codegrade_line(earned: float, most: float) -> str:
 def classroom_results(grades: Sequence[Grade]) -> dict[str, Any]:
     """The grading reporter's results: a test per graded round, a point if solved."""
     rounds = [(one, result) for one in grades for result in one.rounds]
-    if len(rounds) > MOST_TESTS:
-        raise MoocowError(
-            f"GitHub Classroom's reporter reads its results from an environment variable of at most "
-            f"128 KiB: at most {MOST_TESTS} rounds, not {len(rounds)}"
-        )
+    check_rounds(len(rounds))
     many = len(grades) > 1
     tests = []
     for one, result in rounds:
@@ -97,10 +93,21 @@ def encoded(results: dict[str, Any]) -> str:
     return base64.b64encode(json.dumps(results, ensure_ascii=False).encode("utf-8")).decode("ascii")
 
 
-def check_format(form: str) -> None:
-    """``--format``: one of ``FORMATS``, else one line (checked before any round is played)."""
+def check_format(form: str, rounds: int) -> None:
+    """``--format``, and the rounds it can report: one line before any round is played, not after."""
     if form not in FORMATS:
         raise MoocowError(f"--format must be one of {', '.join(FORMATS)}, not {form!r}")
+    if form.startswith("classroom"):
+        check_rounds(rounds)
+
+
+def check_rounds(rounds: int) -> None:
+    """The grading reporter's environment variable holds at most ``MOST_TESTS`` rounds."""
+    if rounds > MOST_TESTS:
+        raise MoocowError(
+            f"GitHub Classroom's reporter reads its results from an environment variable of at most "
+            f"128 KiB: at most {MOST_TESTS} rounds, not {rounds}"
+        )
 
 
 def report(form: str, grades: Sequence[Grade]) -> str:

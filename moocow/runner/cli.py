@@ -300,7 +300,7 @@ def grade(
     from moocow.runner.signing import choose_key
 
     with one_line_errors():
-        check_format(form)
+        check_format(form, rounds)
         if game is not None and (min_length, max_length) != (None, None):
             raise MoocowError("--min-length and --max-length choose the course's words: not with --game")
         if key_file is not None and gradescope is None:
