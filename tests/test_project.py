@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -36,3 +38,36 @@ def test_package_exports_the_api() -> None:
     import moocow.api
 
     assert set(moocow.api.__all__) == moocow._API
+
+
+def _lint_imports(root: Path) -> subprocess.CompletedProcess[str]:
+    """import-linter on the package under ``root``, with the contract in ``root``'s pyproject.toml."""
+    code = "import sys; from importlinter.cli import lint_imports; sys.exit(lint_imports(no_cache=True))"
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=root,
+        env={**os.environ, "PYTHONPATH": str(root)},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def test_layers_import_only_downward() -> None:
+    """The layer contract in pyproject.toml holds: no module imports from a layer above its own."""
+    result = _lint_imports(ROOT)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_an_upward_import_breaks_the_layers(tmp_path: Path) -> None:
+    """A copy of the package whose engine imports a game is refused, naming the import."""
+    for source in (ROOT / "moocow").rglob("*.py"):
+        copy = tmp_path / source.relative_to(ROOT)
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        copy.write_text(source.read_text())
+    shutil.copy(ROOT / "pyproject.toml", tmp_path)
+    position = tmp_path / "moocow" / "engine" / "position.py"
+    position.write_text(position.read_text() + "\nfrom moocow.plugins.wordle import Wordle  # noqa\n")
+    result = _lint_imports(tmp_path)
+    assert result.returncode == 1
+    assert "moocow.engine.position -> moocow.plugins.wordle" in result.stdout
