@@ -3,11 +3,13 @@ front where a clock runs, and the first proof of a game says it builds before it
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
@@ -174,3 +176,22 @@ def test_a_session_loads_the_kernels_before_its_first_round(
     (plan,) = running.build_tournament(settings).plans()
     session.play_session(plan, lambda result: None)
     assert events == ["compile", "round", "round"]
+
+
+def test_the_warm_up_game_scores_as_mastermind() -> None:
+    """The engine's own warm-up game is Mastermind 2x4, scored by the compiled kernels as by numpy:
+    the kernels are warmed on the argument types a real game gives them."""
+    from moocow.engine import compiled
+    from moocow.plugins.mastermind import Mastermind
+
+    game, mastermind = warmup.WarmUpGame(), Mastermind(pegs=2, colors=4)
+    codes = game.secrets
+    assert (codes == mastermind.secrets).all()
+    assert (game.feedback(codes, codes) == mastermind.feedback(codes, codes)).all()
+    ours, theirs = (
+        compiled.prepare(game, game.feedback_form()),
+        compiled.prepare(mastermind, mastermind.feedback_form()),
+    )
+    assert ours is not None and theirs is not None
+    for field in dataclasses.fields(ours):
+        assert np.array_equal(getattr(ours, field.name), getattr(theirs, field.name)), field.name

@@ -19,8 +19,11 @@ from __future__ import annotations
 
 import pickle
 import threading
+from typing import ClassVar
 
 import numpy as np
+
+from moocow.engine.game import Codes, FeedbackForm, Game
 
 WARM_UP_SECONDS = 15
 """About how long the compile takes on a 2-core machine (5 s idle, 20 s under load), for the notice."""
@@ -88,14 +91,45 @@ def _load_all(say: bool) -> None:
     _warm = True
 
 
+class WarmUpGame(Game):
+    """The game the kernels are warmed up on, the engine's own (the engine knows no game of the
+    plugins'): Mastermind with 2 pegs and 4 colours, written ``0`` to ``3``. Positional and common
+    symbols both count, as in every kernel the engine calls."""
+
+    name = "warm-up"
+    feedback_fields = ("black", "white")
+    feedback_symmetric: ClassVar[bool] = True
+    SYMBOLS: ClassVar[int] = 4
+
+    @property
+    def code_length(self) -> int:
+        return 2
+
+    def build_secrets(self) -> Codes:
+        return np.array([(a, b) for a in range(self.SYMBOLS) for b in range(self.SYMBOLS)], np.uint8)
+
+    def feedback(self, guesses: Codes, secrets: Codes) -> np.ndarray:
+        """Black pegs times the length plus common symbols: ``black * (length + 1) + white``."""
+        guess, secret = guesses[:, None, :], secrets[None, :, :]
+        common = sum(np.minimum((guess == s).sum(-1), (secret == s).sum(-1)) for s in range(self.SYMBOLS))
+        return (guess == secret).sum(-1) * self.code_length + common
+
+    def feedback_form(self) -> FeedbackForm | None:
+        return FeedbackForm(positional=True, symbols=self.SYMBOLS)
+
+    def parse_code(self, text: str) -> np.ndarray:
+        return np.array([int(c) for c in text], np.uint8)
+
+    def format_code(self, code: np.ndarray) -> str:
+        return "".join(map(str, code))
+
+
 def _exercise() -> None:
     """Call every kernel Python calls, with the argument types the engine gives them, on
-    Mastermind with 2 pegs and 4 colours: positional and common symbols both count, and its 16
-    codes are scored both pairwise (a few candidates) and in blocks (more)."""
+    ``WarmUpGame``: its 16 codes are scored both pairwise (a few candidates) and in blocks (more)."""
     from moocow.engine import compiled
-    from moocow.plugins.mastermind import Mastermind
 
-    game = Mastermind(pegs=2, colors=4)
+    game = WarmUpGame()
     form = game.feedback_form()
     assert form is not None
     prepared = compiled.prepare(game, form)
