@@ -260,7 +260,7 @@ def test_pruning_the_kernel_cache_leaves_a_build_under_way(
 ) -> None:
     """Another process's build folder (``tmpgr1m_x_9``) looked like a stale module: unlinking it
     raised IsADirectoryError, a traceback from ``moocow optimal`` while another one compiled."""
-    from moocow.optimal.kernel import ahead
+    from moocow.engine.kernel import ahead
 
     monkeypatch.setattr(ahead, "IN_TREE", tmp_path)
     (tmp_path / "tmpgr1m_x_9").mkdir()

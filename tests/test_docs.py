@@ -39,8 +39,8 @@ from pathlib import Path
 
 import pytest
 
+from moocow.engine.kernel.ahead import BUILD_NOTICE
 from moocow.engine.warmup import NOTICE, WARM_UP_SECONDS
-from moocow.optimal.kernel.ahead import BUILD_NOTICE
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]

@@ -82,7 +82,7 @@ def test_table_in_blocks_matches_table_in_memory() -> None:
     secrets = np.array([0, 7, 42, 119])
     assert np.array_equal(in_memory.rows(secrets), blocked.rows(secrets))
     assert np.array_equal(in_memory.column(5, secrets), blocked.column(5, secrets))
-    game.__dict__["_feedback_table"] = blocked
+    game.caches.feedback_table = blocked
     expected = evaluate(Digits(length=3, symbols=6), load_strategy("minmax")).total
     assert evaluate(game, load_strategy("minmax")).total == expected
 

@@ -16,7 +16,8 @@ from typer.testing import CliRunner
 import moocow
 from moocow.cli import app
 from moocow.engine import progress, warmup
-from moocow.optimal.kernel import ahead, entries
+from moocow.engine.kernel import ahead
+from moocow.optimal.kernel import entries
 from moocow.runner import tournament as running
 
 

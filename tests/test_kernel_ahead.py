@@ -11,10 +11,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from moocow.engine.kernel import ahead, stamp
+from moocow.engine.kernel import entries as serving
+from moocow.engine.kernel.entries import Entry, describe
 from moocow.engine.treefile import tree_to_dict
 from moocow.optimal.compiled import as_kernel_set
-from moocow.optimal.kernel import ahead, entries, stamp, store
-from moocow.optimal.kernel.entries import Entry, describe
+from moocow.optimal.kernel import entries, store
 from moocow.optimal.kernel.set_store import SetStore
 from moocow.optimal.prove import prove_optimal
 from moocow.plugins.mastermind import Mastermind
@@ -58,7 +60,7 @@ def test_a_failed_build_leaves_its_reason_and_numba_serves(
     monkeypatch.setattr(ahead, "build_command", failing)
     kept, candidates = _stored_lookup()
     for _ in range(2):  # a fresh entry each time, as in a new process
-        lookup = Entry("store", "lookup", returns=entries.LOOKUP.returns)
+        lookup = Entry(entries.LOOKUP.module, "lookup", returns=entries.LOOKUP.returns)
         assert lookup(kept.parts(), candidates, 1) == (17, 4)
     assert len(builds) == 1
     (failure,) = tmp_path.glob("lookup_*.failed")
@@ -69,7 +71,7 @@ def test_a_damaged_module_is_set_aside_for_numba(tmp_path: Path, monkeypatch: py
     """A module that does not load (a truncated file) is removed and its reason kept; numba serves."""
     monkeypatch.setattr(ahead, "cache_directory", lambda: tmp_path)
     kept, candidates = _stored_lookup()
-    lookup = Entry("store", "lookup", returns=entries.LOOKUP.returns)
+    lookup = Entry(entries.LOOKUP.module, "lookup", returns=entries.LOOKUP.returns)
     name = ahead.module_name(lookup, describe((kept.parts(), candidates, 1)))
     damaged = tmp_path / f"{name}{ahead.SUFFIX}"
     damaged.write_bytes(b"\x7fELF truncated")
@@ -82,7 +84,7 @@ def test_the_same_proof_with_every_entry_served_by_numba(monkeypatch: pytest.Mon
     """The two ways of serving the kernel find the same optimum and the same tree."""
     game = Mastermind(pegs=3, colors=4)
     built = prove_optimal(game)
-    monkeypatch.setattr(entries, "AHEAD_OF_TIME", False)
+    monkeypatch.setattr(serving, "AHEAD_OF_TIME", False)
     for entry in entries.ALL_ENTRIES:
         monkeypatch.setattr(entry, "_served", {})
     jitted = prove_optimal(game)

@@ -9,9 +9,11 @@ import numpy as np
 import pytest
 
 from moocow.engine.game import Game
+from moocow.engine.kernel import entries as serving
+from moocow.engine.kernel import loading, stamp
 from moocow.engine.treefile import tree_stats
 from moocow.optimal import compiled, machine, search
-from moocow.optimal.kernel import branch, entries, loading, set_store, stamp, store
+from moocow.optimal.kernel import branch, entries, set_store, store
 from moocow.optimal.prove import prove_optimal
 from moocow.optimal.search import Search
 from moocow.plugins.bottles import Bottles
@@ -130,7 +132,7 @@ def test_the_search_compiles_once_for_every_job(ahead_of_time: bool, monkeypatch
     """Every job of ``search`` (a set, a guess's parts, a bound) and its recursion share one
     kind of arguments, built ahead of time once; and one signature for numba, whose cache cannot
     load a recursion across signatures."""
-    monkeypatch.setattr(entries, "AHEAD_OF_TIME", ahead_of_time)
+    monkeypatch.setattr(serving, "AHEAD_OF_TIME", ahead_of_time)
     monkeypatch.setattr(entries.SEARCH, "_served", {})
     prove_optimal(Mastermind(pegs=3, colors=3), max_depth=4)
     prove_optimal(Mastermind(pegs=3, colors=3))

@@ -13,17 +13,18 @@ import pytest
 from moocow.engine.errors import MoocowError
 from moocow.engine.evaluation import evaluate
 from moocow.engine.game import Game
+from moocow.engine.kernel import relabel
 from moocow.engine.registry import load_strategy
+from moocow.engine.symmetry import GuessClasses, bucket_starts
 from moocow.engine.table import FeedbackTable
 from moocow.engine.treefile import tree_stats, tree_to_dict
 from moocow.optimal import compiled, parallel, partition, search
 from moocow.optimal.bounds import INFEASIBLE, level_bounds
-from moocow.optimal.kernel import relabel, scores
+from moocow.optimal.kernel import scores
 from moocow.optimal.parallel import ForkedGuessPool
 from moocow.optimal.partition import answers_present, part_sizes
 from moocow.optimal.prove import prove_optimal
 from moocow.optimal.search import Search
-from moocow.optimal.symmetry import GuessClasses, bucket_starts
 from moocow.plugins.bottles import Bottles
 from moocow.plugins.digits import Digits
 from moocow.plugins.mastermind import Mastermind

@@ -168,13 +168,13 @@ def check_winning_answer(game: Game) -> None:
     round of a tournament. Checked once per game, on every pair of a small game, on a sample of
     secrets of a large one (``WIN_CHECK_PAIRS``); the exact search checks every pair itself.
     """
-    if game.__dict__.get("_win_checked"):
+    if game.caches.win_checked:
         return
     secrets, guesses = game.secrets, game.guesses
     count = max(1, min(len(secrets), WIN_CHECK_PAIRS // len(guesses)))
     chosen = np.unique(np.linspace(0, len(secrets) - 1, count).round().astype(np.int64))
     check_wins(game, game.feedback(guesses, secrets[chosen]).T, chosen)
-    game.__dict__["_win_checked"] = True
+    game.caches.win_checked = True
 
 
 def check_wins(game: Game, rows: np.ndarray, secrets: np.ndarray) -> None:

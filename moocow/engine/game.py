@@ -31,6 +31,8 @@ from moocow.engine.params import Param, bind, format_spec
 
 if TYPE_CHECKING:
     from moocow.engine.guess_rule import GuessRule
+    from moocow.engine.symmetry import GuessClasses
+    from moocow.engine.table import FeedbackTable
 
 Codes = np.ndarray
 """A 2-D ``uint8`` array, one code per row."""
@@ -54,6 +56,23 @@ class FeedbackForm:
     """Whether positional matches are counted."""
     symbols: int | None
     """The alphabet's size when common symbols are counted, else ``None``."""
+
+
+@dataclass(eq=False)
+class GameCaches:
+    """What the engine works out once per game and keeps with it (``Game.caches``): the game owns
+    it, and no other module writes onto a game."""
+
+    feedback_table: FeedbackTable | None = None
+    """The game's table (``table.FeedbackTable.for_game``), made again when the budget changes."""
+    opening_searched: bool = False
+    """Whether ``opening_guesses`` has been looked for (it may be ``None``: symmetry does not apply)."""
+    opening_guesses: np.ndarray | None = None
+    """The least first guess of each class alike by symmetry (``opening.opening_guesses``)."""
+    guess_classes: GuessClasses | None = None
+    """The classes of guesses alike under relabelling (``opening.later_guesses``)."""
+    win_checked: bool = False
+    """Whether only the secret itself has been seen to win (``checks.check_winning_answer``)."""
 
 
 class Game(ABC):
@@ -144,6 +163,11 @@ class Game(ABC):
         return None
 
     # ------------------------------------------------------------------ spaces, cached
+    @cached_property
+    def caches(self) -> GameCaches:
+        """The engine's work on this game, kept with it (``GameCaches``)."""
+        return GameCaches()
+
     @cached_property
     def secrets(self) -> Codes:
         """The secret space (built on first use)."""

@@ -14,7 +14,7 @@ relabelling: with both symmetries the least codes are those written ``0..0 1..1 
 counts decreasing (``1112``, not ``1222``), with places alone the sorted codes, with symbols alone
 the codes whose symbols first appear in the order ``0, 1, 2``. That every class has its least code
 among the guesses is checked by counting: the classes' sizes must add up to the guesses.
-``moocow.optimal.symmetry`` does the general case (after guesses: ``later_guesses``), out of reach
+``moocow.engine.symmetry`` does the general case (after guesses: ``later_guesses``), out of reach
 for 9 or 10 places. Symbols no candidate holds can also be renamed among themselves, whatever
 the guesses played, and so can the symbols no guess played holds (``absent_symbol_guesses``).
 """
@@ -31,7 +31,7 @@ from moocow.engine.game import Codes, Game
 from moocow.engine.position import Position
 
 if TYPE_CHECKING:
-    from moocow.optimal.symmetry import GuessClasses
+    from moocow.engine.symmetry import GuessClasses
 
 
 def opening_guesses(game: Game) -> np.ndarray | None:
@@ -41,10 +41,10 @@ def opening_guesses(game: Game) -> np.ndarray | None:
     lexicographic order, or when some class would have no representative among the guesses.
     Computed once per game.
     """
-    if "_opening_guesses" not in game.__dict__:
-        game.__dict__["_opening_guesses"] = _opening_guesses(game)
-    found: np.ndarray | None = game.__dict__["_opening_guesses"]
-    return found
+    caches = game.caches
+    if not caches.opening_searched:
+        caches.opening_guesses, caches.opening_searched = _opening_guesses(game), True
+    return caches.opening_guesses
 
 
 SYMMETRY_CELLS = 1 << 22
@@ -78,11 +78,11 @@ def warm_up_relabellings(game: Game) -> None:
 
 def _guess_classes(game: Game) -> GuessClasses:
     """The game's classes of guesses alike under relabelling, made once per game."""
-    from moocow.optimal.symmetry import GuessClasses
+    from moocow.engine.symmetry import GuessClasses
 
-    classes = game.__dict__.get("_guess_classes")
+    classes = game.caches.guess_classes
     if classes is None:
-        classes = game.__dict__["_guess_classes"] = GuessClasses(game)
+        classes = game.caches.guess_classes = GuessClasses(game)
     return classes
 
 

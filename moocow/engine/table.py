@@ -119,9 +119,9 @@ class FeedbackTable:
         process, and a table once refused memory must not stay refused under a larger budget.
         """
         budget = table_budget()
-        table = game.__dict__.get("_feedback_table")
+        table = game.caches.feedback_table
         if table is None or table.budget != budget:
-            table = game.__dict__["_feedback_table"] = cls(game, budget)
+            table = game.caches.feedback_table = cls(game, budget)
         return table
 
     def rows_per_block(self) -> int:

@@ -33,6 +33,7 @@ import numpy as np
 from moocow.engine.checks import check_wins
 from moocow.engine.errors import MoocowError
 from moocow.engine.game import Game
+from moocow.engine.symmetry import GuessClasses
 from moocow.engine.table import FeedbackTable
 from moocow.engine.tree import Node
 from moocow.engine.treefile import tree_stats
@@ -41,7 +42,6 @@ from moocow.optimal.compiled import KernelSearch
 from moocow.optimal.partition import answers_present, ordered_guesses, split_parts
 from moocow.optimal.stats import ProgressHook, RootState, SearchStats
 from moocow.optimal.stopping import listening, stop_if_asked
-from moocow.optimal.symmetry import GuessClasses
 
 if TYPE_CHECKING:  # the workers and the store load only when a search uses them
     from moocow.optimal.parallel import GuessPool, GuessTask

@@ -21,10 +21,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from moocow.engine.kernel.loading import njit
+from moocow.engine.kernel.relabel import _is_canonical, _restrict
 from moocow.optimal.bounds import INFEASIBLE
 from moocow.optimal.kernel.layout import BOUND, FULL, HITS, NODES, PROBES, VALUE
-from moocow.optimal.kernel.loading import njit
-from moocow.optimal.kernel.relabel import _is_canonical, _restrict
 from moocow.optimal.kernel.scores import (
     _exact_scan,
     _guess_totals,

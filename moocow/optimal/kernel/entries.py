@@ -1,111 +1,13 @@
-"""The compiled search's entry points as Python calls them, without loading numba where it can.
-
-Each entry point is served, for each kind of arguments it is called with (``describe``), by a
-module built ahead of time for that kind (``ahead``): loading one takes half a millisecond and
-needs only numpy. Where none can be built, numba serves it from its own cache (``loading``), as
-before; that costs importing numba and starting its runtime, 0.3 s, more than Mastermind's whole
-search.
-
-Code built ahead of time reads its arguments as the types it was built for, without checking
-them: an array of another type would be misread. So every call is described (about 10 µs for the
-search's twenty arrays and numbers), and a kind is only ever given code built for that kind.
-"""
+"""The exact search's entry points as Python calls them, served as the engine's are
+(``engine.kernel.entries``: built ahead of time where they can be, else numba's cache)."""
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable, Hashable
-from typing import Any
+from moocow.engine.kernel.entries import ENGINE_ENTRIES, INT64, Entry
 
-import numpy as np
-
-AHEAD_OF_TIME = True
-"""Whether entry points are served by modules built ahead of time where they can be; off, numba
-serves them all (the tests of that path turn it off)."""
-
-Kind = Hashable
-"""What compiled code must know of its arguments (``describe``): nested tuples of strings,
-numbers, booleans and numpy dtypes."""
-
-
-def describe(value: Any) -> Kind:
-    """The kind of a value as compiled code types it: an array's dtype, dimensions, layout and
-    flags; a tuple's items; a number's type. ``TypeError`` for anything else."""
-    if isinstance(value, np.ndarray):
-        flags = value.flags
-        layout = "C" if flags.c_contiguous else "F" if flags.f_contiguous else "A"
-        return ("array", value.dtype, value.ndim, layout, not flags.writeable, flags.aligned)
-    if isinstance(value, tuple):
-        return ("tuple", tuple(map(describe, value)))
-    if isinstance(value, (bool, np.bool_)):
-        return ("scalar", "bool")
-    if isinstance(value, int) and -(1 << 63) <= value < 1 << 63:
-        return ("scalar", "int64")
-    if isinstance(value, np.integer):
-        return ("scalar", value.dtype.name)
-    if value is None:
-        return ("none",)
-    raise TypeError(f"no compiled kind for {type(value).__name__}")
-
-
-def array_kind(dtype: type, ndim: int) -> Kind:
-    """The kind of a writable, C-ordered array, as compiled code returns them."""
-    return describe(np.zeros((0,) * ndim, dtype=dtype))
-
-
-class Entry:
-    """One function of the kernel called from Python: ``function`` of ``kernel.<module>``,
-    returning ``returns`` (a kind: code built ahead of time declares it)."""
-
-    def __init__(self, module: str, function: str, returns: Kind) -> None:
-        self.module = module
-        self.function = function
-        self.returns = returns
-        self._served: dict[Kind | None, Callable[..., Any]] = {}
-        self._numba: Callable[..., Any] | None = None
-
-    def __call__(self, *arguments: Any) -> Any:
-        try:
-            kind: Kind | None = describe(arguments)
-        except TypeError:
-            kind = None  # numba types it, or refuses it, itself
-        compiled = self._served.get(kind)
-        if compiled is None:
-            compiled = self._served[kind] = self._serve(kind)
-        return compiled(*arguments)
-
-    @property
-    def kinds(self) -> list[Kind | None]:
-        """The kinds of arguments served so far in this process (``None``: ones numba typed)."""
-        return list(self._served)
-
-    def _serve(self, kind: Kind | None) -> Callable[..., Any]:
-        """The code for ``kind``: built ahead of time if it can be, else numba's."""
-        if kind is not None and AHEAD_OF_TIME:
-            from moocow.optimal.kernel import ahead
-
-            built = ahead.load(self, kind)
-            if built is not None:
-                return built
-        return self.numba()
-
-    def numba(self) -> Callable[..., Any]:
-        """The function as numba serves it, its cache loaded directly (``loading.CachedCall``)."""
-        if self._numba is None:
-            from moocow.optimal.kernel.loading import CachedCall
-
-            kernel = importlib.import_module(f"moocow.optimal.kernel.{self.module}")
-            self._numba = CachedCall(getattr(kernel, self.function))
-        return self._numba
-
-
-INT64 = ("scalar", "int64")
-SEARCH = Entry("branch", "search", returns=INT64)
-LOOKUP = Entry("store", "lookup", returns=("tuple", (INT64, INT64)))
-REHASH = Entry("store", "_rehash", returns=("none",))
-FIXING = Entry("relabel", "fixing", returns=("tuple", (array_kind(np.intp, 2),) * 3))
-JOIN_IMAGES = Entry("relabel", "join_images", returns=array_kind(np.intp, 1))
-LOWERED = Entry("relabel", "lowered", returns=array_kind(np.bool_, 1))
-ALL_ENTRIES = (SEARCH, LOOKUP, REHASH, FIXING, JOIN_IMAGES, LOWERED)
+SEARCH = Entry("moocow.optimal.kernel.branch", "search", returns=INT64)
+LOOKUP = Entry("moocow.optimal.kernel.store", "lookup", returns=("tuple", (INT64, INT64)))
+REHASH = Entry("moocow.optimal.kernel.store", "_rehash", returns=("none",))
+ALL_ENTRIES = (SEARCH, LOOKUP, REHASH, *ENGINE_ENTRIES)
 """The functions Python calls: the search (``branch.search``), its store's lookup and rehash, and
-the loops ``symmetry.GuessClasses`` runs over every guess (``relabel``)."""
+the engine's loops over every guess that the search's symmetry runs too (``engine.kernel.relabel``)."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from moocow.optimal.kernel.loading import njit
+from moocow.engine.kernel.loading import njit
 
 GREEN, YELLOW = 2, 1
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from moocow.engine.kernel.loading import njit
 from moocow.optimal.bounds import INFEASIBLE
-from moocow.optimal.kernel.loading import njit
 
 SMALL_SET = 20
 """Up to this size a set's guesses are scored by increments as parts grow (measured faster);

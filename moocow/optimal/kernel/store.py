@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from moocow.engine.kernel.loading import njit
 from moocow.optimal.kernel.layout import DEPTH, ENTRIES, FULL, GUESS, LENGTH, POOLED, START, VALUE
-from moocow.optimal.kernel.loading import njit
 
 
 @njit

@@ -33,10 +33,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from moocow.engine.kernel.loading import njit
 from moocow.optimal.bounds import INFEASIBLE
 from moocow.optimal.kernel.hard import still_legal
 from moocow.optimal.kernel.layout import FULL, GUESS, HALT, HITS, INDEX_BITS, NODES, VALUE
-from moocow.optimal.kernel.loading import njit
 from moocow.optimal.kernel.store import decided, find, save, settle
 
 SPREAD_WEIGHT = 2

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from moocow.optimal.kernel.loading import njit
+from moocow.engine.kernel.loading import njit
 
 
 @njit

@@ -12,7 +12,7 @@ The classes are the orbits of the guesses under those relabellings. Trying every
 every guess costs their product (8 bottles after one guess: 40,320 of each), so the orbits are
 found from a few relabellings, the least guess of each is checked against every relabelling,
 and any relabelling that maps one lower joins the few until none does (``_least_of_orbits``).
-The loops over every guess are compiled, beside the compiled search's own (``kernel.relabel``):
+The loops over every guess are compiled, in ``kernel.relabel``, which the compiled search inlines too:
 the classes of 8 bottles' minmax evaluation are found 4.5 times faster than with numpy.
 """
 
@@ -23,7 +23,7 @@ import itertools
 import numpy as np
 
 from moocow.engine.game import Game
-from moocow.optimal.kernel.entries import FIXING, JOIN_IMAGES, LOWERED
+from moocow.engine.kernel.entries import FIXING, JOIN_IMAGES, LOWERED
 
 SEED_RELABELLINGS = 8
 """Relabellings the orbits are first found from, spread over the stabiliser; a few random

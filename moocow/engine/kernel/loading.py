@@ -30,7 +30,7 @@ from numba.core.compiler_lock import global_compiler_lock
 from numba.core.runtime.nrt import rtsys
 from numba.core.typing.typeof import Purpose
 
-from moocow.optimal.kernel.stamp import PACKAGE, package_stamp
+from moocow.engine.kernel.stamp import PACKAGES, package_stamp
 
 
 def _stamped(base: type) -> type:
@@ -42,7 +42,7 @@ def _stamped(base: type) -> type:
 
         @classmethod
         def from_function(cls, py_func: Any, py_file: str) -> Any:
-            if Path(py_file).resolve().parent != PACKAGE:
+            if Path(py_file).resolve().parent not in PACKAGES:
                 return None
             return super().from_function(py_func, py_file)
 

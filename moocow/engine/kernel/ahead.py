@@ -6,7 +6,7 @@ ordinary extension module that needs only numpy. Each entry point (``entries``) 
 once for each kind of arguments it is called with, on the machine that calls it and for its
 CPU, into a cache beside numba's; a later process loads it in half a millisecond.
 
-A build runs in a child process (``python -m moocow.optimal.kernel.ahead``): a numba that has
+A build runs in a child process (``python -m moocow.engine.kernel.ahead``): a numba that has
 already loaded a function just in time cannot lower calls to it ahead of time. A module is named
 by a hash of the package's compiled sources (``stamp``), the entry point, the kind and the CPU,
 so an edit, or another machine sharing the cache, builds afresh. Where a build fails (no C compiler or
@@ -32,10 +32,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from moocow.optimal.kernel.stamp import PACKAGE, package_stamp
+from moocow.engine.kernel.stamp import PACKAGE, package_stamp
 
 if TYPE_CHECKING:
-    from moocow.optimal.kernel.entries import Entry, Kind
+    from moocow.engine.kernel.entries import Entry, Kind
 
 SUFFIX = importlib.machinery.EXTENSION_SUFFIXES[0]
 CPU_LINES = ("model name", "flags", "Features", "CPU part")
@@ -178,7 +178,7 @@ def build(request: dict[str, Any]) -> None:
         warnings.simplefilter("ignore")  # pycc is pending deprecation: a build that fails falls back
         from numba.pycc import CC
 
-    kernel = importlib.import_module(f"moocow.optimal.kernel.{request['module']}")
+    kernel = importlib.import_module(request["module"])
     arguments = [numba_type(item) for item in request["kind"][1]]
     signature = numba_type(request["returns"])(*arguments)
     directory, name = Path(request["directory"]), request["name"]
