@@ -4,7 +4,7 @@ After the first guess of seven bottles the secrets fall into parts by how many b
 right (1,854, 1,855, 924, 315, 70, 21, 1). Each row searches one part alone, as the proof does,
 with the parts of every guess bounded one level deeper than counting before any is searched
 (``kernel.branch.set_bound``: each part's bound is its best guess's) against the same search
-with counting bounds alone (``compiled.PARTS_BOUNDED_DEEPER`` off), alternated in one process.
+with counting bounds alone (``kernel_search.PARTS_BOUNDED_DEEPER`` off), alternated in one process.
 
 A part is either solved exactly or, with a budget, refuted: proving that it needs at least the
 budget is most of a proof's work, and where exact search of the part takes too long (the
@@ -23,7 +23,7 @@ from bench.fresh import fresh_game
 from bench.measure import Measured, measure, median
 from bench.rows import Row, ratio
 from moocow.engine.game import Game
-from moocow.optimal import compiled, search
+from moocow.optimal import kernel_search, search
 from moocow.optimal.bounds import INFEASIBLE
 from moocow.optimal.search import Search
 from moocow.optimal.stats import SearchStats
@@ -38,12 +38,12 @@ FIRST_GUESS = 0
 def counting_bounds_only() -> Iterator[None]:
     """Parts bounded by counting alone, as before ``set_bound``: in the compiled kernel and at
     the Python levels (``search.PROBE_LEVEL``)."""
-    deeper, probe_level = compiled.PARTS_BOUNDED_DEEPER, search.PROBE_LEVEL
-    compiled.PARTS_BOUNDED_DEEPER, search.PROBE_LEVEL = False, 1 << 30
+    deeper, probe_level = kernel_search.PARTS_BOUNDED_DEEPER, search.PROBE_LEVEL
+    kernel_search.PARTS_BOUNDED_DEEPER, search.PROBE_LEVEL = False, 1 << 30
     try:
         yield
     finally:
-        compiled.PARTS_BOUNDED_DEEPER, search.PROBE_LEVEL = deeper, probe_level
+        kernel_search.PARTS_BOUNDED_DEEPER, search.PROBE_LEVEL = deeper, probe_level
 
 
 PartOutcome = tuple[int, SearchStats]

@@ -20,7 +20,7 @@ from moocow.engine.position import Position
 from moocow.engine.progress import reporting, task
 from moocow.engine.registry import load_strategy
 from moocow.engine.table import FeedbackTable
-from moocow.optimal.progress import SearchProgress, describe_bounds
+from moocow.optimal.search_progress import SearchProgress, describe_bounds
 from moocow.plugins import load_game
 from moocow.plugins.bottles import Bottles
 from moocow.plugins.mastermind import Mastermind
@@ -225,7 +225,7 @@ def test_the_search_shows_bounds_not_a_percentage(monkeypatch: pytest.MonkeyPatc
     """The exact search's line shows the best total, the proven bound and the gap (as a share of
     the best, said so), no share done; off a terminal, as a line whenever it changed (at most
     every ``LOG_SECONDS``, here 0)."""
-    from moocow.optimal import progress as search_progress
+    from moocow.optimal import search_progress
 
     quiet = io.StringIO()
     with SearchProgress(Output(console=Console(file=quiet))) as progress:
@@ -269,7 +269,7 @@ def test_off_a_terminal_a_batch_log_gets_a_first_line_and_then_more(monkeypatch:
     after the start, and only from the search's own progress calls, which do not come while it
     waits on its workers. A thread writes it soon after the start, then one at least every
     ``QUIET_LOG_SECONDS`` even if nothing changed, with no progress call at all."""
-    from moocow.optimal import progress as search_progress
+    from moocow.optimal import search_progress
 
     monkeypatch.setattr(search_progress, "FIRST_LOG_SECONDS", 0.0)
     monkeypatch.setattr(search_progress, "QUIET_LOG_SECONDS", 0.0)

@@ -12,7 +12,7 @@ from moocow.engine.game import Game
 from moocow.engine.kernel import entries as serving
 from moocow.engine.kernel import loading, stamp
 from moocow.engine.treefile import tree_stats
-from moocow.optimal import compiled, machine, search
+from moocow.optimal import kernel_search, machine, search
 from moocow.optimal.kernel import branch, entries, set_store, store
 from moocow.optimal.prove import prove_optimal
 from moocow.optimal.search import Search
@@ -31,7 +31,7 @@ def test_a_store_that_fills_up_changes_no_result(game: Game, monkeypatch: pytest
         made.append(set_store.SetStore(slots=4, pool=8))
         return made[-1]
 
-    monkeypatch.setattr(compiled, "SetStore", tiny)
+    monkeypatch.setattr(kernel_search, "SetStore", tiny)
     cramped = prove_optimal(game)
     assert cramped.proven and cramped.total == roomy.total
     assert cramped.root is not None and tree_stats(cramped.root).total == roomy.total
@@ -55,7 +55,7 @@ def test_a_store_that_forgets_everything_changes_no_result(
         made.append(set_store.SetStore(budget=0))
         return made[-1]
 
-    monkeypatch.setattr(compiled, "SetStore", forgetful)
+    monkeypatch.setattr(kernel_search, "SetStore", forgetful)
     cramped = prove_optimal(game)
     assert cramped.proven and cramped.total == roomy.total
     assert cramped.root is not None and tree_stats(cramped.root).total == roomy.total
@@ -67,7 +67,7 @@ def test_workers_whose_stores_forget_everything_find_the_same_tree(monkeypatch: 
     send back are read right after their guess, or searched again, and the tree is the same."""
     game = Bottles(n=6)
     roomy = prove_optimal(game)
-    monkeypatch.setattr(compiled, "SetStore", lambda: set_store.SetStore(budget=0))
+    monkeypatch.setattr(kernel_search, "SetStore", lambda: set_store.SetStore(budget=0))
     monkeypatch.setattr(search, "PARALLEL_SECONDS", 0.0)
     shared = prove_optimal(game, workers=2)
     assert shared.proven and shared.total == roomy.total

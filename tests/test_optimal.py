@@ -18,7 +18,7 @@ from moocow.engine.registry import load_strategy
 from moocow.engine.symmetry import GuessClasses, bucket_starts
 from moocow.engine.table import FeedbackTable
 from moocow.engine.treefile import tree_stats, tree_to_dict
-from moocow.optimal import compiled, parallel, partition, search
+from moocow.optimal import kernel_search, parallel, partition, search
 from moocow.optimal.bounds import INFEASIBLE, level_bounds
 from moocow.optimal.kernel import scores
 from moocow.optimal.parallel import ForkedGuessPool
@@ -258,16 +258,16 @@ def test_the_best_guess_bound_counts_columns_or_rows_alike(game: Game) -> None:
     search = Search(game)
     bounds = search.bounds(None)
     rng = np.random.default_rng(5)
-    guesses = np.arange(search.table.shape[1], dtype=np.int32)
+    guesses = np.arange(search.rows.shape[1], dtype=np.int32)
     for _ in range(30):
         size = int(rng.integers(4, len(game.secrets) + 1))
         secrets = np.sort(rng.choice(len(game.secrets), size, replace=False)).astype(np.int32)
-        sizes = part_sizes(search.table[secrets], search.answers, search.answer_limit)
+        sizes = part_sizes(search.rows[secrets], search.answers, search.answer_limit)
         is_candidate = np.zeros(len(guesses), dtype=np.uint8)
         is_candidate[search.guess_of[secrets]] = 1
         plain = int((size + bounds[sizes].sum(axis=0)).min())
         counts = np.zeros((len(guesses), search.answer_limit), dtype=np.uint16)
-        arguments = (search.table, secrets, guesses, bounds, counts, is_candidate)
+        arguments = (search.rows, secrets, guesses, bounds, counts, is_candidate)
         assert scores._least_guess_bound(*arguments) == plain
         assert scores._least_counted(*arguments) == plain
 
@@ -489,7 +489,7 @@ def test_deeper_part_bounds_change_the_work_not_the_optimum(monkeypatch: pytest.
     are proven 3,924 with it and with counting bounds alone, with far fewer sets searched."""
     proofs = {}
     for deeper in (True, False):
-        monkeypatch.setattr(compiled, "PARTS_BOUNDED_DEEPER", deeper)
+        monkeypatch.setattr(kernel_search, "PARTS_BOUNDED_DEEPER", deeper)
         proofs[deeper] = prove_optimal(Bottles(n=6))
     assert proofs[True].total == proofs[False].total == 3924
     assert proofs[True].proven and proofs[False].proven

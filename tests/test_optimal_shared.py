@@ -44,7 +44,7 @@ def test_a_set_waits_for_workers_busy_with_another_sets_early_starts() -> None:
     (with the third guesses shared, Mastermind came out 5,640 to 5,688 in half the runs)."""
     game = Mastermind(pegs=3, colors=4)
     searching = Search(game)
-    everything = np.arange(len(searching.table), dtype=np.int32)
+    everything = np.arange(len(searching.rows), dtype=np.int32)
     first, other = searching.parts(everything, 0)[:2]
     guesses, bounds, floor, played = searching.plan(first, None, 10**6, (0,))
     serial = searching._best_guess(first, guesses, bounds, floor, 10**6, None, played, 1)

@@ -82,7 +82,7 @@ def test_closing_the_pool_ends_workers_in_the_middle_of_sending(monkeypatch: pyt
     try:
         monkeypatch.setattr(parallel, "_guess_value", huge_outcome)  # in the workers forked now
         pool = parallel.ForkedGuessPool(searching, 2)
-        everything = np.arange(len(searching.table), dtype=np.int32)
+        everything = np.arange(len(searching.rows), dtype=np.int32)
         for position in range(2):
             pool.submit((everything, position, None, 10**9, (), 1), position, queue.SimpleQueue())
         time.sleep(1.0)  # both workers are now blocked sending

@@ -219,3 +219,21 @@ COMPILED_KINDS: dict[Callable[[np.ndarray], np.ndarray], int] = {
     parts_cost: 2,
 }
 """The scores ``compiled.scores`` computes, by its number for them."""
+
+
+def split_by_answer(candidates: np.ndarray, answers: np.ndarray) -> list[tuple[int, np.ndarray]]:
+    """The candidates grouped by the answer each gives: ``(answer, group)`` by answer ascending,
+    each group in the candidates' order. The one split of the engine's trees and the exact
+    search's Python levels; the compiled search splits the same way (``kernel.branch._split``).
+
+    Sliced by hand from one stable sort and one count per answer: ``np.split`` cost a third of
+    the exact search's time on bottles n=6.
+    """
+    grouped = candidates[np.argsort(answers, kind="stable")]
+    groups: list[tuple[int, np.ndarray]] = []
+    start = 0
+    for answer, count in enumerate(np.bincount(answers).tolist()):
+        if count:
+            groups.append((answer, grouped[start : start + count]))
+            start += count
+    return groups

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from moocow.engine.errors import MoocowError
+from moocow.engine.partitions import split_by_answer
 from moocow.engine.position import Position
 from moocow.engine.progress import task
 from moocow.engine.strategies import Strategy
@@ -69,7 +70,7 @@ def _grow(
         won = (answers == game.win) & (position.candidate_guesses == guess)
         guesses_taken[position.candidates[won]] = depth
         settled += int(won.sum())
-        parts = _split(answers[~won], position.candidates[~won])
+        parts = split_by_answer(position.candidates[~won], answers[~won])
         if (len(parts) == 1 and len(parts[0][1]) == len(position.candidates)) or depth >= limit:
             raise MoocowError(f"strategy {strategy.spec} makes no progress in {game.spec}")
         for value, part in parts:
@@ -130,15 +131,3 @@ def _settled_here(
     guesses_taken[secrets[first]] = depth
     guesses_taken[secrets[other]] = depth + 1
     return True
-
-
-def _split(answers: np.ndarray, candidates: np.ndarray) -> list[tuple[int, np.ndarray]]:
-    """Group candidates by answer; groups ascending inside, by answer ascending."""
-    if len(answers) == 0:
-        return []
-    order = np.argsort(answers, kind="stable")
-    ordered = answers[order]
-    grouped = candidates[order]
-    starts = [0, *(np.flatnonzero(ordered[1:] != ordered[:-1]) + 1).tolist()]
-    ends = [*starts[1:], len(grouped)]
-    return [(int(ordered[start]), grouped[start:end]) for start, end in zip(starts, ends, strict=True)]

@@ -76,8 +76,8 @@ def optimal(
     dot: DotOpt = None,
 ) -> None:
     """Find the strategy with the fewest guesses in total, and prove it (Ctrl-C keeps the best so far)."""
-    from moocow.optimal.progress import SearchProgress
     from moocow.optimal.prove import prove_optimal
+    from moocow.optimal.search_progress import SearchProgress
     from moocow.optimal.stopping import stopped_by_signals
     from moocow.plugins import load_game
 

@@ -137,7 +137,7 @@ def _one_by_one(proof: Proof) -> int:
 def searched(search: WideSearch, guess: int, depth: int | None, budget: int) -> tuple[int, Node | None]:
     """An opening's total and tree if below ``budget`` more than the secrets, else a bound at least
     that (no tree): what one process does for each opening, and a worker for each task."""
-    count = len(search.table)
+    count = len(search.rows)
     everything = np.arange(count, dtype=np.int32)
     total = count + search.guess_total(everything, search.every_guess, guess, depth, budget)
     if total >= count + budget:
@@ -167,7 +167,7 @@ class Proof:
 
     @property
     def count(self) -> int:
-        return len(self.search.table)
+        return len(self.search.rows)
 
     @property
     def everything(self) -> np.ndarray:
@@ -243,11 +243,11 @@ def _open_store(search: WideSearch, path: Path) -> ProofStore:
         game=search.game.spec,
         max_depth=search.max_depth,
         candidates_only=False,
-        table_digest=table_digest(search.table, search.guess_of, search.win),
+        table_digest=table_digest(search.rows, search.guess_of, search.win),
     )
 
     def counting(depth: int | None) -> np.ndarray:
-        return part_bounds(len(search.table), search.patterns, depth)
+        return part_bounds(len(search.rows), search.patterns, depth)
 
-    checker = TreeChecker(search.table, search.win, counting, search.max_depth)
+    checker = TreeChecker(search.rows, search.win, counting, search.max_depth)
     return ProofStore.open(path, identity, checker)

@@ -4,22 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from moocow.engine.partitions import split_by_answer
 from moocow.optimal.bounds import INFEASIBLE
 
 
 def split_parts(candidates: np.ndarray, answers: np.ndarray, win: int) -> list[np.ndarray]:
-    """The non-winning parts of a split, each ascending, largest first.
-
-    Sliced by hand from one stable sort and one count per answer: ``np.split`` cost a third of
-    the search's time on bottles n=6.
-    """
-    grouped = candidates[np.argsort(answers, kind="stable")]
-    parts: list[np.ndarray] = []
-    start = 0
-    for value, count in enumerate(np.bincount(answers).tolist()):
-        if count and value != win:
-            parts.append(grouped[start : start + count])
-        start += count
+    """The non-winning parts of a split (``engine.partitions.split_by_answer``), each ascending,
+    largest first; among equal sizes the smaller answer first, as the compiled search splits."""
+    parts = [group for value, group in split_by_answer(candidates, answers) if value != win]
     parts.sort(key=len, reverse=True)
     return parts
 

@@ -395,7 +395,7 @@ class TreeChecker:
         counting: Callable[[int | None], np.ndarray],
         max_depth: int | None,
     ) -> None:
-        self.table = table
+        self.rows = table
         self.win = win
         self.counting = counting
         """Counting bounds of every set size, by guesses left (``Search.bounds``)."""
@@ -406,7 +406,7 @@ class TreeChecker:
     ) -> Settled:
         """The result, if it is sound: an exact value its tree attains, a bound at least counting's."""
         candidates = np.frombuffer(key[0], dtype=np.int32)
-        if len(candidates) == 0 or (np.diff(candidates) <= 0).any() or candidates[-1] >= len(self.table):
+        if len(candidates) == 0 or (np.diff(candidates) <= 0).any() or candidates[-1] >= len(self.rows):
             raise MoocowError(f"{path}: a stored set is not a set of this game's secrets")
         paid_here = len(candidates) if guess is not None else 0  # a guess's value leaves out its own guess
         if tree is not None:
@@ -432,7 +432,7 @@ class TreeChecker:
                     f"{path}: a stored tree does not play its set (a node of {node.size}, not {len(here)})"
                 )
             total += len(here)
-            answers = self.table[here, node.guess]
+            answers = self.rows[here, node.guess]
             values = set(np.unique(answers).tolist()) - {self.win}
             if values != set(node.children):
                 raise MoocowError(f"{path}: a stored tree does not play its set (its answers differ)")

@@ -166,7 +166,7 @@ def open_store(search: Search, path: Path) -> ProofStore:
     """The store at ``path`` (made if new), its results checked and handed to ``search``."""
     from moocow.optimal.proof_store import ProofStore, SearchIdentity, TreeChecker, table_digest
 
-    table = search.table
+    table = search.rows
     identity = SearchIdentity(
         game=search.game.spec,
         max_depth=search.max_depth,

@@ -38,7 +38,7 @@ from moocow.engine.table import FeedbackTable
 from moocow.engine.tree import Node
 from moocow.engine.treefile import tree_stats
 from moocow.optimal.bounds import INFEASIBLE, level_bounds
-from moocow.optimal.compiled import KernelSearch
+from moocow.optimal.kernel_search import KernelSearch
 from moocow.optimal.partition import answers_present, ordered_guesses, split_parts
 from moocow.optimal.stats import ProgressHook, RootState, SearchStats
 from moocow.optimal.stopping import listening, stop_if_asked
@@ -96,16 +96,16 @@ class Search:
         self.max_depth = max_depth
         self.candidates_only = candidates_only
         self.progress = progress
-        self.table = table.rows(secrets)
+        self.rows = table.rows(secrets)
         """The whole feedback table, ``[secret, guess]``."""
         self.guess_of = game.secret_guess_index.astype(np.int32)
-        self._all_guesses = np.arange(self.table.shape[1], dtype=np.int32)
+        self._all_guesses = np.arange(self.rows.shape[1], dtype=np.int32)
         self.win = game.win
-        present = answers_present(self.table)
+        present = answers_present(self.rows)
         present[self.win] = False
         self.answers = np.flatnonzero(present).astype(np.uint8)
         """The non-winning answers any guess can get."""
-        self.answer_limit = int(self.table.max()) + 1
+        self.answer_limit = int(self.rows.max()) + 1
         self._check_win_identifies_secret()
         self.classes = GuessClasses(game)
         self._bounds: dict[int | None, np.ndarray] = {}
@@ -142,18 +142,18 @@ class Search:
 
     def _check_win_identifies_secret(self) -> None:
         """Every pair, not the sample ``load_game`` checks: a proof rests on it."""
-        check_wins(self.game, self.table, np.arange(len(self.table)))
+        check_wins(self.game, self.rows, np.arange(len(self.rows)))
 
     def bounds(self, depth: int | None) -> np.ndarray:
         """Counting bounds for sets of every size with ``depth`` guesses left."""
         if depth not in self._bounds:
-            self._bounds[depth] = level_bounds(len(self.table), len(self.answers), depth)
+            self._bounds[depth] = level_bounds(len(self.rows), len(self.answers), depth)
         return self._bounds[depth]
 
     # ------------------------------------------------------------------ the search
     def run(self, beta: int = INFEASIBLE) -> int:
         """Search the whole game for a total below ``beta``: the exact optimum if below, else a bound."""
-        everything = np.arange(len(self.table), dtype=np.int32)
+        everything = np.arange(len(self.rows), dtype=np.int32)
         self.root.lower = max(self.root.lower, int(self.bounds(self.max_depth)[len(everything)]))
         self.root.best = min(self.root.best, beta)
         self._started = time.monotonic()
@@ -218,7 +218,7 @@ class Search:
             # there is, the least left out included: only those are scored (5 of Mastermind's
             # 1,296 first guesses), and only their columns of the table are kept.
             guesses = guesses[canonical[guesses]]
-        rows = self.table[candidates]  # whole rows, then columns: 2 to 3 times faster than np.ix_
+        rows = self.rows[candidates]  # whole rows, then columns: 2 to 3 times faster than np.ix_
         if guesses is not self._all_guesses:
             rows = rows[:, guesses]
         child_bounds = self.bounds(None if depth is None else depth - 1)
@@ -372,7 +372,7 @@ class Search:
             return None
         children = settled.tree.children
         parts = self.parts(candidates, guess)
-        return settled.value, [children[int(self.table[part[0], guess])] for part in parts]
+        return settled.value, [children[int(self.rows[part[0], guess])] for part in parts]
 
     def remember_guess(
         self,
@@ -391,14 +391,14 @@ class Search:
         if trees is not None and total < budget:
             tree = Node(guess, len(candidates))
             for part, child in zip(self.parts(candidates, guess), trees, strict=True):
-                tree.children[int(self.table[part[0], guess])] = child
+                tree.children[int(self.rows[part[0], guess])] = child
         self.store.put_guess(candidates, depth, guess, total, tree)
 
     def _a_part_searched_here(self, candidates: np.ndarray, guess: int, level: int) -> bool:
         """Whether a part ``guess`` leaves is searched by this class (``searched_here``)."""
         if self.store is None:
             return level < self._kernel_level
-        sizes = np.bincount(self.table[candidates, guess], minlength=self.answer_limit)
+        sizes = np.bincount(self.rows[candidates, guess], minlength=self.answer_limit)
         sizes[self.win] = 0
         return self.searched_here(level, int(sizes.max()))
 
@@ -415,7 +415,7 @@ class Search:
 
     def parts(self, candidates: np.ndarray, guess: int) -> list[np.ndarray]:
         """The non-winning parts ``guess`` splits the candidates into, largest first."""
-        return split_parts(candidates, self.table[candidates, guess], self.win)
+        return split_parts(candidates, self.rows[candidates, guess], self.win)
 
     def _allowed(self, candidates: np.ndarray) -> np.ndarray:
         """The guesses allowed with these candidates left."""
@@ -520,7 +520,7 @@ class Search:
         best = self.root.tree
         if best is None or best.guess != guess:
             return
-        answer = int(self.table[part[0], guess])
+        answer = int(self.rows[part[0], guess])
         gain = tree_stats(best.children[answer]).total - value
         if gain > 0:
             best.children[answer] = self.subtree(part, depth)
@@ -540,7 +540,7 @@ class Search:
     # ------------------------------------------------------------------ reading the tree back
     def tree(self) -> Node:
         """The tree of the best strategy found, read from the cache of exact values."""
-        everything = np.arange(len(self.table), dtype=np.int32)
+        everything = np.arange(len(self.rows), dtype=np.int32)
         return self.subtree(everything, self.max_depth)
 
     def keep_subtree(self, candidates: np.ndarray, depth: int | None, tree: Node) -> None:
@@ -570,7 +570,7 @@ class Search:
         node = Node(guess, len(candidates))
         child_depth = None if depth is None else depth - 1
         for part in self.parts(candidates, guess):
-            node.children[int(self.table[part[0], guess])] = self.subtree(part, child_depth)
+            node.children[int(self.rows[part[0], guess])] = self.subtree(part, child_depth)
         return node
 
     def _small_tree(self, candidates: np.ndarray) -> Node:
@@ -580,7 +580,7 @@ class Search:
         node = Node(int(self.guess_of[first]), len(candidates))
         if len(candidates) == 2:
             second = int(candidates[1])
-            node.children[int(self.table[second, node.guess])] = Node(int(self.guess_of[second]), 1)
+            node.children[int(self.rows[second, node.guess])] = Node(int(self.guess_of[second]), 1)
         return node
 
 

@@ -94,7 +94,7 @@ class WideSearch:
         rows = table.rows(np.arange(table.secret_count, dtype=np.int32))
         self.game = game
         self.max_depth = max_depth
-        self.table = rows
+        self.rows = rows
         """The whole feedback table, ``[secret, guess]``."""
         self.by_guess = np.ascontiguousarray(rows.T)
         self.guess_of = game.secret_guess_index.astype(np.int32)
@@ -202,7 +202,7 @@ class WideSearch:
 
     def graft(self, node: Node, candidates: np.ndarray, legal: np.ndarray, depth: int | None) -> None:
         """Fill in ``node``'s children: the best tree of each part its guess leaves."""
-        answers = self.table[candidates, node.guess]
+        answers = self.rows[candidates, node.guess]
         for answer in np.unique(answers).tolist():
             if answer != self.win:
                 part = candidates[answers == answer]

@@ -14,6 +14,7 @@ from moocow.engine.checks import check_feedback_model, check_winning_answer, che
 from moocow.engine.errors import MoocowError, one_line
 from moocow.engine.game import Game
 from moocow.engine.params import parse_spec
+from moocow.plugins.game_registry import collect_games
 from moocow.plugins.hookspecs import hookimpl, hookspec
 from moocow.plugins.manager import (
     BUILTIN_PLUGINS,
@@ -22,7 +23,6 @@ from moocow.plugins.manager import (
     PluginManager,
     build_plugin_manager,
 )
-from moocow.plugins.registry import collect_games
 
 __all__ = [
     "BUILTIN_PLUGINS",

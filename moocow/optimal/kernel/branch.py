@@ -199,7 +199,7 @@ def search(
     ``BOUND``, the set's bound one level deeper (``set_bound``).
 
     ``game`` is the table, bounds and rules, ``work`` the store, counters and scratch space
-    (``compiled.KernelSearch``), ``symmetry`` the stabiliser of the guesses played so far
+    (``kernel_search.KernelSearch``), ``symmetry`` the stabiliser of the guesses played so far
     (``relabel._restrict``; empty when none is left) and ``depth`` the row of the counting bounds.
     One function for both jobs: numba's cache cannot load mutually recursive functions.
     """

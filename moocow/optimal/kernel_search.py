@@ -39,9 +39,9 @@ class KernelSearch:
         self.search = search
         unlimited = search.max_depth is None
         depths = [None] if unlimited else range(search.max_depth + 1)
-        wide = np.uint16 if len(search.table) < 1 << 16 else np.uint32
+        wide = np.uint16 if len(search.rows) < 1 << 16 else np.uint32
         self.game = (
-            search.table,
+            search.rows,
             search.guess_of,
             search._all_guesses,
             search.candidates_only,
@@ -57,9 +57,9 @@ class KernelSearch:
         whether parts are bounded deeper."""
         self.store = SetStore()
         self.counters = np.zeros(3, dtype=np.int64)
-        self.counts = np.zeros((search.table.shape[1], search.answer_limit), dtype=wide)
+        self.counts = np.zeros((search.rows.shape[1], search.answer_limit), dtype=wide)
         """Scratch space left zeroed: a count per guess and answer."""
-        self.is_candidate = np.zeros(search.table.shape[1], dtype=np.uint8)
+        self.is_candidate = np.zeros(search.rows.shape[1], dtype=np.uint8)
         """Scratch space left zeroed: a flag per guess."""
 
     def _work(self, store: tuple) -> tuple:
@@ -69,7 +69,7 @@ class KernelSearch:
     def warm_up(self) -> None:
         """Load the kernel (built ahead of time, or numba's): the first call of each entry does, and
         builds or compiles what is not there yet."""
-        few = np.arange(min(3, len(self.search.table)), dtype=np.int32)
+        few = np.arange(min(3, len(self.search.rows)), dtype=np.int32)
         self.solve(few, None, self.search.max_depth, 0, SearchStats())
         self.set_bound(few, self.search.max_depth, SearchStats())
 
