@@ -7,7 +7,7 @@ its counters, its scratch space), and turns each call into the kernel's argument
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
@@ -32,6 +32,34 @@ def as_kernel_set(candidates: np.ndarray) -> np.ndarray:
     return np.require(candidates, dtype=np.int32, requirements="CAW")
 
 
+class KernelArgs(NamedTuple):
+    """What ``kernel.branch.search`` reads, in the order it reads them: the kernel takes them by
+    position, as code built ahead of time types them as a plain tuple."""
+
+    rows: np.ndarray
+    """The feedback table, ``[secret, guess]`` (``Search.rows``)."""
+    guess_of: np.ndarray
+    """Each secret's index among the guesses."""
+    all_guesses: np.ndarray
+    """Every guess's index."""
+    candidates_only: bool
+    """Whether only candidates may be guessed."""
+    bounds: np.ndarray
+    """The counting bounds, one row per depth left."""
+    unlimited: bool
+    """Whether the depth is unlimited."""
+    win: int
+    """The winning answer."""
+    answer_limit: int
+    """Exclusive bound of the answers."""
+    branching: int
+    """How many answers occur."""
+    codes: np.ndarray
+    """The guesses' codes, for the relabellings."""
+    parts_bounded_deeper: bool
+    """``PARTS_BOUNDED_DEEPER``."""
+
+
 class KernelSearch:
     """The compiled search (``kernel``) set up for one ``Search``: its arrays and its own store."""
 
@@ -40,7 +68,7 @@ class KernelSearch:
         unlimited = search.max_depth is None
         depths = [None] if unlimited else range(search.max_depth + 1)
         wide = np.uint16 if len(search.rows) < 1 << 16 else np.uint32
-        self.game = (
+        self.args = KernelArgs(
             search.rows,
             search.guess_of,
             search._all_guesses,
@@ -53,8 +81,7 @@ class KernelSearch:
             search.classes.codes,
             PARTS_BOUNDED_DEEPER,
         )
-        """What ``kernel.branch.search`` reads: the table, the guesses, the counting bounds, the rules,
-        whether parts are bounded deeper."""
+        """What ``kernel.branch.search`` reads (``KernelArgs``)."""
         self.store = SetStore()
         self.counters = np.zeros(3, dtype=np.int64)
         self.counts = np.zeros((search.rows.shape[1], search.answer_limit), dtype=wide)
@@ -102,7 +129,7 @@ class KernelSearch:
         symmetry = self.search.classes.stabiliser(played)
         row = self._row(depth)
         value = self.store.call(
-            lambda store: SEARCH(self.game, self._work(store), candidates, symmetry, row, budget, guess)
+            lambda store: SEARCH(self.args, self._work(store), candidates, symmetry, row, budget, guess)
         )
         self._count(before, stats)
         return int(value)
@@ -114,7 +141,7 @@ class KernelSearch:
         row = self._row(depth)
         symmetry = self.search.classes.stabiliser(None)
         value = self.store.call(
-            lambda store: SEARCH(self.game, self._work(store), candidates, symmetry, row, 0, BOUND)
+            lambda store: SEARCH(self.args, self._work(store), candidates, symmetry, row, 0, BOUND)
         )
         self._count(before, stats)
         return int(value)

@@ -12,9 +12,9 @@ fail-soft search, set for set and bound for bound:
   ends the set, the others are tried best first, one per class of relabellings (``relabel``);
 - every set solved or refuted is kept (``store``).
 
-Its entry points take ``game`` (the table, bounds and rules), ``work`` (the store, counters and
-scratch space) and the symmetry as tuples of arrays and numbers, which numba's dispatcher types
-in C: a call from Python costs about a microsecond.
+Its entry points take ``args`` (the table, bounds and rules: ``kernel_search.KernelArgs``),
+``work`` (the store, counters and scratch space) and the symmetry as tuples of arrays and numbers,
+which numba's dispatcher types in C: a call from Python costs about a microsecond.
 """
 
 from __future__ import annotations
@@ -121,14 +121,14 @@ def _best_first(
 
 
 @njit
-def set_bound(game: tuple, work: tuple, candidates: np.ndarray, depth: int) -> int:
+def set_bound(args: tuple, work: tuple, candidates: np.ndarray, depth: int) -> int:
     """A lower bound on a set's total one level deeper than counting: its best guess's bound.
 
     The least of ``n`` plus its parts' counting bounds over every guess (``_least_guess_bound``
     counts exactly only the guesses a quick bound leaves in the running); a cached value (exact
     or a bound) is taken as it is.
     """
-    table, guess_of, all_guesses, candidates_only, bounds, unlimited, win, answer_limit = game[:8]
+    table, guess_of, all_guesses, candidates_only, bounds, unlimited, win, answer_limit = args[:8]
     store, stats, counts, is_candidate = work
     count = len(candidates)
     static = bounds[depth, count]
@@ -164,7 +164,7 @@ def set_bound(game: tuple, work: tuple, candidates: np.ndarray, depth: int) -> i
 
 @njit
 def _parts_lower_bounds(
-    game: tuple, work: tuple, grouped: np.ndarray, sizes: np.ndarray, depth: int, budget: int
+    args: tuple, work: tuple, grouped: np.ndarray, sizes: np.ndarray, depth: int, budget: int
 ) -> np.ndarray:
     """Lower bounds of a guess's parts (``grouped``, largest first): counting bounds, raised by
     ``set_bound`` (largest first, parts of one or two are exact already) until they reach ``budget``.
@@ -172,7 +172,7 @@ def _parts_lower_bounds(
     Counting bounds are far below the truth for large sets (a part of 408 secrets: 1434 against
     1562), so refuting a guess on them alone meant solving most of its parts exactly.
     """
-    child_bounds, deeper = game[4][depth], game[10]
+    child_bounds, deeper = args[4][depth], args[10]
     part_bounds = np.empty(len(sizes), dtype=np.int64)
     total = 0
     for index in range(len(sizes)):
@@ -183,7 +183,7 @@ def _parts_lower_bounds(
         size = sizes[index]
         if size <= 2 or total >= budget or not deeper:
             break
-        raised = set_bound(game, work, grouped[start : start + size], depth)
+        raised = set_bound(args, work, grouped[start : start + size], depth)
         total += raised - part_bounds[index]
         part_bounds[index] = raised
         start += size
@@ -192,19 +192,20 @@ def _parts_lower_bounds(
 
 @njit
 def search(
-    game: tuple, work: tuple, candidates: np.ndarray, symmetry: tuple, depth: int, beta: int, guess: int
+    args: tuple, work: tuple, candidates: np.ndarray, symmetry: tuple, depth: int, beta: int, guess: int
 ) -> int:
     """The least total of ``candidates`` within ``depth`` if below ``beta``; else a bound ``>= beta``.
     With a ``guess`` (not -1): the total of the parts it leaves, on the same terms; with
     ``BOUND``, the set's bound one level deeper (``set_bound``).
 
-    ``game`` is the table, bounds and rules, ``work`` the store, counters and scratch space
-    (``kernel_search.KernelSearch``), ``symmetry`` the stabiliser of the guesses played so far
-    (``relabel._restrict``; empty when none is left) and ``depth`` the row of the counting bounds.
+    ``args`` is the table, bounds and rules (``kernel_search.KernelArgs``), ``work`` the store,
+    counters and scratch space (``kernel_search.KernelSearch``), ``symmetry`` the stabiliser of
+    the guesses played so far (``relabel._restrict``; empty when none is left) and ``depth`` the
+    row of the counting bounds.
     One function for both jobs: numba's cache cannot load mutually recursive functions.
     """
-    table, guess_of, all_guesses, candidates_only, bounds, unlimited, win, answer_limit = game[:8]
-    branching, codes = game[8], game[9]
+    table, guess_of, all_guesses, candidates_only, bounds, unlimited, win, answer_limit = args[:8]
+    branching, codes = args[8], args[9]
     store, stats, counts, is_candidate = work
     count = len(candidates)
     child_depth = depth if unlimited else depth - 1
@@ -212,13 +213,13 @@ def search(
     if store[3][FULL]:
         return 0  # unwinding: the store is full, the value is thrown away (``store.SetStore.call``)
     if guess == BOUND:
-        return set_bound(game, work, candidates, depth)
+        return set_bound(args, work, candidates, depth)
     if guess >= 0:
         grouped, sizes = _split(table, candidates, guess, win, answer_limit)
         if sizes[0] == count:
             return INFEASIBLE  # splits nothing: never part of a best strategy
         below = _restrict(codes, symmetry, guess) if len(symmetry[0]) else symmetry
-        part_bounds = _parts_lower_bounds(game, work, grouped, sizes, child_depth, beta)
+        part_bounds = _parts_lower_bounds(args, work, grouped, sizes, child_depth, beta)
         remaining = part_bounds.sum()
         total = 0
         start = 0
@@ -230,7 +231,7 @@ def search(
                 total += part_bounds[index]  # what a search of the part would return, without it
             else:
                 part = grouped[start : start + size]
-                total += search(game, work, part, below, child_depth, part_budget, no_guess)
+                total += search(args, work, part, below, child_depth, part_budget, no_guess)
                 if store[3][FULL]:
                     return 0
             start += size
@@ -293,7 +294,7 @@ def search(
             tried = np.int64(guesses[place])
             if not _is_canonical(codes, symmetry[0], symmetry[1], tried):
                 continue  # its class's least guess, in the same tier, is tried instead
-            value = count + search(game, work, candidates, symmetry, depth, bound - count, tried)
+            value = count + search(args, work, candidates, symmetry, depth, bound - count, tried)
             if store[3][FULL]:
                 return 0
             if value < bound:
