@@ -127,7 +127,9 @@ def test_compiled_evaluations_equal_numpy(spec: str, strategy: str, monkeypatch:
 
 def test_games_without_a_form_stay_on_numpy(monkeypatch: pytest.MonkeyPatch) -> None:
     """A game that scores its own way (a subclass overriding ``feedback``) gets no compiled path."""
+    from moocow.plugins.bottles import Bottles
     from moocow.plugins.mastermind import Mastermind
+    from moocow.plugins.symbols import SymbolGame
 
     class Reversed(Mastermind):
         name = "reversed"
@@ -135,9 +137,17 @@ def test_games_without_a_form_stay_on_numpy(monkeypatch: pytest.MonkeyPatch) -> 
         def feedback(self, guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
             return super().feedback(guesses[:, ::-1], secrets)
 
+    class Crossed(Bottles):
+        name = "crossed"
+
+        def feedback(self, guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
+            return super().feedback(guesses[:, ::-1], secrets)
+
     monkeypatch.setenv(ENGINE_VARIABLE, "compiled")
     assert Reversed().feedback_form() is None
     assert FeedbackTable(Reversed()).compiled(1 << 30) is None
+    assert Crossed(n=4).feedback_form() is None and Bottles(n=4).feedback_form() is not None
+    assert (Mastermind.feedback_defined_by, Reversed.feedback_defined_by) == (SymbolGame, Reversed)
 
 
 def test_too_many_symbol_copies_stay_on_numpy() -> None:

@@ -101,10 +101,17 @@ class Game(ABC):
     ``"positions"`` (any permutation of the places), ``"symbols"`` (any renaming of the symbols
     ``0..`` of the codes). Exact searches try one guess per class; the default claims none."""
 
+    feedback_defined_by: ClassVar[type[Game] | None] = None
+    """The class whose ``feedback`` is in force, set as each game class is defined. A class that
+    computes its own feedback faster elsewhere (``feedback_form``, its feedback model's values)
+    does so only while this is itself: a subclass scoring its own way turns that off."""
+
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """Every game's own ``feedback``, ``parse_code`` and ``format_code`` are checked as they
-        answer (``engine.checks``)."""
+        answer (``engine.checks``); ``feedback_defined_by`` is set."""
         super().__init_subclass__(**kwargs)
+        if "feedback" in cls.__dict__:
+            cls.feedback_defined_by = cls
         for name, check in _CHECKED_METHODS.items():
             own = cls.__dict__.get(name)
             if callable(own) and not getattr(own, "is_checked", False):

@@ -54,7 +54,7 @@ class Bottles(SymbolGame):
 
     def feedback_form(self) -> FeedbackForm | None:
         """Positional matches alone, unless a subclass scores its own way."""
-        own = type(self).feedback is Bottles.feedback
+        own = self.feedback_defined_by is Bottles
         return FeedbackForm(positional=True, symbols=None) if own else None
 
     def move_distance(self, previous: np.ndarray, guesses: Codes) -> np.ndarray:

@@ -40,7 +40,7 @@ class SymbolGame(Game):
 
     def feedback_form(self) -> FeedbackForm | None:
         """Bulls and cows, unless a subclass scores its own way."""
-        if type(self).feedback is not SymbolGame.feedback:
+        if self.feedback_defined_by is not SymbolGame:
             return None
         return FeedbackForm(positional=True, symbols=len(self.alphabet))
 
@@ -48,7 +48,7 @@ class SymbolGame(Game):
     def feedback_model(self) -> FeedbackModel:
         """Bulls and cows that can occur (``scoring.bulls_and_cows_counts``), symmetric in guess and
         secret; a subclass that scores its own way declares its own values."""
-        if type(self).feedback is not SymbolGame.feedback:
+        if self.feedback_defined_by is not SymbolGame:
             return super().feedback_model
         packing = Counts(self.feedback_fields, self.code_length)
         counts = bulls_and_cows_counts(self.code_length, len(self.alphabet), self.distinct_symbols)
