@@ -15,6 +15,12 @@ The pages follow one convention, so that an example is a test (as python-chess t
   block is preceded by one of ``<!-- docs-test: excerpt: PATH -->`` (its text is in that file of
   the checkout, verbatim), ``<!-- docs-test: run: NAME=PATH ... -->`` (run as a script in a folder
   where each NAME is a link to PATH; it must exit 0) or ``<!-- docs-test: skip: REASON -->``.
+- A table preceded by ``<!-- docs-test: from: PATH -->`` is copied row for row from that file
+  (timings come from ``bench/README.md``, with their machine and date); one preceded by
+  ``<!-- docs-test: figures: KIND -->`` is checked against what moocow prints
+  (``tests/test_docs_figures.py``).
+- A page links only to files of the checkout and names no folder of one machine; every page is
+  in ``mkdocs.yml``'s nav (``tests/test_docs_site.py`` builds the site strictly).
 
 What may differ from run to run is normalised on both sides before comparing: durations (``0.99
 s``), the ms/guess column of a standings table, trailing spaces, the line a machine's first
@@ -318,6 +324,25 @@ def update() -> None:
                         line.rstrip() for line in output.rstrip("\n").split("\n")
                     ]
             page.write_text("\n".join(lines), encoding="utf-8")
+
+
+FRONT_PAGE_LINES = 150
+TOPICS = ("getting-started", "games", "strategies", "assistant", "web", "optimal", "tournaments", "runner")
+TOPICS += ("grading", "gradescope", "plugins", "api", "design", "benchmarks")
+
+
+def test_the_readme_is_a_front_page() -> None:
+    """The README stays short, starts with the two commands (the first sets up and runs the main
+    job, the second is what CI runs), and leads to every topic's page of the manual."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    lines = readme.split("\n")
+    assert len(lines) < FRONT_PAGE_LINES
+    setup = "python3 -m venv .venv && .venv/bin/python -m pip install -q -e '.[test]' && "
+    assert lines[8:10] == [
+        f"{setup}.venv/bin/moocow tournament --config tournament.toml",
+        f"{setup}.venv/bin/python -m pytest",
+    ]
+    assert [topic for topic in TOPICS if f"(docs/{topic}.md)" not in readme] == []
 
 
 SYSTEM_FOLDERS = {"proc", "sys", "dev", "tmp", "var", "run", "etc", "usr", "bin", "sbin", "lib", "opt"} | {
