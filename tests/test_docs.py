@@ -349,8 +349,13 @@ SYSTEM_FOLDERS = {"proc", "sys", "dev", "tmp", "var", "run", "etc", "usr", "bin"
     "root"
 }
 """Folders of the machine a page describes (what a sandbox hides, where a system puts things)."""
-PLATFORM_FOLDERS = {"autograder"}
-"""Folders a grading platform makes (Gradescope's ``/autograder``)."""
+PLATFORM_FOLDERS = {"autograder", "grade", "moocow"}
+"""Folders a grading platform makes: Gradescope's ``/autograder``, PrairieLearn's ``/grade`` and
+the ``/moocow`` of the grader's image."""
+_VARIABLE = re.compile(r'"?\$\{?\w+\}?"?/')
+"""A path from a shell variable (``"$FIXTURES"/moocow-*.whl``): wherever the variable says."""
+_HOME = re.compile(r"~/(?!\.cache/|\.local/|\.config/)[\w./-]+")
+"""A path in a home folder other than where moocow keeps its own files (XDG's folders)."""
 _ABSOLUTE = re.compile(r"(?<![\w.:/~\]-])/(?P<first>[A-Za-z_][\w-]*(?:\.[\w-]+)*)")
 _UP = re.compile(r"(?<![\w.])\.\./")
 _LINK = re.compile(r"\]\((?P<target>[^)\s]+)\)|\bsrc=\"(?P<source>[^\"]+)\"")
@@ -377,13 +382,13 @@ def outside_paths(page: Path, routes: set[str]) -> list[str]:
         resolved = (page.parent / target).resolve()
         if not resolved.is_relative_to(ROOT) or not resolved.exists():
             found.append(f"link {target}")
-    prose = _LINK.sub("", text)
+    prose = _VARIABLE.sub("VARIABLE/", _LINK.sub("", text))
     for named in _ABSOLUTE.finditer(prose):
         if named["first"] not in SYSTEM_FOLDERS | PLATFORM_FOLDERS | routes:
             found.append(named.group(0))
     blocks = "\n".join(re.findall(r"^```\w*\n(.*?)^```", prose, flags=re.DOTALL | re.MULTILINE))
     found += [f"{line.strip()!r}" for line in blocks.split("\n") if _UP.search(line)]
-    found += re.findall(r"~/(?!\.cache/moocow)[\w./-]+", prose)
+    found += _HOME.findall(prose)
     return found
 
 
@@ -400,10 +405,10 @@ def test_the_path_check_finds_what_it_should(tmp_path: Path) -> None:
     """The check is not blind: a link out, a machine's folder and a climb out are each found."""
     page = tmp_path / "probe.md"
     example = "```console\n$ cat ../shared/words.txt\n```\n"
-    page.write_text(
-        f"[a](probe.md) see /work/selby/wordle, not /proc or /assist.\n{example}", encoding="utf-8"
-    )
-    assert outside_paths(page, {"assist"}) == ["link probe.md", "/work", "'$ cat ../shared/words.txt'"]
+    named = 'see /work/selby/wordle and ~/shared, not /proc, /assist, ~/.cache/moocow or "$HOME"/x'
+    page.write_text(f"[a](probe.md) {named}.\n{example}", encoding="utf-8")
+    found = ["link probe.md", "/work", "'$ cat ../shared/words.txt'", "~/shared"]
+    assert outside_paths(page, {"assist"}) == found
 
 
 _FROM = re.compile(r"<!-- docs-test: from: (?P<path>\S+) -->")
