@@ -42,20 +42,55 @@ def served(*arguments: str) -> Iterator[str]:
 
 
 @contextmanager
-def phone(width: int = PHONE["width"], height: int = PHONE["height"], dark: bool = False) -> Iterator[Any]:
-    """A page in chromium at a phone's size."""
+def chromium() -> Iterator[Any]:
+    """Debian's chromium, launched once for a module's tests (each page gets a context of its own)."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as driver:
         browser = driver.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         try:
-            context = browser.new_context(
-                viewport={"width": width, "height": height},
-                device_scale_factor=1,
-                is_mobile=True,
-                has_touch=True,
-                color_scheme="dark" if dark else "light",
-            )
-            yield context.new_page()
+            yield browser
         finally:
             browser.close()
+
+
+def new_phone(
+    browser: Any,
+    width: int = PHONE["width"],
+    height: int = PHONE["height"],
+    dark: bool = False,
+    script: bool = True,
+) -> Any:
+    """A page at a phone's size in a context of its own (``script=False``: JavaScript off)."""
+    context = browser.new_context(
+        viewport={"width": width, "height": height},
+        device_scale_factor=1,
+        is_mobile=True,
+        has_touch=True,
+        color_scheme="dark" if dark else "light",
+        java_script_enabled=script,
+    )
+    return context.new_page()
+
+
+@contextmanager
+def phone(width: int = PHONE["width"], height: int = PHONE["height"], dark: bool = False) -> Iterator[Any]:
+    """A page in chromium at a phone's size."""
+    with chromium() as browser:
+        yield new_phone(browser, width, height, dark)
+
+
+def overflow(page: Any) -> list[str]:
+    """What makes the page wider than its viewport, or scrolls sideways inside it: the document
+    itself and every ``.scroll`` box (pictures meant to be panned are not ``.scroll``)."""
+    return page.evaluate(
+        """() => {
+        const wide = [];
+        const doc = document.documentElement;
+        if (doc.scrollWidth > innerWidth) wide.push(`the page: ${doc.scrollWidth} px in ${innerWidth}`);
+        for (const box of document.querySelectorAll('.scroll'))
+            if (box.scrollWidth > box.clientWidth + 1)
+                wide.push(`${box.firstElementChild.className}: ${box.scrollWidth} px in ${box.clientWidth}`);
+        return wide;
+    }"""
+    )

@@ -7,7 +7,7 @@ computer has ``m=GUESS`` alone, the score being the computer's. ``g`` is a guess
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -84,3 +84,18 @@ def split_entry(typed: str) -> tuple[str, str]:
     """``GUESS SCORE`` typed in one box, split as ``moocow assist`` splits it."""
     guess, _, score = typed.strip().partition(" ")
     return guess, score.strip()
+
+
+def typed_guess(query: Mapping[str, str]) -> str | None:
+    """The guess sent whole: typed (``guess=``), or picked place by place without JavaScript
+    (``p0=A&p1=C...``, up to the first place missing), so that a guess is one entry of the
+    browser's history and not one per tap."""
+    if "guess" in query:
+        return query["guess"]
+    picked = []
+    for place in range(MAX_TYPED):
+        piece = query.get(f"p{place}")
+        if piece is None:
+            break
+        picked.append(piece)
+    return "".join(picked) if picked else None

@@ -1,0 +1,258 @@
+"""Every page at a phone's width, in one chromium and one server for the module: nothing wider than
+the screen at 360 and 390 px (a crashed player named by a long path, the leaderboard, a round, the
+tree, the comparison, the assistant and a game for each game, a review, the first page), and the
+details that make a page usable at a table: long names cut whole on hover, counts on the
+histogram, pieces that keep their place, a number pad for scores, the bottles' labels, a tree's
+picture at a readable size, and the back button undoing guesses, not taps, without JavaScript."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote, urlencode
+
+import pytest
+from typer.testing import CliRunner
+
+from moocow.cli import app
+from tests.browser import chromium, need_browser, new_phone, overflow, served
+
+WIDTHS = (360, 390)
+CRASHING = "mastermind:pegs=3,colors=4"
+
+
+@pytest.fixture(scope="module")
+def player(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """A player that crashes, named by its path (long, without a space to break it at)."""
+    folder = tmp_path_factory.mktemp("phone") / "students" / "a-rather-long-folder-name" / "submission-0042"
+    folder.mkdir(parents=True)
+    for level in [folder, *folder.parents][:4]:
+        level.chmod(0o755)
+    script = folder / "crashing_player_with_a_long_name.py"
+    shutil.copy(Path(__file__).parent / "players" / "crash.py", script)
+    return str(script)
+
+
+@pytest.fixture(scope="module")
+def address(player: str) -> Iterator[str]:
+    """``moocow serve`` over a small tournament's results, the crashing player in it."""
+    results = Path(player).parent / "results.jsonl"
+    arguments = ["tournament", "-p", "minmax", "-p", player, "-g", CRASHING, "-g", "bottles:n=4"]
+    outcome = CliRunner().invoke(app, [*arguments, "-r", "1", "--seed", "3", "--results", str(results)])
+    assert outcome.exit_code == 0, outcome.output
+    with served("--results", str(results)) as served_at:
+        yield served_at
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    need_browser()
+    with chromium() as launched:
+        yield launched
+
+
+def pages(player: str) -> dict[str, str]:
+    """Every kind of page, as a visitor reaches it (small games, so that each answers at once)."""
+    named = quote(player, safe="")
+    shown = {
+        "home": "",
+        "results": "results",
+        "leaderboard": "results/0",
+        "crashed player": f"results/0/player?name={named}",
+        "crashed round": "results/0/round?" + urlencode({"player": player, "game": CRASHING, "round": 0}),
+        "tree": "tree?game=mastermind%3Apegs%3D3%2Ccolors%3D4&s=minmax",
+        "tree node": "tree?game=mastermind%3Apegs%3D3%2Ccolors%3D4&s=minmax&a=0B1W",
+        "compare": "evaluate?game=bottles%3An%3D5&s=minmax&s=first",
+        "error": "assist?game=nothing",
+        "seven bottles, scores": "assist?game=bottles%3An%3D7&m=ABCDEFG%3A1&g=ACBEDGF",
+        "mastermind, scores": "assist?game=mastermind&m=1122%3A0B1W&g=3345",
+        "wordle, tiles": "assist?game=wordle&m=salet%3ABBYGB&g=broil&f=GBYBG",
+        "review": "play?game=bottles%3An%3D5&seed=5&m=ABCDE&m=BADCE&end=1",
+    }
+    for game in ("bottles:n=7", "mastermind", "digits", "words", "wordle"):
+        shown[f"assist {game}"] = "assist?" + urlencode(
+            {"game": game, **({"m": "salet:BBYGB"} if game == "wordle" else {})}
+        )
+        shown[f"play {game}"] = "play?" + urlencode({"game": game, "seed": 1})
+    return shown
+
+
+READY = {
+    "tree": "document.querySelector('ul.branches')",
+    "tree node": "document.querySelector('ul.branches')",
+    "compare": "document.querySelector('svg.bars') && !document.querySelector('progress')",
+}
+"""Pages that wait for a computation: what shows it is done."""
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_no_page_is_wider_than_a_phone(browser: Any, address: str, player: str, width: int) -> None:
+    page = new_phone(browser, width=width)
+    wide = {}
+    for name, path in pages(player).items():
+        page.goto(address + path)
+        if name in READY:
+            page.wait_for_function(READY[name], timeout=60_000)
+            page.reload()
+        if overflow(page):
+            wide[name] = overflow(page)
+    assert not wide
+
+
+def test_a_long_name_is_cut_and_whole_on_hover_and_a_tap_away(
+    browser: Any, address: str, player: str
+) -> None:
+    """The leaderboard keeps its numbers on screen: the path is cut in its middle (its file name
+    kept), whole in its title, and its link opens the player's page, which shows it whole."""
+    page = new_phone(browser, width=360)
+    page.goto(address + "results/0")
+    name = page.locator("table.standings a.cut", has_text=".py").first
+    assert name.get_attribute("title") == player
+    assert name.inner_text() != player and "py" in name.locator(".tail").inner_text()
+    assert (
+        page.evaluate("(a => a.scrollWidth > a.clientWidth)(document.querySelector('a.cut .head'))") is False
+    )
+    cut = page.locator("a.cut .head", has_text="/").first
+    assert cut.evaluate("head => head.scrollWidth > head.clientWidth")  # shortened, with its ellipsis
+    for cell in page.locator("table.standings td.n:visible").all():
+        box = cell.bounding_box()
+        assert box is not None and box["x"] + box["width"] <= 360
+    name.click()
+    page.wait_for_url("**/player?**")
+    assert page.locator("h1").inner_text() == player and not overflow(page)
+
+
+def test_the_histogram_shows_counts_and_a_bar_of_one_secret(browser: Any, address: str) -> None:
+    """Each bar says its count, in order, and a bar of one secret is drawn tall enough to see."""
+    page = new_phone(browser, width=360)
+    path = "evaluate?game=bottles%3An%3D5&s=minmax&s=first"
+    page.goto(address + path)
+    page.wait_for_function(READY["compare"], timeout=60_000)
+    page.reload()
+    data = page.request.get(address + path.replace("evaluate?", "evaluate.json?")).json()
+    counts = [count for job in data["strategies"] for count in job["result"]["histogram"] if count]
+    assert [t.text_content() for t in page.locator("svg.bars text.count").all()] == [
+        f"{count:,}" for count in counts
+    ]
+    assert 1 in counts  # the first guess finds one secret
+    heights = [
+        box["height"] for box in (bar.bounding_box() for bar in page.locator("svg.bars rect").all()) if box
+    ]
+    assert len(heights) == len(counts) and min(heights) >= 1.9
+
+
+def piece_boxes(page: Any) -> list[tuple[float, float]]:
+    return [
+        (box["x"], box["y"]) for box in (tap.bounding_box() for tap in page.locator("nav.pieces .tap").all())
+    ]
+
+
+def test_pieces_keep_their_place_as_they_are_tapped(browser: Any, address: str) -> None:
+    """Seven bottles on one row at 360 px, 44 px each; a tapped bottle is dimmed where it was and
+    no other piece moves."""
+    from playwright.sync_api import expect
+
+    page = new_phone(browser, width=360)
+    page.goto(address + "assist?game=bottles%3An%3D7")
+    page.wait_for_function("window.htmx")
+    before = piece_boxes(page)
+    assert len(before) == 7 and len({y for _, y in before}) == 1
+    assert all(
+        box and box["width"] >= 44 for box in (tap.bounding_box() for tap in page.locator("a.tap").all())
+    )
+    for typed in ("D", "DA"):
+        page.locator(f'a.tap[data-piece="{typed[-1]}"]').click()
+        expect(page.locator(".slots")).to_have_attribute("data-typed", typed)
+        assert piece_boxes(page) == before
+    assert page.locator("nav.pieces .tap.off").all_inner_texts() == ["A", "D"]
+    assert not overflow(page)
+
+
+def test_the_score_takes_a_number_pad_and_bottles_say_how_to_label_them(browser: Any, address: str) -> None:
+    """A count is typed on the number pad (and ``12`` is 1B2W); Wordle's marks on letters; the
+    bottles' page tells a newcomer to label the real bottles A to G."""
+    page = new_phone(browser, width=360)
+    page.goto(address + "assist?game=mastermind")
+    score = page.locator('input[name="score"]')
+    assert score.get_attribute("inputmode") == "numeric" and score.get_attribute("pattern")
+    page.get_by_text("Type it instead").click()
+    page.get_by_role("textbox", name="Guess").fill("1122")
+    score.fill("12")
+    page.get_by_role("button", name="Record").click()
+    page.wait_for_selector(".history li")
+    assert page.locator(".history li").get_attribute("data-guess") == "1122"
+    assert "1B2W" in page.locator(".history li").inner_text()
+    page.goto(address + "assist?game=wordle&m=salet%3ABBYGB")
+    assert page.locator('input[name="score"]').get_attribute("inputmode") == "text"
+    page.goto(address + "play?game=digits&seed=1")
+    assert page.locator('input[name="guess"]').get_attribute("inputmode") == "numeric"
+    page.goto(address + "assist?game=bottles%3An%3D7")
+    assert "label your real bottles A to G" in page.locator("p.labels").inner_text()
+
+
+def test_the_trees_root_picture_is_drawn_at_its_own_size(browser: Any, address: str) -> None:
+    """The root's picture is not shrunk to the phone's width (its 12 px text would be unreadable):
+    it keeps its size in a frame that pans, and the page stays as wide as the phone."""
+    page = new_phone(browser, width=360)
+    page.goto(address + "tree?game=mastermind%3Apegs%3D3%2Ccolors%3D4&s=minmax")
+    page.wait_for_function(READY["tree"], timeout=60_000)
+    page.reload()
+    page.wait_for_function(
+        "(i => i && i.complete && i.naturalWidth > 0)(document.querySelector('img.picture'))"
+    )
+    drawn = page.locator("img.picture").evaluate("i => [i.naturalWidth, i.getBoundingClientRect().width]")
+    assert drawn[0] > 360 and drawn[1] == drawn[0]
+    assert not overflow(page)
+
+
+def history_length(page: Any) -> int:
+    return int(page.evaluate("history.length"))
+
+
+def test_without_javascript_the_back_button_undoes_guesses(browser: Any, address: str) -> None:
+    """Without JavaScript a guess is picked place by place in one form and sent whole: against
+    the computer each guess is one step of the history, at the table a guess and its score two,
+    whatever the taps; the back button goes back a guess."""
+    page = new_phone(browser, width=360, script=False)
+    page.goto(address + "play?game=bottles%3An%3D5&seed=5")
+    start = history_length(page)
+    assert page.locator("nav.pieces").is_hidden() and page.locator("form.picker").is_visible()
+    assert not overflow(page)
+    for number, guess in enumerate(("EDCBA", "BADCE"), 1):
+        for place, piece in enumerate(guess):
+            page.locator(f'input[name="p{place}"][value="{piece}"]').check(force=True)
+        page.locator("form.picker button").click()
+        page.wait_for_selector(f".history li >> nth={number - 1}")
+        assert history_length(page) == start + number
+    page.go_back()
+    assert page.locator(".history li").count() == 1
+    assert page.locator(".history li").get_attribute("data-guess") == "EDCBA"
+    page.goto(address + "assist?game=bottles%3An%3D5")
+    start = history_length(page)
+    for place, piece in enumerate("ABCDE"):
+        page.locator(f'input[name="p{place}"][value="{piece}"]').check(force=True)
+    page.locator("form.picker button").click()
+    page.locator("a.score").first.click()
+    assert page.locator(".history li").count() == 1 and history_length(page) == start + 2
+    page.go_back()
+    page.go_back()
+    assert page.locator(".history li").count() == 0 and "g=" not in page.url
+
+
+def test_the_tap_that_plays_a_guess_is_a_step_of_the_history(browser: Any, address: str) -> None:
+    """With htmx the taps replace the address, but the last piece, which plays the guess against
+    the computer, adds it: the back button undoes that guess instead of leaving the game."""
+    from playwright.sync_api import expect
+
+    page = new_phone(browser, width=360)
+    page.goto(address + "play?game=bottles%3An%3D5&seed=5")
+    page.wait_for_function("window.htmx")
+    for number, guess in enumerate(("EDCBA", "BADCE"), 1):
+        for piece in guess:
+            page.locator(f'a.tap[data-piece="{piece}"]').click()
+            expect(page.locator(".history li")).to_have_count(number if piece == guess[-1] else number - 1)
+    page.go_back()
+    expect(page.locator(".history li")).to_have_count(1)
+    expect(page.locator(".history li").first).to_have_attribute("data-guess", "EDCBA")
