@@ -7,42 +7,42 @@ picture at a readable size, and the back button undoing guesses, not taps, witho
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote, urlencode
 
 import pytest
-from typer.testing import CliRunner
 
-from moocow.cli import app
-from tests.browser import chromium, need_browser, new_phone, overflow, served
+from tests.browser import (
+    READY,
+    chromium,
+    crashing_tournament,
+    every_page,
+    need_browser,
+    new_phone,
+    opened,
+    overflow,
+    served,
+)
 
 WIDTHS = (360, 390)
-CRASHING = "mastermind:pegs=3,colors=4"
 
 
 @pytest.fixture(scope="module")
-def player(tmp_path_factory: pytest.TempPathFactory) -> str:
-    """A player that crashes, named by its path (long, without a space to break it at)."""
-    folder = tmp_path_factory.mktemp("phone") / "students" / "a-rather-long-folder-name" / "submission-0042"
-    folder.mkdir(parents=True)
-    for level in [folder, *folder.parents][:4]:
-        level.chmod(0o755)
-    script = folder / "crashing_player_with_a_long_name.py"
-    shutil.copy(Path(__file__).parent / "players" / "crash.py", script)
-    return str(script)
+def played(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, Path]:
+    """A small tournament's results, with a player that crashes named by a long path."""
+    return crashing_tournament(tmp_path_factory.mktemp("phone"))
 
 
 @pytest.fixture(scope="module")
-def address(player: str) -> Iterator[str]:
-    """``moocow serve`` over a small tournament's results, the crashing player in it."""
-    results = Path(player).parent / "results.jsonl"
-    arguments = ["tournament", "-p", "minmax", "-p", player, "-g", CRASHING, "-g", "bottles:n=4"]
-    outcome = CliRunner().invoke(app, [*arguments, "-r", "1", "--seed", "3", "--results", str(results)])
-    assert outcome.exit_code == 0, outcome.output
-    with served("--results", str(results)) as served_at:
+def player(played: tuple[str, Path]) -> str:
+    return played[0]
+
+
+@pytest.fixture(scope="module")
+def address(played: tuple[str, Path]) -> Iterator[str]:
+    """``moocow serve`` over the tournament's results."""
+    with served("--results", str(played[1])) as served_at:
         yield served_at
 
 
@@ -53,49 +53,12 @@ def browser() -> Iterator[Any]:
         yield launched
 
 
-def pages(player: str) -> dict[str, str]:
-    """Every kind of page, as a visitor reaches it (small games, so that each answers at once)."""
-    named = quote(player, safe="")
-    shown = {
-        "home": "",
-        "results": "results",
-        "leaderboard": "results/0",
-        "crashed player": f"results/0/player?name={named}",
-        "crashed round": "results/0/round?" + urlencode({"player": player, "game": CRASHING, "round": 0}),
-        "tree": "tree?game=mastermind%3Apegs%3D3%2Ccolors%3D4&s=minmax",
-        "tree node": "tree?game=mastermind%3Apegs%3D3%2Ccolors%3D4&s=minmax&a=0B1W",
-        "compare": "evaluate?game=bottles%3An%3D5&s=minmax&s=first",
-        "error": "assist?game=nothing",
-        "seven bottles, scores": "assist?game=bottles%3An%3D7&m=ABCDEFG%3A1&g=ACBEDGF",
-        "mastermind, scores": "assist?game=mastermind&m=1122%3A0B1W&g=3345",
-        "wordle, tiles": "assist?game=wordle&m=salet%3ABBYGB&g=broil&f=GBYBG",
-        "review": "play?game=bottles%3An%3D5&seed=5&m=ABCDE&m=BADCE&end=1",
-    }
-    for game in ("bottles:n=7", "mastermind", "digits", "words", "wordle"):
-        shown[f"assist {game}"] = "assist?" + urlencode(
-            {"game": game, **({"m": "salet:BBYGB"} if game == "wordle" else {})}
-        )
-        shown[f"play {game}"] = "play?" + urlencode({"game": game, "seed": 1})
-    return shown
-
-
-READY = {
-    "tree": "document.querySelector('ul.branches')",
-    "tree node": "document.querySelector('ul.branches')",
-    "compare": "document.querySelector('svg.bars') && !document.querySelector('progress')",
-}
-"""Pages that wait for a computation: what shows it is done."""
-
-
 @pytest.mark.parametrize("width", WIDTHS)
 def test_no_page_is_wider_than_a_phone(browser: Any, address: str, player: str, width: int) -> None:
     page = new_phone(browser, width=width)
     wide = {}
-    for name, path in pages(player).items():
-        page.goto(address + path)
-        if name in READY:
-            page.wait_for_function(READY[name], timeout=60_000)
-            page.reload()
+    for name, path in every_page(player).items():
+        opened(page, address, name, path)
         if overflow(page):
             wide[name] = overflow(page)
     assert not wide
