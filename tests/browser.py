@@ -76,13 +76,6 @@ def new_phone(
     return context.new_page()
 
 
-@contextmanager
-def phone(width: int = PHONE["width"], height: int = PHONE["height"], dark: bool = False) -> Iterator[Any]:
-    """A page in chromium at a phone's size."""
-    with chromium() as browser:
-        yield new_phone(browser, width, height, dark)
-
-
 def overflow(page: Any) -> list[str]:
     """What makes the page wider than its viewport, or scrolls sideways inside it: the document
     itself and every ``.scroll`` box (pictures meant to be panned are not ``.scroll``)."""
