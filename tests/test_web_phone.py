@@ -177,8 +177,12 @@ def history_length(page: Any) -> int:
 def test_without_javascript_the_back_button_undoes_guesses(browser: Any, address: str) -> None:
     """Without JavaScript a guess is picked place by place in one form and sent whole: against
     the computer each guess is one step of the history, at the table a guess and its score two,
-    whatever the taps; the back button goes back a guess."""
+    and Wordle's marks, picked letter by letter, one; whatever the taps, the back button goes
+    back a guess."""
     page = new_phone(browser, width=360, script=False)
+    for path in ("play?game=bottles%3An%3D7&seed=1", "play?game=words&seed=1", "assist?game=digits"):
+        page.goto(address + path)  # rows of radio pieces, or lists of letters: as wide as the phone
+        assert page.locator("form.picker").is_visible() and not overflow(page)
     page.goto(address + "play?game=bottles%3An%3D5&seed=5")
     start = history_length(page)
     assert page.locator("nav.pieces").is_hidden() and page.locator("form.picker").is_visible()
@@ -202,6 +206,19 @@ def test_without_javascript_the_back_button_undoes_guesses(browser: Any, address
     page.go_back()
     page.go_back()
     assert page.locator(".history li").count() == 0 and "g=" not in page.url
+    position = "assist?game=wordle&m=salet%3ABBYGB&g=broil"
+    pattern = page.request.get(address + position.replace("assist?", "assist.json?")).json()["answers"][0][
+        "feedback"
+    ]
+    page.goto(address + position)
+    start = history_length(page)
+    assert page.locator("nav.tiles").is_hidden() and not overflow(page)
+    for place, mark in enumerate(pattern):
+        page.locator(f'input[name="f{place}"][value="{mark}"]').check(force=True)
+    page.locator("form.marks-picker button").click()
+    assert page.locator(".history li").count() == 2 and history_length(page) == start + 1
+    assert page.locator(".history li").last.get_attribute("data-guess") == "broil"
+    assert pattern in page.locator(".history li").last.inner_text()
 
 
 def test_the_tap_that_plays_a_guess_is_a_step_of_the_history(browser: Any, address: str) -> None:

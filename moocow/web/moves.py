@@ -86,15 +86,16 @@ def split_entry(typed: str) -> tuple[str, str]:
     return guess, score.strip()
 
 
-def typed_guess(query: Mapping[str, str]) -> str | None:
-    """The guess sent whole: typed (``guess=``), or picked place by place without JavaScript
-    (``p0=A&p1=C...``, up to the first place missing), so that a guess is one entry of the
-    browser's history and not one per tap."""
-    if "guess" in query:
-        return query["guess"]
+def sent_whole(query: Mapping[str, str], name: str, place: str) -> str | None:
+    """A guess or a score sent whole: typed (``name=``), or picked place by place without
+    JavaScript (``place`` and its number: ``p0=A&p1=C...`` for pieces, ``f0=G&f1=B...`` for
+    Wordle's marks; up to the first place missing), so that a guess is one step of the browser's
+    history and not one a tap."""
+    if name in query:
+        return query[name]
     picked = []
-    for place in range(MAX_TYPED):
-        piece = query.get(f"p{place}")
+    for number in range(MAX_TYPED):
+        piece = query.get(f"{place}{number}")
         if piece is None:
             break
         picked.append(piece)
