@@ -179,11 +179,13 @@ class StrategyInfo:
 
 def describe_games() -> list[GameInfo]:
     """Every registered game at its default parameters, with the sizes of its spaces. A game a
-    plugin cannot build is listed with the reason: it costs its own row, never the listing."""
+    plugin cannot build is listed with the reason: it costs its own row, never the listing. The
+    game is loaded as every command loads it (``load_game``, its checks included), so the reason
+    is the one those commands refuse it with."""
     infos = []
     for name, cls in game_classes().items():
         try:
-            game = cls()
+            game = load_game(name)
             sizes = len(game.secrets), len(game.guesses)
         except Exception as error:  # a plugin's own code, whatever it raises
             problem = str(error) if isinstance(error, MoocowError) else one_line(error)

@@ -8,7 +8,7 @@ import pytest
 
 from moocow import api
 from moocow.interactive import deal_secret
-from moocow.web import tokens
+from moocow.web import ends, tokens
 from tests.web_helpers import as_json, client
 
 KEY = b"k" * 32
@@ -107,3 +107,47 @@ def test_the_same_seed_deals_the_same_secret() -> None:
     first = web.get(as_json(started(web, "digits", 11)) + "&end=1").json()["secret"]
     assert first == game.format_code(game.secrets[deal_secret(game, 11)])
     assert web.get("/play", params={"game": "digits", "seed": "-1"}).status_code == 400
+
+
+def test_a_given_up_token_is_refused_for_further_guesses() -> None:
+    """``end=1`` showed the secret, and the same token with that secret then read "Solved in 1
+    guess": an ended game now shows its end and nothing else, in the page and in its twin."""
+    web = client(key=KEY)
+    link = started(web, "mastermind", 1)
+    secret = web.get(as_json(link) + "&m=1122&end=1").json()["secret"]
+    for moves in ([secret], ["1122", secret], [], ["1122", "3456"]):
+        query = "".join(f"&m={move}" for move in moves)
+        for path in (link, as_json(link)):
+            response = web.get(path + query)
+            assert response.status_code == 400
+            assert "this game is over: its token was given up" in response.text
+    again = web.get(as_json(link) + "&m=1122")
+    assert again.status_code == 303 and again.headers["location"].endswith("end=1")
+    assert web.get(again.headers["location"]).json()["secret"] == secret
+
+
+def test_a_solved_token_is_not_played_again() -> None:
+    """A won game cannot be replayed shorter, nor backed up from and played on."""
+    web = client(key=KEY)
+    link = started(web, "bottles:n=5", 3)
+    game = api.load_game("bottles:n=5")
+    secret = game.format_code(game.secrets[deal_secret(game, 3)])
+    won = web.get(as_json(link) + f"&m=ABCDE&m={secret}").json()
+    assert won["solved"] and won["result"] == "Solved in 2 guesses."
+    assert web.get(as_json(link) + f"&m=abcde&m={secret.lower()}").json()["solved"]  # the same guesses
+    for moves in ([secret], ["ABCDE"], ["ABCDE", "BADCE"]):
+        replayed = web.get(as_json(link) + "".join(f"&m={move}" for move in moves))
+        assert replayed.status_code == 400 and "its token was solved" in replayed.json()["error"]
+
+
+def test_past_its_bound_the_record_of_ended_games_changes_the_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The record is bounded: once full the key changes as at a restart, so an ended token is
+    refused as not made by this server, never played again."""
+    monkeypatch.setattr(ends, "KEPT", 2)
+    web = client(key=KEY)
+    links = [started(web, "mastermind", seed) for seed in range(3)]
+    secrets = [web.get(as_json(link) + "&end=1").json()["secret"] for link in links]
+    assert len(web.app.state.ends) == 1 and web.app.state.ends.key != KEY
+    for link, secret in zip(links, secrets, strict=True):
+        response = web.get(as_json(link) + f"&m={secret}")
+        assert response.status_code == 400 and "not made by this server" in response.json()["error"]
