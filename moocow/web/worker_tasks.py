@@ -60,7 +60,7 @@ def evaluate(game: str, strategy: str, pipe: Connection) -> None:
         pipe.send(("result", {"evaluation": result.to_dict(), "tree": document}))
     except MoocowError as error:
         pipe.send(("error", (str(error), {})))
-    except MemoryError:
+    except (MemoryError, OSError):  # the worker's limit, or the server gone: ``workers`` says which
         raise
     except Exception as error:  # a bug: one line on the page, like every refusal
         pipe.send(("error", (f"internal error: {one_line(error)}", {})))

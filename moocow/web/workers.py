@@ -12,6 +12,7 @@ works there as in the server.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import threading
@@ -161,8 +162,16 @@ def _start(settings: dict[str, Any], target: str, args: tuple[Any, ...], pipe: C
         module, _, name = target.partition(":")
         getattr(importlib.import_module(module), name)(*args, pipe)
     except MemoryError:
-        pipe.send(("error", (f"the task needed more than the {MEMORY >> 20} MB a worker may use", {})))
+        sent(pipe, ("error", (f"the task needed more than the {MEMORY >> 20} MB a worker may use", {})))
+    except OSError:  # the pipe: the server is gone, and nobody is left to tell
+        pass
     except Exception as error:  # a bug: one line, like every refusal
-        pipe.send(("error", (f"internal error: {one_line(error)}", {})))
+        sent(pipe, ("error", (f"internal error: {one_line(error)}", {})))
     finally:
         pipe.close()
+
+
+def sent(pipe: Connection, message: tuple[str, Any]) -> None:
+    """Send ``message`` if the server still listens."""
+    with contextlib.suppress(OSError):
+        pipe.send(message)
