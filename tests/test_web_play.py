@@ -151,3 +151,46 @@ def test_past_its_bound_the_record_of_ended_games_changes_the_key(monkeypatch: p
     for link, secret in zip(links, secrets, strict=True):
         response = web.get(as_json(link) + f"&m={secret}")
         assert response.status_code == 400 and "not made by this server" in response.json()["error"]
+
+
+def test_the_review_judges_each_guess_against_the_engine() -> None:
+    """As WordleBot does: what the engine's choice would have left against the same secret, and the
+    guesses the engine needs on average from the position each guess left: the assistant's
+    suggestions followed from there against each code still possible, one code at a time."""
+    spec = "mastermind:pegs=3,colors=4"
+    web = client(key=KEY)
+    game = api.load_game(spec)
+    secret = deal_secret(game, 5)
+    link = started(web, spec, 5)
+    rows = web.get(as_json(link) + "&m=123&m=444&end=1").json()["review"]
+    entries: list[str] = []
+    for row in rows:
+        before = api.assistant(spec)
+        for entry in entries:
+            before.record(*entry.split(":"))
+        engine = game.guess_index(before.suggestion())
+        value = int(game.feedback(game.guesses[[engine]], game.secrets[[secret]])[0, 0])
+        assert row["engine_left"] == len(before.position.after(engine, value).candidates)
+        entries.append(f"{row['guess']}:{row['feedback']}")
+        after = api.assistant(spec)
+        for entry in entries:
+            after.record(*entry.split(":"))
+        counts = [guesses_to_find(spec, entries, code) for code in after.possible_codes(len(game.secrets))]
+        assert row["expected"] == round(sum(counts) / len(counts), 2), (row, counts)
+    page = web.get(link + "&m=123&m=444&end=1").text
+    assert "engine left" in page and "to finish" in page
+
+
+def guesses_to_find(spec: str, entries: list[str], code: str) -> int:
+    """Guesses the assistant's suggestions take, after ``entries``, to find ``code``."""
+    assistant = api.assistant(spec)
+    for entry in entries:
+        assistant.record(*entry.split(":"))
+    game, count = assistant.game, 0
+    secret = game.secrets[[game.guess_index(code)]]
+    while not assistant.solved:
+        guess = assistant.suggestion()
+        value = int(game.feedback(game.guesses[[game.guess_index(guess)]], secret)[0, 0])
+        assistant.record(guess, game.format_feedback(value))
+        count += 1
+    return count

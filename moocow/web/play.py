@@ -82,7 +82,7 @@ def play_reply(pairs: list[tuple[str, str]], json: bool, key: bytes) -> Reply:
         return Reply(redirect=url.to(moves=[*url.moves, shown], json=json))
     if data["over"]:
         data["secret"] = game.format_code(game.secrets[secret])
-        data["review"] = review(game, played)
+        data["review"] = review(game, played, secret)
     return Reply("play.html", data)
 
 
