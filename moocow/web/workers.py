@@ -28,10 +28,9 @@ RUNNING = 2
 WAITING = 8
 """Tasks that may wait for a process; more is refused with 503."""
 MEMORY = 3 << 29
-"""Bytes of address space each process may map (1.5 GiB: numpy, numba and a game's spaces, with
-room for a 384 MB feedback table; the largest page took 330 MB when unbounded)."""
-TABLE = MEMORY // 4
-"""The feedback table a process may hold (``MOOCOW_TABLE_BUDGET``); bigger ones are computed as needed."""
+"""Bytes of address space each process may map (1.5 GiB: numpy and numba take 340 MB of it, and a
+quarter is the feedback table a process may hold, ``MOOCOW_TABLE_BUDGET``; bigger ones are computed
+as needed). The largest page, the assistant on 4.8 million codes, took 330 MB when unbounded."""
 PRELOADED = ["moocow.web.worker_tasks", "moocow.engine.compiled"]
 """Modules the fork server imports once, so each process starts with them."""
 
@@ -139,7 +138,11 @@ def _settings() -> dict[str, Any]:
     """What a process needs to see the games the server sees."""
     from moocow.plugins import LOAD_PLUGINS_VARIABLE, local_plugin_files
 
-    return {"plugins": local_plugin_files(), "selection": os.environ.get(LOAD_PLUGINS_VARIABLE)}
+    return {
+        "plugins": local_plugin_files(),
+        "selection": os.environ.get(LOAD_PLUGINS_VARIABLE),
+        "memory": MEMORY,
+    }
 
 
 def _start(settings: dict[str, Any], target: str, args: tuple[Any, ...], pipe: Connection) -> None:
@@ -149,8 +152,9 @@ def _start(settings: dict[str, Any], target: str, args: tuple[Any, ...], pipe: C
 
     from moocow.plugins import LOAD_PLUGINS_VARIABLE, load_plugin_file, reset_plugins
 
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
-    os.environ["MOOCOW_TABLE_BUDGET"] = str(TABLE)
+    memory = settings["memory"]
+    resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+    os.environ["MOOCOW_TABLE_BUDGET"] = str(memory // 4)
     if settings["selection"] is None:
         os.environ.pop(LOAD_PLUGINS_VARIABLE, None)
     else:
@@ -162,7 +166,11 @@ def _start(settings: dict[str, Any], target: str, args: tuple[Any, ...], pipe: C
         module, _, name = target.partition(":")
         getattr(importlib.import_module(module), name)(*args, pipe)
     except MemoryError:
-        sent(pipe, ("error", (f"the task needed more than the {MEMORY >> 20} MB a worker may use", {})))
+        limit = memory >> 20
+        message = (
+            f"this needs more than the {limit} MB a page's work may use: the command line has no such limit"
+        )
+        sent(pipe, ("error", (message, {})))
     except OSError:  # the pipe: the server is gone, and nobody is left to tell
         pass
     except Exception as error:  # a bug: one line, like every refusal
