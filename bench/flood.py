@@ -87,7 +87,7 @@ class FloodWorkload:
 
     @property
     def name(self) -> str:
-        return "web flood of big requests"
+        return "flood of big requests to moocow serve"
 
     def run(self) -> list[Row]:
         process = subprocess.Popen(
