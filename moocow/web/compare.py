@@ -16,8 +16,9 @@ from moocow.engine.cost import duration
 from moocow.engine.errors import MoocowError
 from moocow.terminal import plural
 from moocow.web.jobs import Jobs
+from moocow.web.offload import done
 from moocow.web.pages import link, page, problem
-from moocow.web.specs import cheap, web_game, web_strategy
+from moocow.web.specs import web_game, web_strategy
 
 PATH = "/evaluate"
 LIMIT = 10.0
@@ -37,7 +38,7 @@ def compare_page(request: Request) -> Response:
         strategies = [web_strategy(spec) for spec in (query.getlist("s") or DEFAULT)]
         if len(strategies) > MOST:
             raise MoocowError(f"at most {MOST} strategies are compared at once")
-        game, specs = planned(request, query.get("game", ""), strategies)
+        game, specs = done(request, query.get("game", ""), plan, query.get("game", ""), strategies)
         jobs: Jobs = request.app.state.jobs
         shown = [jobs.get(game, spec).to_dict() for spec in specs]
     except MoocowError as error:
@@ -55,14 +56,6 @@ def compare_page(request: Request) -> Response:
         "chart": chart([job for job in shown if job["result"] is not None]),
     }
     return page(request, "compare.html", data)
-
-
-def planned(request: Request, game: str, strategies: list[str]) -> tuple[str, list[str]]:
-    """``plan``, done here for a game the cost model calls cheap, else in a worker process."""
-    if cheap(game):
-        return plan(game, strategies)
-    result: tuple[str, list[str]] = request.app.state.workers.call(plan, game, strategies)
-    return result
 
 
 def plan(game: str, strategies: list[str]) -> tuple[str, list[str]]:

@@ -5,7 +5,7 @@ query (as pairs) and whether the JSON twin was asked for, returning a ``Reply``.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from starlette.datastructures import QueryParams
 from starlette.requests import Request
@@ -15,6 +15,7 @@ from moocow.web.pages import Reply, refusal, wants_json
 from moocow.web.specs import cheap
 from moocow.web.workers import Workers
 
+T = TypeVar("T")
 Work = Callable[..., Reply]
 """``work(query, json, *extra)``."""
 
@@ -23,12 +24,18 @@ def worked(request: Request, work: Work, *extra: Any, query: QueryParams | None 
     """``work`` on the request's query (or ``query``), here or in a worker by its game's cost."""
     params = request.query_params if query is None else query
     pairs = list(params.multi_items())
-    json = wants_json(request)
-    if cheap(params.get("game", "")):
-        return work(pairs, json, *extra)
-    workers: Workers = request.app.state.workers
     try:
-        reply: Reply = workers.call(work, pairs, json, *extra)
+        reply: Reply = done(request, params.get("game", ""), work, pairs, wants_json(request), *extra)
     except MoocowError as error:
         return refusal(str(error))
     return reply
+
+
+def done(request: Request, game: str, function: Callable[..., T], *args: Any) -> T:
+    """``function(*args)``, work on the game ``game`` names: here when the cost model calls it
+    cheap, else in a worker process of the server's queue (its refusal raised here again)."""
+    if cheap(game):
+        return function(*args)
+    workers: Workers = request.app.state.workers
+    result: T = workers.call(function, *args)
+    return result

@@ -29,8 +29,9 @@ from moocow.engine.treefile import (
 )
 from moocow.tree_svg import tree_to_svg
 from moocow.web.app import MAX_BODY
-from moocow.web.compare import planned
+from moocow.web.compare import plan
 from moocow.web.named import named_file
+from moocow.web.offload import done
 from moocow.web.pages import link, page, problem
 from moocow.web.specs import cheap, web_game, web_strategy
 
@@ -101,7 +102,8 @@ def source(request: Request) -> Tree | dict[str, Any]:
                 "no such uploaded tree here (the server restarted, or forgot it): upload it again"
             )
         return tree
-    spec, (strategy,) = planned(request, query.get("game", ""), [web_strategy(query.get("s", "minmax"))])
+    named = query.get("game", "")
+    spec, (strategy,) = done(request, named, plan, named, [web_strategy(query.get("s", "minmax"))])
     job = request.app.state.jobs.get(spec, strategy)
     if job.tree is None:
         return {**job.to_dict(), "game": spec}
