@@ -121,6 +121,8 @@ def test_a_given_up_token_is_refused_for_further_guesses() -> None:
             response = web.get(path + query)
             assert response.status_code == 400
             assert "this game is over: its token was given up" in response.text
+    typo = web.get(as_json(link) + "&m=3456&guess=99999")  # a bad typed guess shows no score either
+    assert typo.status_code == 400 and "this game is over" in typo.json()["error"]
     again = web.get(as_json(link) + "&m=1122")
     assert again.status_code == 303 and again.headers["location"].endswith("end=1")
     assert web.get(again.headers["location"]).json()["secret"] == secret

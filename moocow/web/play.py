@@ -37,11 +37,11 @@ def play_page(request: Request) -> Response:
     query = request.query_params
     token, gave_up = query.get("t"), query.get("end") == "1"
     reply = worked(request, play_reply, ends.key)
-    if token is None or reply.redirect is not None or reply.status != 200:
+    if token is None or reply.redirect is not None or "entries" not in reply.data:
         return respond(request, reply)
     guesses = [entry["guess"] for entry in reply.data["entries"]]
     refused = ends.check(token, guesses)
-    if refused is None and reply.data["over"]:
+    if refused is None and reply.data["over"] and reply.status == 200:
         refused = ends.record(token, guesses, gave_up and not reply.data["solved"])
     if refused is not None:
         return problem(request, refused, 400)
