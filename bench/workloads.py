@@ -12,6 +12,7 @@ from typing import Protocol
 from bench.bounds import BoundsWorkload
 from bench.engines import EngineWorkload
 from bench.evaluations import EvaluationWorkload
+from bench.flood import FloodWorkload
 from bench.optimal import OptimalWorkload
 from bench.process import ProcessWorkload
 from bench.referee import CrowdWorkload, RefereeWorkload
@@ -85,6 +86,7 @@ WORKLOADS: tuple[Workload, ...] = (
     WarmStartWorkload(("evaluate", "mastermind", "-s", "minmax"), engine="compiled", repeats=7),
     ServeWorkload(),
     AssistStepWorkload(),
+    FloodWorkload(),
 )
 """The suite; ``--quick`` runs the ones marked quick (a few seconds in all)."""
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from starlette.requests import Request
+from starlette.datastructures import QueryParams
 
 from moocow.engine.errors import MoocowError, quoted
 from moocow.engine.game import Game
@@ -43,9 +43,8 @@ class Url:
         return link(self.path + (".json" if json else ""), params)
 
 
-def read_url(request: Request, path: str, keys: tuple[str, ...]) -> Url:
+def read_url(query: QueryParams, path: str, keys: tuple[str, ...]) -> Url:
     """The parameters of a request, bounded: too many entries or overlong text is refused."""
-    query = request.query_params
     moves = query.getlist("m")
     if len(moves) > MAX_MOVES:
         raise MoocowError(f"more than {MAX_MOVES} entries in one position")
