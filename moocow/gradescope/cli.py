@@ -97,6 +97,8 @@ def try_command(
     with one_line_errors():
         tried = try_zip(archive, submission, out_dir, metadata, force)
     out.line("setup.sh is not run: run_autograder uses the moocow installed here.")
+    if tried.note:
+        out.line(printable(tried.note))
     if tried.dropped:
         out.line("run_autograder ran as root with CAP_SYS_ADMIN dropped (setpriv), as on Gradescope.")
     else:

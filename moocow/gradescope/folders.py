@@ -51,12 +51,15 @@ def copy_folder(source: Path, target: Path, links: bool, mode: int | None = None
                 copied += 1
             _set_mode(into, status.st_mode, mode)
         except OSError as error:
-            shown = str(below)[:120] + ("..." if len(str(below)) > 120 else "")
-            raise Uncopied(
-                f"cannot copy the submission's folder {shown!r} ({len(below.parts)} folders deep): "
-                f"{error.strerror or error}"
-            ) from None
+            raise Uncopied(unreachable_part(below, error)) from None
     return copied
+
+
+def unreachable_part(below: Path, error: OSError) -> str:
+    """Which folder of a submission could not be walked, and why, in one line (its name cut short)."""
+    shown = str(below)[:120] + ("..." if len(str(below)) > 120 else "")
+    depth = len(below.parts)
+    return f"the submission's folder {shown!r} ({depth} deep) cannot be copied: {error.strerror or error}"
 
 
 def _set_mode(path: Path, found: int, mode: int | None) -> None:

@@ -28,7 +28,7 @@ from typing import Any
 from moocow.engine.errors import MoocowError
 from moocow.gradescope.budget import OutOfTime, time_budget
 from moocow.gradescope.course import Course, SubmissionLimit, read_course
-from moocow.gradescope.folders import Uncopied, copy_folder
+from moocow.gradescope.folders import Uncopied, copy_folder, unreachable_part
 from moocow.gradescope.results import GRADED_MARK, Mark, bounded, course_results, cut, ungraded
 from moocow.runner.files import PRIVATE, check_output, write_atomically
 from moocow.runner.grading import Grade, grade
@@ -129,7 +129,15 @@ purpose, a bit of what it learnt in each submission, so such a failure is not a 
 
 
 def _results(layout: Layout, version: str) -> dict[str, Any]:
-    """``results.json`` for the submission: not graded (a file missing, over the limit), or graded."""
+    """``results.json`` for the submission: not graded (a file missing, over the limit, a folder
+    that cannot be copied for its player), or graded."""
+    try:
+        return _submission_results(layout, version)
+    except Uncopied as error:  # before any player started: the submission itself is the trouble
+        return ungraded(f"Not graded: {error}. No round was played.", version)
+
+
+def _submission_results(layout: Layout, version: str) -> dict[str, Any]:
     closed_to_writers(layout.submission)
     course = read_course(layout.course)
     missing = [name for name in course.files if not _plain_file(layout.submission / name)]
@@ -147,8 +155,6 @@ def _results(layout: Layout, version: str) -> dict[str, Any]:
         return kept
     try:
         return _graded(course, layout, version)
-    except Uncopied as error:  # before any player started: the submission itself is the trouble
-        return ungraded(f"Not graded: {error}. Submit a shallower folder.", version)
     except OutOfTime:
         return ungraded(
             f"Not graded: the rounds took longer than this assignment's time budget, {course.seconds} s "
@@ -247,12 +253,16 @@ def closed_to_writers(folder: Path) -> None:
     _close(folder, folder.lstat())
     folders = [str(folder)]
     while folders:  # a walk, not recursion: a submission may be thousands of folders deep
-        with os.scandir(folders.pop()) as entries:
-            for entry in entries:
-                found = entry.stat(follow_symlinks=False)
-                _close(Path(entry.path), found)
-                if stat.S_ISDIR(found.st_mode):
-                    folders.append(entry.path)
+        path = folders.pop()
+        try:
+            with os.scandir(path) as entries:
+                for entry in entries:
+                    found = entry.stat(follow_symlinks=False)
+                    _close(Path(entry.path), found)
+                    if stat.S_ISDIR(found.st_mode):
+                        folders.append(entry.path)
+        except OSError as error:  # past the longest path, say: no player may start on what is left open
+            raise Uncopied(unreachable_part(Path(path).relative_to(folder), error)) from None
 
 
 def _close(path: Path, found: os.stat_result) -> None:

@@ -4,7 +4,8 @@ Gradescope's folders are laid out under a scratch root (``source`` unzipped with
 ``submission``, ``results``, ``submission_metadata.json``), and ``run_autograder`` runs as root
 with ``CAP_SYS_ADMIN`` dropped from the bounding set (``setpriv``), as Docker's default profile
 leaves Gradescope's containers, so moocow picks the same level as there. ``setup.sh`` is not run:
-run_autograder uses the moocow installed here (``MOOCOW_PYTHON`` names this interpreter).
+run_autograder uses the moocow installed here (``MOOCOW_PYTHON`` names this interpreter, or a venv
+that players can reach, built once: ``interpreter``).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from typing import Any
 from moocow.engine.errors import MoocowError
 from moocow.gradescope.folders import copy_folder
 from moocow.gradescope.grading import COURSE_FILE, ROOT_VARIABLE, SEED_FILE, Layout
+from moocow.gradescope.interpreter import Interpreter, players_python
 from moocow.gradescope.scripts import PYTHON_VARIABLE
 from moocow.runner.process import remove_tree
 from moocow.runner.secrecy import refuse_readable
@@ -47,6 +49,8 @@ class Tried:
     """What it printed (Gradescope keeps it in results/stdout, for instructors)."""
     results: dict[str, Any] | None
     """``results.json``, or ``None`` if it wrote none."""
+    note: str | None = None
+    """What was done to have an interpreter players reach (``interpreter``), or ``None``."""
 
 
 def can_drop() -> bool:
@@ -74,6 +78,7 @@ def try_zip(
     dropped = can_drop()
     if dropped:  # players run as other users, and find the zip and the metadata on try's command line
         refuse_readable([(archive, "autograder zip"), (metadata, "--metadata")])
+    python = players_python() if dropped else Interpreter(sys.executable)  # they run as other users
     root = _fresh_root(out, force)
     layout = Layout(root)
     unzip(archive, layout.source)
@@ -87,12 +92,12 @@ def try_zip(
     earlier = (json.dumps(default_metadata(), indent=2) + "\n").encode() if metadata is None else None
     write_new(layout.metadata, earlier or Path(metadata or "").read_bytes(), 0o600)
     command = [*(DROP if dropped else ()), str(root / "run_autograder")]
-    environment = {**os.environ, ROOT_VARIABLE: str(root), PYTHON_VARIABLE: sys.executable}
+    environment = {**os.environ, ROOT_VARIABLE: str(root), PYTHON_VARIABLE: python.python}
     done = subprocess.run(command, cwd=root, env=environment, capture_output=True, text=True, check=False)
     stdout = done.stdout + done.stderr
     (layout.results.parent / "stdout").write_text(stdout)
     results = json.loads(layout.results.read_text()) if layout.results.is_file() else None
-    return Tried(root, dropped, done.returncode, stdout, results)
+    return Tried(root, dropped, done.returncode, stdout, results, python.note)
 
 
 LAID_OUT = frozenset({"run_autograder", "source", "submission", "results", "submission_metadata.json"})
