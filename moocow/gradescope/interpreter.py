@@ -134,7 +134,10 @@ def venv_root() -> Path:
     """``$MOOCOW_TRY_VENVS`` or ``/var/cache/moocow/try``, made if need be; refused in one line where
     another user could write on the way to it, since root runs what is there."""
     root = Path(os.environ.get(VENVS_VARIABLE) or DEFAULT_VENVS).absolute()
-    root.mkdir(mode=0o755, parents=True, exist_ok=True)
+    for folder in [*reversed(root.parents), root]:
+        if not folder.exists():
+            folder.mkdir()
+            folder.chmod(0o755)  # whatever the umask: players pass through it
     for folder in (root, *root.parents):
         found = folder.stat()
         shared = found.st_mode & 0o022 and not (folder != root and found.st_mode & stat.S_ISVTX)
@@ -219,14 +222,15 @@ def _unpack_moocow(site: Path, scratch: Path) -> None:
 
 
 def _open_to_all(folder: Path) -> None:
-    """Everything in the venv readable by all, folders passable (a venv is shallow: ``os.walk`` serves)."""
+    """Everything in the venv readable by all and written by root alone, folders passable (a venv is
+    shallow: ``os.walk`` serves)."""
     for path, folders, files in os.walk(folder):
         for name in [*folders, *files, "."]:
             entry = Path(path) / name
             mode = entry.lstat().st_mode
-            if not stat.S_ISLNK(mode):  # chmod a+rX
+            if not stat.S_ISLNK(mode):  # chmod a+rX,go-w
                 runs = stat.S_ISDIR(mode) or mode & stat.S_IXUSR
-                entry.chmod(stat.S_IMODE(mode) | 0o444 | (0o111 if runs else 0))
+                entry.chmod(stat.S_IMODE(mode) & ~0o022 | 0o444 | (0o111 if runs else 0))
 
 
 def _run(command: list[str], what: str) -> None:
