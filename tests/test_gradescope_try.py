@@ -111,6 +111,15 @@ def test_try_refuses_what_is_no_autograder_zip_with_no_chmod_advice(tmp_path: Pa
     assert expected in line and str(named) in line
 
 
+def test_try_refuses_a_submission_that_is_neither_file_nor_folder(course_zip: Path, tmp_path: Path) -> None:
+    """A named pipe given as the submission ended in a traceback (shutil's SpecialFileError)."""
+    os.mkfifo(tmp_path / "bacplayer.py")
+    done = CliRunner().invoke(app, ["gradescope", "try", str(course_zip), str(tmp_path / "bacplayer.py")])
+    assert done.exit_code == 2 and done.stderr.splitlines() == [
+        f"error: submission '{tmp_path / 'bacplayer.py'}' is neither a file nor a folder"
+    ]
+
+
 # --- --force ---
 
 

@@ -73,6 +73,8 @@ def try_zip(
     check_autograder_zip(archive)
     if not Path(submission).exists():
         raise MoocowError(f"submission {str(submission)!r} does not exist")
+    if not (Path(submission).is_file() or Path(submission).is_dir()):  # a pipe: a traceback from shutil
+        raise MoocowError(f"submission {str(submission)!r} is neither a file nor a folder")
     if metadata is not None:
         check_metadata(metadata)
     dropped = can_drop()
