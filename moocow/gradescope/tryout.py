@@ -83,16 +83,12 @@ def try_zip(
     python = players_python() if dropped else Interpreter(sys.executable)  # they run as other users
     root = _fresh_root(out, force)
     layout = Layout(root)
-    unzip(archive, layout.source)
-    shutil.copy2(layout.source / "run_autograder", root / "run_autograder")
-    if Path(submission).is_dir():  # by a walk: a submission may be thousands of folders deep
-        copy_folder(Path(submission), layout.submission, links=True)
-    else:
-        layout.submission.mkdir()
-        shutil.copy2(submission, layout.submission / Path(submission).name)
-    layout.results.parent.mkdir()
-    earlier = (json.dumps(default_metadata(), indent=2) + "\n").encode() if metadata is None else None
-    write_new(layout.metadata, earlier or Path(metadata or "").read_bytes(), 0o600)
+    try:
+        _lay_out(layout, archive, Path(submission), metadata)
+    except BaseException:
+        if out is None:  # a scratch root no one will see
+            remove_tree(root)
+        raise
     command = [*(DROP if dropped else ()), str(root / "run_autograder")]
     environment = {**os.environ, ROOT_VARIABLE: str(root), PYTHON_VARIABLE: python.python}
     done = subprocess.run(command, cwd=root, env=environment, capture_output=True, text=True, check=False)
@@ -100,6 +96,25 @@ def try_zip(
     (layout.results.parent / "stdout").write_text(stdout)
     results = json.loads(layout.results.read_text()) if layout.results.is_file() else None
     return Tried(root, dropped, done.returncode, stdout, results, python.note)
+
+
+def _lay_out(
+    layout: Layout,
+    archive: str | os.PathLike[str],
+    submission: Path,
+    metadata: str | os.PathLike[str] | None,
+) -> None:
+    """Gradescope's folders under the root: the zip, the submission, results, the metadata."""
+    unzip(archive, layout.source)
+    shutil.copy2(layout.source / "run_autograder", layout.root / "run_autograder")
+    if submission.is_dir():  # by a walk: a submission may be thousands of folders deep
+        copy_folder(submission, layout.submission, links=True)
+    else:
+        layout.submission.mkdir()
+        shutil.copy2(submission, layout.submission / submission.name)
+    layout.results.parent.mkdir()
+    earlier = (json.dumps(default_metadata(), indent=2) + "\n").encode() if metadata is None else None
+    write_new(layout.metadata, earlier or Path(metadata or "").read_bytes(), 0o600)
 
 
 LAID_OUT = frozenset({"run_autograder", "source", "submission", "results", "submission_metadata.json"})
