@@ -11,7 +11,6 @@ import typer
 from moocow.commandline import MoocowCommand, MoocowGroup
 from moocow.engine.errors import MoocowError
 from moocow.runner.display import printable
-from moocow.runner.process import remove_tree
 from moocow.terminal import err, one_line_errors, out
 
 app = typer.Typer(
@@ -93,6 +92,7 @@ def try_command(
 ) -> None:
     """Run the zip's run_autograder on a submission here, as Gradescope would, with this moocow."""
     from moocow.gradescope.tryout import student_view, try_zip
+    from moocow.runner.process import remove_tree
 
     with one_line_errors():
         tried = try_zip(archive, submission, out_dir, metadata, force)
