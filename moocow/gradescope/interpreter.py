@@ -73,10 +73,21 @@ def players_python() -> Interpreter:
     return Interpreter(str(python), f"{why}: built {venv} for run_autograder, {how}.")
 
 
-def unreachable(python: str) -> str | None:
-    """Why other users cannot run ``python`` with moocow (``'/root' is closed to other users``), or
-    ``None``: the interpreter by its name and where its links lead, and moocow's package."""
-    for path in dict.fromkeys([python, os.path.realpath(python), str(PACKAGE_AS_IMPORTED), str(PACKAGE)]):
+def unreachable(python: str, with_moocow: bool = True) -> str | None:
+    """Why other users cannot run ``python`` (``'/root' is closed to other users``), or ``None``: the
+    interpreter by its name and where its links lead, and, ``with_moocow``, moocow's package."""
+    package = [str(PACKAGE_AS_IMPORTED), str(PACKAGE)] if with_moocow else []
+    return _closed_to_others([python, os.path.realpath(python), *package])
+
+
+def unreachable_moocow() -> bool:
+    """Whether other users cannot reach moocow's package as this Python imports it."""
+    return _closed_to_others([str(PACKAGE_AS_IMPORTED), str(PACKAGE)]) is not None
+
+
+def _closed_to_others(paths: list[str]) -> str | None:
+    """Why other users cannot reach the first of ``paths`` they cannot, or ``None``."""
+    for path in dict.fromkeys(paths):
         if not readable_by_others(Path(path), along=True):
             closed = closed_folder(Path(path))
             return f"{str(closed)!r} is closed to other users" if closed else f"{path!r} is not open to them"
@@ -101,20 +112,12 @@ def reachable_base() -> Base | None:
         for name in NAMES:
             path = os.path.join(folder, name)
             if os.access(path, os.X_OK) and not any(os.path.samefile(path, one.path) for one in found):
-                version = _version_of(path) if unreachable_program(path) is None else None
+                version = _version_of(path) if unreachable(path, with_moocow=False) is None else None
                 if version is not None and tuple(map(int, version.split("."))) >= (3, 11):
                     found.append(Base(path, version))
     same = [one for one in found if one.version == _version()]
     newest = sorted(found, key=lambda one: tuple(map(int, one.version.split("."))), reverse=True)
     return (same or newest or [None])[0]
-
-
-def unreachable_program(path: str) -> str | None:
-    """Why other users cannot run the program ``path``, or ``None``."""
-    for spelling in dict.fromkeys([path, os.path.realpath(path)]):
-        if not readable_by_others(Path(spelling), along=True):
-            return spelling
-    return None
 
 
 def _version_of(python: str) -> str | None:
@@ -197,11 +200,6 @@ def build_venv(base: Base, venv: Path, bridged: bool) -> str:
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     return how
-
-
-def unreachable_moocow() -> bool:
-    """Whether other users cannot reach moocow's package as this Python imports it."""
-    return any(not readable_by_others(path, along=True) for path in (PACKAGE, PACKAGE_AS_IMPORTED))
 
 
 def _site_packages(venv: Path, version: str) -> Path:
