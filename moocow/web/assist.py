@@ -19,7 +19,7 @@ from moocow.interactive import LIST_LIMIT, marked
 from moocow.pieces import alphabet
 from moocow.terminal import plural
 from moocow.web.marks import feedback_data, has_tiles, model_data, read_pattern, tiles
-from moocow.web.moves import MAX_TYPED, Url, pieces, read_url, split_entry
+from moocow.web.moves import MAX_TYPED, Url, pieces, read_url, sent_whole, split_entry
 from moocow.web.pages import page, problem, wants_json
 from moocow.web.specs import web_assistant, web_game
 
@@ -35,10 +35,10 @@ def assist_page(request: Request) -> Response:
         left = replay(assistant, url.moves)
     except MoocowError as error:
         return problem(request, str(error), 400)
-    typed = request.query_params.get("guess")
+    typed = sent_whole(request.query_params, "guess", "p")
     try:
         if typed is not None:
-            score = request.query_params.get("score", "")
+            score = sent_whole(request.query_params, "score", "f") or ""
             return RedirectResponse(entered(assistant, url, typed, score, wants_json(request)), 303)
         data = board(assistant, url, left, request.query_params.get("f"))
     except MoocowError as error:

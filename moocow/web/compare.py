@@ -93,6 +93,7 @@ def chart(jobs: list[dict[str, Any]]) -> dict[str, Any] | None:
                     "y": round(HEIGHT - BOTTOM - height, 2),
                     "width": round(bar, 2),
                     "height": round(height, 2),
+                    "count": count,
                     "colour": job["colour"],
                     "title": f"{job['strategy']}: {count:,} {plural(count, 'secret')} in {guesses}",
                 }

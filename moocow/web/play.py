@@ -18,7 +18,7 @@ from moocow.interactive import deal_secret, scored
 from moocow.pieces import alphabet
 from moocow.terminal import plural
 from moocow.web.marks import feedback_data, model_data
-from moocow.web.moves import MAX_TYPED, Url, pieces, read_url
+from moocow.web.moves import MAX_TYPED, Url, pieces, read_url, sent_whole
 from moocow.web.pages import page, problem, wants_json
 from moocow.web.review import review
 from moocow.web.specs import web_game
@@ -42,7 +42,7 @@ def play_page(request: Request) -> Response:
         played, solved, position = replay(game, secret, url.moves)
     except MoocowError as error:
         return problem(request, str(error), 400)
-    typed = request.query_params.get("guess")
+    typed = sent_whole(request.query_params, "guess", "p")
     allowed = None if position is None else position.allowed
     data = board(game, url, played, solved, request.query_params.get("end") == "1", allowed)
     if typed is not None and not data["over"]:
