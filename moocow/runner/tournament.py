@@ -24,7 +24,9 @@ from moocow.runner.fingerprint import player_digest
 from moocow.runner.leaderboard import Standing, standings
 from moocow.runner.limits import Limits
 from moocow.runner.players import PlayerKind, PlayerSpec, parse_player
-from moocow.runner.results import ResultsFile, RoundResult, recorded_seed
+from moocow.runner.results import RoundResult
+from moocow.runner.resultsfile import ResultsFile, recorded_seed
+from moocow.runner.rowcheck import MOST_ROUNDS
 from moocow.runner.sandbox import (
     PACKAGE,
     PACKAGE_AS_IMPORTED,
@@ -43,8 +45,6 @@ from moocow.runner.session import SessionPlan, uses_compiled_engine
 from moocow.runner.signing import choose_key
 from moocow.runner.workers import run_sessions
 
-MOST_ROUNDS = 1_000_000
-"""Rounds per player and game at most: every round's secret is dealt before the first is played."""
 SETTINGS = (
     "players", "games", "rounds", "seed", "mercy", "limits", "workers", "scheduler", "key_file", "sandbox",
 )  # fmt: skip
@@ -191,6 +191,8 @@ class Setup:
     """The key that signs the results file, or ``None`` (kept out of the repr: it is never printed)."""
     scheduler: str | None = None
     """The Dask scheduler that plays the sessions (``None``: this machine)."""
+    key_file: str | os.PathLike[str] | None = None
+    """The file the key was read from, if any: the results file's chain records are kept beside it."""
 
 
 def tournament_from(
@@ -239,7 +241,7 @@ def tournament_from(
         tournament.players,
         tournament.sandbox,
     )
-    return Setup(tournament, workers, seed, key, scheduler)
+    return Setup(tournament, workers, seed, key, scheduler, read_key if key is not None else None)
 
 
 def check_openings(tournament: Tournament) -> None:
@@ -343,10 +345,12 @@ def run_tournament(
     progress: Progress | None = None,
     key: bytes | None = None,
     scheduler: str | None = None,
+    key_file: str | os.PathLike[str] | None = None,
 ) -> TournamentResult:
     """Play the tournament (the unfinished rounds of ``results`` when resuming), appending each round.
 
-    With a ``key`` every line written is signed, and a resumed file must verify line by line. With
+    With a ``key`` the lines written are a signed chain, its head recorded beside ``key_file`` (or in
+    the user's state folder), and a resumed file must verify line by line and reach that head. With
     a ``scheduler`` the sessions are played on that Dask cluster (``runner.cluster``), ``workers``
     unused; the results are the same.
     """
@@ -363,7 +367,7 @@ def run_tournament(
         tournament = replace(tournament, sandbox=tournament.sandbox.hiding(results))
     log = None
     if results is not None:
-        log = ResultsFile(results, tournament.describe(), resume, key, tournament.referee())
+        log = ResultsFile(results, tournament.describe(), resume, key, tournament.referee(), key_file)
     collected = {result.key: result for result in (log.finished if log else [])}
     resumed = len(collected)
 
@@ -394,7 +398,7 @@ def run_tournament(
             run_sessions(tournament.plans(collected), workers, emit)
     finally:
         if log is not None:
-            log.close()
+            log.close(len(collected))
     ordered = tuple(sorted(collected.values(), key=tournament.order))
     return TournamentResult(tournament, ordered, len(ordered) - resumed, cluster)
 
