@@ -20,3 +20,14 @@ def interrupted(results: Path, rounds: int, key_file: str | os.PathLike[str] | N
         record = chain.HeadRecord(chain.record_folders(key_file), chain_id, results)
         record.write(len(lines), json.loads(lines[-1])[chain.FIELD])
         record.close()
+
+
+def resigned(lines: list[str], number: int, row: dict[str, object], key: bytes) -> str:
+    """Line ``number`` (from 1) holding ``row`` (read from the file, envelope and all), signed
+    again in its chain by a forger who holds the key: the line it follows is unchanged."""
+    fields = {
+        name: value for name, value in row.items() if name not in (chain.NUMBER, chain.CHAIN, chain.FIELD)
+    }
+    before = json.loads(lines[number - 2])[chain.FIELD]
+    line, _ = chain.signed_line(fields, key, before, number, str(row[chain.CHAIN]))
+    return line.decode("utf-8").rstrip("\n")

@@ -13,6 +13,7 @@ import shutil
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any, Protocol
 
 from moocow.engine.errors import MoocowError
@@ -123,8 +124,14 @@ class Tournament:
 
     def order(self, result: RoundResult) -> tuple[int, int, int]:
         """Sort key of a result: player, entry, round, in the order the tournament lists them."""
-        players = [player.name for player in self.players]
-        return (players.index(result.player), self.games.index(result.game), result.round)
+        players, games = self._places
+        return (players[result.player], games[result.game], result.round)
+
+    @cached_property
+    def _places(self) -> tuple[dict[str, int], dict[str, int]]:
+        """Each player's and entry's place in the lists, looked up once (not a list scan a round)."""
+        players = {player.name: place for place, player in enumerate(self.players)}
+        return players, {game: place for place, game in enumerate(self.games)}
 
 
 def build_tournament(settings: Mapping[str, Any]) -> Tournament:
