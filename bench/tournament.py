@@ -34,7 +34,8 @@ class Whole:
 
     guesses: int
     seconds: float
-    scores: tuple[int, ...]
+    cpu: float
+    """The runner's process time (the player's is its own)."""
 
 
 def whole_tournament(game: str, rounds: int, folder: Path) -> Whole:
@@ -42,12 +43,18 @@ def whole_tournament(game: str, rounds: int, folder: Path) -> Whole:
     results, key_file = folder / "results.jsonl", folder / "bench.key"
     results.unlink(missing_ok=True)
     key_file.write_bytes(KEY)
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     tournament = build_tournament({"players": [str(PLAYER)], "games": [game], "rounds": rounds, "seed": SEED})
     played = run_tournament(tournament, results, key=KEY, key_file=key_file)
-    seconds = time.perf_counter() - started
-    guesses = sum(len(result.guesses) for result in played.results)
-    return Whole(guesses, seconds, tuple(result.score for result in played.results))
+    seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
+    return Whole(sum(len(result.guesses) for result in played.results), seconds, cpu)
+
+
+def referee_alone(game: str, rounds: int) -> tuple[Refereed, float]:
+    """The referee alone on the same rounds, and the runner's process time for all of it."""
+    cpu = time.process_time()
+    alone = referee(str(PLAYER), game, rounds, SandboxPolicy())
+    return alone, time.process_time() - cpu
 
 
 @dataclass(frozen=True)
@@ -67,16 +74,20 @@ class TournamentWorkload:
     def run(self) -> list[Row]:
         """Alternate whole tournaments and the referee alone, on one core; one row."""
         wholes: list[Whole] = []
-        alone: list[Refereed] = []
+        alone: list[tuple[Refereed, float]] = []
         with tempfile.TemporaryDirectory(prefix="moocow-bench-") as folder, one_core() as core:
             for _ in range(self.repeats):
                 wholes.append(whole_tournament(self.game, self.rounds, Path(folder)))
-                alone.append(referee(str(PLAYER), self.game, self.rounds, SandboxPolicy()))
+                alone.append(referee_alone(self.game, self.rounds))
         guesses = wholes[0].guesses
         seconds = median([run.seconds for run in wholes])
-        session = median([run.start + run.seconds + run.close for run in alone])
-        per_guess = median([run.seconds / run.guesses for run in alone])
+        session = median([run.start + run.seconds + run.close for run, _ in alone])
+        per_guess = median([run.seconds / run.guesses for run, _ in alone])
         bookkeeping = (seconds - session) / self.rounds
+        cpu_per_guess = median([(run.runner_cpu + run.player_cpu) / run.guesses for run, _ in alone])
+        bookkeeping_cpu = (
+            median([run.cpu for run in wholes]) - median([cpu for _, cpu in alone])
+        ) / self.rounds
         return [
             Row(
                 workload=self.name,
@@ -90,17 +101,20 @@ class TournamentWorkload:
                 peak_rss=peak_rss(),
                 result=(
                     f"{guesses / seconds:,.0f} guesses/s end to end; referee {1 / per_guess:,.0f} guesses/s "
-                    f"({per_guess * 1e6:.0f} µs a guess); bookkeeping {bookkeeping * 1e6:.0f} µs a round"
+                    f"({per_guess * 1e6:.0f} µs a guess, CPU {cpu_per_guess * 1e6:.0f} µs); bookkeeping "
+                    f"{bookkeeping * 1e6:.0f} µs a round (runner CPU {bookkeeping_cpu * 1e6:.0f} µs)"
                 ),
-                agree=max(run.fouls for run in alone) == 0,
+                agree=max(run.fouls for run, _ in alone) == 0,
                 details={
                     "guesses_per_second": guesses / seconds,
                     "referee_guesses_per_second": 1 / per_guess,
                     "bookkeeping_per_round": bookkeeping,
                     "referee_per_guess": per_guess,
                     "tournaments": [run.seconds for run in wholes],
-                    "referee_sessions": [run.start + run.seconds + run.close for run in alone],
-                    "referee_rounds": [run.seconds for run in alone],
+                    "referee_sessions": [run.start + run.seconds + run.close for run, _ in alone],
+                    "referee_rounds": [run.seconds for run, _ in alone],
+                    "bookkeeping_cpu_per_round": bookkeeping_cpu,
+                    "referee_cpu_per_guess": cpu_per_guess,
                     "bookkeeping_within_a_guess": bookkeeping <= per_guess,
                 },
             )

@@ -66,7 +66,7 @@ WORKLOADS: tuple[Workload, ...] = (
     RefereeWorkload("mastermind:pegs=2,colors=3", rounds=100, repeats=1, quick=True),
     CrowdWorkload(),
     TournamentWorkload(),
-    TournamentWorkload("mastermind:pegs=2,colors=3", rounds=200, repeats=1, quick=True),
+    TournamentWorkload("mastermind:pegs=2,colors=3", rounds=100, repeats=1, quick=True),
     OptimalWorkload("bottles:n=4"),
     OptimalWorkload("mastermind:pegs=3,colors=3", quick=True),
     OptimalWorkload("bottles:n=5", baseline="numpy"),

@@ -15,7 +15,6 @@ signature of the last: a file that ends before that line was cut, and is refused
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import json
 import os
@@ -49,7 +48,7 @@ def new_chain_id() -> str:
 def signature(key: bytes, before: str, body: bytes) -> str:
     """The signature of a line whose bytes up to its signature are ``body`` (closed with ``}``),
     after the line signed ``before`` ("" for the header)."""
-    return hmac.new(key, before.encode("ascii") + b"\n" + body, hashlib.sha256).hexdigest()
+    return hmac.digest(key, before.encode("ascii") + b"\n" + body, "sha256").hex()
 
 
 def signed_line(data: dict[str, Any], key: bytes, before: str, number: int, chain: str) -> tuple[bytes, str]:

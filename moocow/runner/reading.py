@@ -26,6 +26,9 @@ from moocow.runner.rowcheck import BadRow, RowCheck, _shown, _whole, json_line
 
 HEADER_BYTES = 16 << 20
 """The longest header read: a tournament of thousands of players, each with its digest."""
+MOST_LINE = 1 << 30
+"""The longest line read whatever the header's mercy limit says (a header of mercy 10^400 asked
+``readline`` for more than a C size)."""
 SEEN_CHARACTERS = 16
 """Characters of each signature remembered, to name the line a repeated one repeats."""
 
@@ -146,7 +149,7 @@ def line_limit(description: Any) -> int:
             len(json.dumps(player["name"], ensure_ascii=False).encode()) for player in description["players"]
         )
         names += max(len(json.dumps(game, ensure_ascii=False).encode()) for game in description["games"])
-        return most_row_bytes(description["mercy"], names)
+        return min(most_row_bytes(description["mercy"], names), MOST_LINE)
     except (KeyError, TypeError, ValueError, OverflowError):
         return most_row_bytes(20)
 

@@ -256,7 +256,7 @@ def check_openings(tournament: Tournament) -> None:
     strategies = [load_strategy(p.source) for p in tournament.players if p.kind is PlayerKind.STRATEGY]
     for game in tournament.games:
         deals = load_deck(game).deal(tournament.seed, tournament.rounds)
-        for played in {deal.game.spec: deal.game for deal in deals}.values():
+        for played in {id(deal.game): deal.game for deal in deals}.values():  # a deck's games are shared
             for strategy in strategies:
                 check_opening(strategy, played)
 
