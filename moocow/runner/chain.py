@@ -36,6 +36,8 @@ SUFFIX = re.compile(rb', "hmac": "([0-9a-f]{64})"\}$')
 """How a signed version-2 line ends: its signature, last."""
 ID_BYTES = 8
 """Random bytes of a chain id (hex in the file): tells one file of a key from another."""
+LINE = json.JSONEncoder(ensure_ascii=False)
+"""How a line's JSON is written (made once: ``json.dumps`` with an option makes an encoder a call)."""
 STATE_VARIABLE = "XDG_STATE_HOME"
 """Where a key from the environment has its chain records (``$XDG_STATE_HOME/moocow/chains``)."""
 
@@ -53,7 +55,7 @@ def signature(key: bytes, before: str, body: bytes) -> str:
 
 def signed_line(data: dict[str, Any], key: bytes, before: str, number: int, chain: str) -> tuple[bytes, str]:
     """``data`` as a signed line of the chain (newline included), and its signature."""
-    body = json.dumps({**data, NUMBER: number, CHAIN: chain}, ensure_ascii=False).encode("utf-8")
+    body = LINE.encode({**data, NUMBER: number, CHAIN: chain}).encode("utf-8")
     sign = signature(key, before, body)
     return body[:-1] + b', "hmac": "' + sign.encode("ascii") + b'"}\n', sign
 

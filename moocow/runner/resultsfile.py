@@ -133,7 +133,7 @@ class ResultsFile:
             line, self._last = chain.signed_line(data, self._key, self._last, number, self._chain)
         else:
             row = data if self._key is None else signing.signed(data, self._key)
-            line = (json.dumps(row, ensure_ascii=False) + "\n").encode("utf-8")
+            line = (chain.LINE.encode(row) + "\n").encode("utf-8")
         with self._writing():
             view = memoryview(line)
             while view:
