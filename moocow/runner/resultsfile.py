@@ -134,12 +134,14 @@ class ResultsFile:
         else:
             row = data if self._key is None else signing.signed(data, self._key)
             line = (chain.LINE.encode(row) + "\n").encode("utf-8")
-        with self._writing():
-            view = memoryview(line)
-            while view:
-                view = view[os.write(self._fd, view) :]
+        try:  # not self._writing(): a context manager a round is a tenth of the round's bookkeeping
+            written = os.write(self._fd, line)
+            while written < len(line):  # a short write: the disk is full, and the next one says so
+                written += os.write(self._fd, line[written:])
             if self._head is not None:
                 self._head.write(number, self._last)
+        except OSError as error:
+            raise self._unwritable(error) from None
         self._lines = number
 
     @contextlib.contextmanager
@@ -149,10 +151,13 @@ class ResultsFile:
         try:
             yield
         except OSError as error:
-            raise MoocowError(
-                f"cannot write the results file {str(self.path)!r}: {error.strerror or error} "
-                "(the rounds written so far are kept: mend that, then --resume)"
-            ) from None
+            raise self._unwritable(error) from None
+
+    def _unwritable(self, error: OSError) -> MoocowError:
+        return MoocowError(
+            f"cannot write the results file {str(self.path)!r}: {error.strerror or error} "
+            "(the rounds written so far are kept: mend that, then --resume)"
+        )
 
     def close(self, rounds: int | None = None) -> None:
         """Close the file; a chained file with every round of the tournament in it (``rounds``) gets
