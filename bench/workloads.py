@@ -20,6 +20,7 @@ from bench.rounds import RunnerWorkload
 from bench.rows import Row
 from bench.sandbox import SandboxWorkload
 from bench.selby import SelbyWorkload, WholeGameRate
+from bench.tournament import TournamentWorkload
 from bench.warm import WarmStartWorkload
 from bench.web import AssistStepWorkload, ServeWorkload
 
@@ -65,6 +66,8 @@ WORKLOADS: tuple[Workload, ...] = (
     RefereeWorkload(),
     RefereeWorkload("mastermind:pegs=2,colors=3", rounds=100, repeats=1, quick=True),
     CrowdWorkload(),
+    TournamentWorkload(),
+    TournamentWorkload("mastermind:pegs=2,colors=3", rounds=100, repeats=1, quick=True),
     OptimalWorkload("bottles:n=4"),
     OptimalWorkload("mastermind:pegs=3,colors=3", quick=True),
     OptimalWorkload("bottles:n=5", baseline="numpy"),

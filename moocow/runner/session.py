@@ -59,10 +59,11 @@ def play_session(plan: SessionPlan, emit: Emit) -> protocol.Identity:
         warm_up()  # before the first round: loading (or compiling) the kernels is no guess's time
         warm_up_relabellings(deck.game)
     seat = open_seat(plan.player, deck.spec, plan.limits, plan.sandbox, len(plan.to_play))
+    spec = deck.spec  # formatted once, not each round
     try:
         for number in plan.to_play:
             outcome = play_round(seat, deals[number], plan.mercy)
-            emit(round_result(plan.player.name, deck.spec, number, deals[number], outcome))
+            emit(round_result(plan.player.name, spec, number, deals[number], outcome))
     finally:
         seat.close()
     return seat.identity
