@@ -18,6 +18,11 @@ means no limit):
   before the player starts, so that it binds the player and not the launcher's own calls
   (``keyctl``); where the kernel refuses it the player does not start (the runner tried it first);
 - ``stdin``, ``stdout``: descriptors to become the player's standard input and output.
+
+Always: the player is the first process the kernel's OOM killer picks (``oom_score_adj`` 1000,
+which any process may raise), so that under memory pressure it dies and the runner lives to
+write the results; and ``SIGCHLD`` starts at its default action (an ignored one is inherited
+across ``exec``, and would have the kernel reap the player's children unseen).
 """
 
 from __future__ import annotations
@@ -35,6 +40,9 @@ PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 22, 2
 PR_SET_NO_NEW_PRIVS = 38
 PR_SET_CHILD_SUBREAPER = 36
 PR_GET_CHILD_SUBREAPER = 37
+OOM_SCORE_ADJ = "/proc/self/oom_score_adj"
+MOST_LIKELY_KILLED = b"1000"
+"""The highest ``oom_score_adj``: killed first when memory runs out."""
 OPEN_FILES = 1024
 """Descriptors a player's process may hold (the common default): measuring memory lists them all,
 and a player holding 20,000 in each of many processes kept the runner busy for minutes a round."""
@@ -114,6 +122,20 @@ def read_filter(fd: int) -> bytes:
         return source.read()
 
 
+def first_to_die() -> None:
+    """Linux: be the OOM killer's first choice (where ``/proc`` is there to say so)."""
+    try:
+        fd = os.open(OOM_SCORE_ADJ, os.O_WRONLY)
+    except OSError:
+        return
+    try:
+        os.write(fd, MOST_LIKELY_KILLED)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
 def become(uid: int) -> None:
     """Drop root for good: no other groups, then the group, then the user (which clears capabilities)."""
     os.setgroups([])
@@ -153,6 +175,8 @@ def main(argv: list[str]) -> None:
     if "cgroup" in settings:
         with open(settings["cgroup"], "w") as procs:
             procs.write(str(os.getpid()))
+    first_to_die()
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     limit(resource.RLIMIT_CORE, 0)
     limit(resource.RLIMIT_NOFILE, min(OPEN_FILES, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
     for key, kind in LIMITS.items():

@@ -76,7 +76,7 @@ SYSTEM_FILES = (
     "/etc/passwd", "/etc/group", "/etc/nsswitch.conf", "/etc/hosts",
 )  # fmt: skip
 """What programs need of ``/etc`` (the dynamic linker, ``java`` through alternatives); nothing else."""
-FILTERED = "locks, file watches, keys, io_uring, Linux AIO and reads without waiting refused"
+FILTERED = "locks, file watches, keys, io_uring, Linux AIO, reads without waiting and System V IPC refused"
 """The record's ``seccomp`` where players run under ``runner/seccomp.py``'s filter."""
 NAMESPACE_OPTIONS = (
     "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",

@@ -32,8 +32,11 @@ import select
 import signal
 import time
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
+
+from moocow.runner.held import HeldFiles, shared_memory_of
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 PAGE_BYTES = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
@@ -57,6 +60,9 @@ class Usage:
     disk_bytes: int | None = None
     """What the files of the player's user id hold on disk, as of the last scan (``None``: not
     measured, the sandbox's own tmpfs holds it to its size)."""
+    hiding: int | None = None
+    """A process of the player that ignores ``SIGCHLD``, so that its children's CPU time is
+    counted nowhere (found by a scan where no cgroup counts CPU time), or ``None``."""
 
 
 @dataclass(frozen=True)
@@ -64,9 +70,13 @@ class Scan:
     """What a look at every process of a group found."""
 
     memory_bytes: int
-    """Resident memory and ``memfd`` files held, over all of them."""
+    """Resident memory, and deleted files held open on tmpfs (``memfd`` too), over all of them."""
     processes: int
     """How many are alive."""
+    disk_bytes: int = 0
+    """Deleted files held open elsewhere (``held.py``)."""
+    hiding: int | None = None
+    """A process whose children's CPU time no count can see (it ignores ``SIGCHLD``), or ``None``."""
 
 
 class KernelFile:
@@ -116,38 +126,67 @@ def stat_ticks(fields: list[bytes]) -> int:
     return int(fields[11]) + int(fields[12]) + int(fields[13]) + int(fields[14])
 
 
-def cpu_and_memory(pids: list[int]) -> tuple[dict[int, int], int, int]:
-    """CPU clock ticks of each of ``pids`` alive (their own and their reaped children's), memory held
-    and the number alive.
+SIGCHLD_BIT = 1 << (signal.SIGCHLD - 1)
+"""``SIGCHLD`` in the ``SigIgn`` mask of ``/proc/PID/status``."""
 
-    Memory is what is resident in them plus what their open ``memfd`` files hold: written and never
-    mapped, those pages are in no process's resident set nor its address space (a player held three
-    times its limit so). A file both mapped and open is counted twice, which errs on the safe side.
+
+@dataclass
+class Census:
+    """What a look at each process of a group found."""
+
+    ticks: dict[int, int] = field(default_factory=dict)
+    """CPU clock ticks of each process found, zombies included (their own and their reaped children's)."""
+    memory_bytes: int = 0
+    """Resident memory of the living, and the deleted files on tmpfs (``memfd`` too) they hold open."""
+    disk_bytes: int = 0
+    """The deleted files elsewhere they hold open."""
+    alive: int = 0
+    """How many are alive."""
+    hiding: int | None = None
+    """A process that ignores ``SIGCHLD`` (looked for only when asked), or ``None``."""
+
+
+def census(pids: list[int], ask_hiding: bool = False) -> Census:
+    """CPU clock ticks of each of ``pids`` (their own and their reaped children's), memory and disk
+    held, and the number alive.
+
+    Memory is what is resident in them plus what the deleted files they hold open on tmpfs hold
+    (``held.py``): written and never mapped, those pages are in no process's resident set nor its
+    address space (a player held three times its limit so). A file both mapped and open is counted
+    twice, which errs on the safe side. A zombie's CPU time counts until its parent reaps it, and
+    then in its parent's. With ``ask_hiding``, a process that ignores ``SIGCHLD`` is named: the
+    kernel reaps its children unseen, and their CPU time is in no total (``ScannedGroup``).
     """
-    ticks: dict[int, int] = {}
+    found = Census()
     pages = 0
-    files: dict[tuple[int, int], int] = {}
+    files = HeldFiles()
     for pid in pids:
         fields = process_stat(pid)
-        if fields is None or fields[0] == b"Z":
+        if fields is None:
             continue
-        ticks[pid] = stat_ticks(fields)
+        found.ticks[pid] = stat_ticks(fields)
+        if fields[0] == b"Z":
+            continue
+        found.alive += 1
+        if ask_hiding and found.hiding is None and ignores_children(pid):
+            found.hiding = pid
         pages += int(fields[21])
-        files.update(memory_files(pid))
-    return ticks, pages * PAGE_BYTES + sum(files.values()), len(ticks)
+        files.add_process(pid)
+    found.memory_bytes = pages * PAGE_BYTES + files.memory_bytes
+    found.disk_bytes = files.disk_bytes
+    return found
 
 
-def memory_files(pid: int) -> dict[tuple[int, int], int]:
-    """The ``memfd`` files a process holds open, by device and inode, with the bytes each holds."""
-    held: dict[tuple[int, int], int] = {}
-    folder = f"/proc/{pid}/fd"
-    with contextlib.suppress(OSError):
-        for name in os.listdir(folder):
-            with contextlib.suppress(OSError):
-                if os.readlink(f"{folder}/{name}").startswith("/memfd:"):
-                    status = os.stat(f"{folder}/{name}")
-                    held[(status.st_dev, status.st_ino)] = status.st_blocks * 512
-    return held
+def ignores_children(pid: int) -> bool:
+    """Whether a process ignores ``SIGCHLD`` (``SigIgn`` in ``/proc/PID/status``)."""
+    try:
+        with open(f"/proc/{pid}/status", "rb") as status:
+            for line in status:
+                if line.startswith(b"SigIgn:"):
+                    return bool(int(line.split()[1], 16) & SIGCHLD_BIT)
+    except (OSError, ValueError, IndexError):
+        return False
+    return False
 
 
 def children_of(parent: int) -> set[int]:
@@ -173,6 +212,14 @@ def reap(pids: set[int]) -> None:
 class ProcessGroup(ABC):
     """All the processes of one sandbox: what they use, and how to end them all."""
 
+    def __init__(self) -> None:
+        self.closers: list[Callable[[], None]] = []
+        """What else to stop when the group is closed (a ``watch.FolderWatch``), first of all."""
+
+    @abstractmethod
+    def members(self) -> list[int]:
+        """The processes of the group now."""
+
     @abstractmethod
     def cpu_seconds(self) -> float | None:
         """CPU time of all of them, from what the kernel keeps (plus what the last scan found
@@ -191,8 +238,10 @@ class ProcessGroup(ABC):
     def kill(self) -> None:
         """Kill every one of them (the sandbox's first process is killed by its own handle)."""
 
-    def close(self) -> None:  # noqa: B027 - most groups hold nothing
+    def close(self) -> None:
         """Release what the group holds, once its processes are dead."""
+        while self.closers:
+            self.closers.pop()()
 
 
 class ScannedGroup(ProcessGroup):
@@ -203,6 +252,7 @@ class ScannedGroup(ProcessGroup):
     which errs on the safe side)."""
 
     def __init__(self, root: int, uid: int | None) -> None:
+        super().__init__()
         self.root = root
         self.uid = uid
         self._stat = KernelFile.opened(f"/proc/{root}/stat")
@@ -235,9 +285,10 @@ class ScannedGroup(ProcessGroup):
         return self._own + self._others
 
     def scan(self) -> Scan:
-        ticks, memory, alive = cpu_and_memory(self.members())
-        self._others = sum(count for pid, count in ticks.items() if pid != self.root) / CLOCK_TICKS
-        return Scan(memory, alive)
+        found = census(self.members(), ask_hiding=True)
+        self._others = sum(count for pid, count in found.ticks.items() if pid != self.root) / CLOCK_TICKS
+        memory = found.memory_bytes + (shared_memory_of(self.uid) if self.uid is not None else 0)
+        return Scan(memory, found.alive, found.disk_bytes, found.hiding)
 
     def kill(self) -> None:
         for pid in self.members():
@@ -245,6 +296,7 @@ class ScannedGroup(ProcessGroup):
                 os.kill(pid, signal.SIGKILL)
 
     def close(self) -> None:
+        super().close()
         if self._stat is not None:
             self._stat.close()
 
@@ -260,6 +312,7 @@ class CgroupGroup(ProcessGroup):
     """A cgroup v2 of its own, made beside the runner's cgroup's children and removed afterwards."""
 
     def __init__(self, path: Path) -> None:
+        super().__init__()
         self.path = path
         self._files: dict[str, KernelFile | None] = {}
 
@@ -325,8 +378,9 @@ class CgroupGroup(ProcessGroup):
         members = self.members()
         memory = self.memory_bytes()
         if memory is None:
-            return Scan(cpu_and_memory(members)[1], len(members))
-        return Scan(memory, len(members))
+            found = census(members)
+            return Scan(found.memory_bytes, len(members), found.disk_bytes)
+        return Scan(memory, len(members), HeldFiles.of(members).disk_bytes)
 
     def kill(self) -> None:
         kill_switch = self.path / "cgroup.kill"
@@ -339,6 +393,7 @@ class CgroupGroup(ProcessGroup):
 
     def close(self) -> None:
         """Remove the cgroup; it can only go once its killed processes are gone: kill again, retry a while."""
+        super().close()
         try:
             self._remove()
         finally:
