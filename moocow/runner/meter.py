@@ -46,8 +46,9 @@ class Meter:
         if disk is not None and disk_limit is not None:
             with contextlib.suppress(OSError):  # no inotify: the timer alone
                 self.watch = FolderWatch(
-                    disk.homes, disk.shared, disk.uid, self._disk_held, disk_limit, group.members, SCAN_SHARE
-                )
+                    disk.homes, disk.shared, disk.uid, disk.home_bytes, self._disk_held, disk_limit,
+                    group.members, SCAN_SHARE,
+                )  # fmt: skip
                 group.closers.append(self.watch.close)
         self.scans = 0
         """Scans made so far."""

@@ -5,7 +5,8 @@ lets scans land at least 0.1 s apart: a player that wrote 12 files of 15 MB at i
 against ``disk_mb=64``, and removed them, was caught only when a scan happened to land during the
 burst (once in two runs). Here a thread waits on inotify watches of the player's home (and the
 folders it makes there) and of the folders anyone may write to (and the folders its user id makes
-there): every write, made file or folder wakes it, and it measures at once. A deleted file kept
+there): every write, made file or folder wakes it, and it measures at once, its home first (a few
+files, where the folders anyone may write to may hold thousands of others'). A deleted file kept
 open still wakes the watch of the folder it was in. When what the player holds is over the
 limit, it stops every process of the player (``SIGSTOP``: nothing more is written, its pipes stay
 open) and keeps the reading for the meter, whose next read fouls the player.
@@ -50,12 +51,15 @@ class FolderWatch:
         homes: Iterable[str],
         shared: Iterable[str],
         uid: int,
+        glance: Callable[[], int],
         measure: Callable[[], int],
         limit: int,
         members: Callable[[], list[int]],
         share: float,
     ) -> None:
         self.uid = uid
+        self.glance = glance
+        """A part of what the player's files hold, cheap to find (its home): looked at first."""
         self.measure = measure
         """What the player's files hold now, in bytes."""
         self.limit = limit
@@ -108,7 +112,9 @@ class FolderWatch:
                 return
             self._read_events()
             started = time.monotonic()
-            held = self.measure()
+            held = self.glance()
+            if held <= self.limit:
+                held = self.measure()
             if held > self.limit:
                 self._stop_player()
                 with self._lock:
