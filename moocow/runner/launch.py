@@ -17,7 +17,11 @@ means no limit):
 - ``seccomp``: a descriptor holding a seccomp filter (``runner/seccomp.py``), installed last, just
   before the player starts, so that it binds the player and not the launcher's own calls
   (``keyctl``); where the kernel refuses it the player does not start (the runner tried it first);
-- ``stdin``, ``stdout``: descriptors to become the player's standard input and output.
+- ``stdin``, ``stdout``: descriptors to become the player's standard input and output;
+- ``keeper``: stay, as root, the player's parent and the reaper of every process it orphans
+  (``PR_SET_CHILD_SUBREAPER``), and end as it ends. At the ``user`` level, with no cgroup to
+  count them, the CPU time of what the player orphans went to ``init``, which reaped it unseen;
+  reaped here, it is in this process's own count of its children's time, which the runner reads.
 
 Always: the player is the first process the kernel's OOM killer picks (``oom_score_adj`` 1000,
 which any process may raise), so that under memory pressure it dies and the runner lives to
@@ -162,6 +166,29 @@ def fresh_keyrings(own_user: bool) -> None:
             libc().syscall(number, KEYCTL_CLEAR, keyring)
 
 
+def keep(player: int) -> None:
+    """Reap every child until the player is gone, then end as it did (never returns). Holds none
+    of the player's descriptors: its closing its output must be the end of it."""
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(null, fd)
+    while True:
+        try:
+            pid, status = os.waitpid(-1, 0)
+        except ChildProcessError:
+            os._exit(0)
+        except InterruptedError:
+            continue
+        if pid != player:
+            continue
+        if os.WIFSIGNALED(status):
+            number = os.WTERMSIG(status)
+            signal.signal(number, signal.SIG_DFL)
+            os.kill(os.getpid(), number)
+            os._exit(128 + number)
+        os._exit(os.waitstatus_to_exitcode(status))
+
+
 def main(argv: list[str]) -> None:
     """Apply the limits, drop to the player's user, install the filter, then become the player."""
     split = argv.index("--")
@@ -178,6 +205,15 @@ def main(argv: list[str]) -> None:
     first_to_die()
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     limit(resource.RLIMIT_CORE, 0)
+    if "keeper" in settings:
+        if "parent" in settings:
+            die_with_parent(int(settings["parent"]))
+        become_subreaper()
+        keeper = os.getpid()
+        player = os.fork()
+        if player:
+            keep(player)
+        settings["parent"] = str(keeper)
     limit(resource.RLIMIT_NOFILE, min(OPEN_FILES, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
     for key, kind in LIMITS.items():
         value = int(settings.get(key, 0))

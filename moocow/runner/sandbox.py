@@ -346,6 +346,8 @@ def confined_command(
     if uid is not None:
         settings.append(f"uid={uid}")
     outer = [f"parent={os.getpid()}"] + ([f"cgroup={cgroup / 'cgroup.procs'}"] if cgroup else [])
+    if level is Confinement.USER:  # the launcher stays its parent, and reaps what it orphans
+        outer.append("keeper=1")
     if level is Confinement.USER and filter_absence(level) is None:
         seccomp = filter_descriptor()  # locks, watches, keys: channels between players (runner/seccomp.py)
         if seccomp is not None:  # the launcher installs it just before the player starts

@@ -32,7 +32,7 @@ import select
 import signal
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -146,9 +146,10 @@ class Census:
     """A process that ignores ``SIGCHLD`` (looked for only when asked), or ``None``."""
 
 
-def census(pids: list[int], ask_hiding: bool = False) -> Census:
+def census(pids: list[int], ask_hiding: bool = False, weightless: Collection[int] = ()) -> Census:
     """CPU clock ticks of each of ``pids`` (their own and their reaped children's), memory and disk
-    held, and the number alive.
+    held, and the number alive; ``weightless`` ones hold nothing of the player's (the launcher and
+    bubblewrap's init, which reap for it).
 
     Memory is what is resident in them plus what the deleted files they hold open on tmpfs hold
     (``held.py``): written and never mapped, those pages are in no process's resident set nor its
@@ -170,8 +171,9 @@ def census(pids: list[int], ask_hiding: bool = False) -> Census:
         found.alive += 1
         if ask_hiding and found.hiding is None and ignores_children(pid):
             found.hiding = pid
-        pages += int(fields[21])
-        files.add_process(pid)
+        if pid not in weightless:
+            pages += int(fields[21])
+            files.add_process(pid)
     found.memory_bytes = pages * PAGE_BYTES + files.memory_bytes
     found.disk_bytes = files.disk_bytes
     return found
@@ -247,25 +249,35 @@ class ProcessGroup(ABC):
 class ScannedGroup(ProcessGroup):
     """Found by a scan of ``/proc``: a user id's processes, or the descendants of one process.
 
-    The first process's CPU time is read at every message; the others' is what the last scan found
-    (a child that exited since and was reaped by the first is counted in both until the next scan,
-    which errs on the safe side)."""
+    By user id, the processes between the player's and the first are members too (bubblewrap's
+    init, the launcher that stays the player's parent at the ``user`` level): they reap what the
+    player orphans, so its CPU time is in theirs; their memory is not the player's. The first
+    process's CPU time is read at every message, and the player's own where it is the first's child
+    (the ``user`` level); the others' is what the last scan found (a child that exited since and was
+    reaped by a member is counted in both until the next scan, which errs on the safe side)."""
 
     def __init__(self, root: int, uid: int | None) -> None:
         super().__init__()
         self.root = root
         self.uid = uid
         self._stat = KernelFile.opened(f"/proc/{root}/stat")
+        self._player: tuple[int, KernelFile] | None = None
+        """The player's process, where it is the first's child, and its ``stat`` kept open."""
         self._others = 0.0
-        """CPU seconds of the members other than the first, at the last scan."""
-        self._own = 0.0
-        """The first process's CPU seconds at the last reading (kept once it is gone)."""
+        """CPU seconds of the members other than those read at every message, at the last scan."""
+        self._own = [0.0, 0.0]
+        """The CPU seconds of the first process and of the player at the last reading (kept once gone)."""
+        self._keepers: set[int] = set()
+        """The members not of the player's user id, at the last look."""
+        self._root_owner: int | None = None
 
     def members(self) -> list[int]:
         """The processes of the group now."""
         pids = [int(name) for name in os.listdir("/proc") if name.isdigit()]
         if self.uid is not None:
-            return [pid for pid in pids if _owner(pid) == self.uid and pid != self.root] + [self.root]
+            owned = [pid for pid in pids if _owner(pid) == self.uid and pid != self.root]
+            self._keepers = self._between(owned) | {self.root}
+            return owned + sorted(self._keepers)
         parents: dict[int, list[int]] = {}
         for pid in pids:
             fields = process_stat(pid)
@@ -277,16 +289,46 @@ class ScannedGroup(ProcessGroup):
             index += 1
         return found
 
+    def _between(self, owned: list[int]) -> set[int]:
+        """The processes on the way from each of ``owned`` up to the first, not of the user id; and
+        the player, where the first (not of the user id: the launcher) is its parent."""
+        mine, between = set(owned), set()
+        for pid in owned:
+            chain: list[int] = []
+            parent = _parent(pid)
+            while parent is not None and parent != self.root and parent not in mine | between:
+                chain.append(parent)
+                parent = _parent(parent) if len(chain) < 8 else None
+            if parent == self.root or parent in between:
+                between.update(chain)
+            if parent == self.root and not chain and self._player is None and self._root_keeps():
+                self._watch_player(pid)
+        return between
+
+    def _root_keeps(self) -> bool:
+        """Whether the first process is not the player's user id's (a launcher that stays its parent)."""
+        if self._root_owner is None:
+            self._root_owner = _owner(self.root)
+        return self._root_owner is not None and self._root_owner != self.uid
+
+    def _watch_player(self, pid: int) -> None:
+        kept = KernelFile.opened(f"/proc/{pid}/stat")
+        if kept is not None:
+            self._player = (pid, kept)
+
     def cpu_seconds(self) -> float | None:
         if self._stat is None:
             return None
-        with contextlib.suppress(OSError, IndexError, ValueError):
-            self._own = stat_ticks(self._stat.read().rpartition(b")")[2].split()) / CLOCK_TICKS
-        return self._own + self._others
+        for index, kept in enumerate([self._stat] + ([self._player[1]] if self._player else [])):
+            with contextlib.suppress(OSError, IndexError, ValueError):
+                self._own[index] = stat_ticks(kept.read().rpartition(b")")[2].split()) / CLOCK_TICKS
+        return sum(self._own) + self._others
 
     def scan(self) -> Scan:
-        found = census(self.members(), ask_hiding=True)
-        self._others = sum(count for pid, count in found.ticks.items() if pid != self.root) / CLOCK_TICKS
+        members = self.members()
+        found = census(members, ask_hiding=True, weightless=self._keepers if self.uid is not None else ())
+        read_apart = {self.root, self._player[0] if self._player else self.root}
+        self._others = sum(count for pid, count in found.ticks.items() if pid not in read_apart) / CLOCK_TICKS
         memory = found.memory_bytes + (shared_memory_of(self.uid) if self.uid is not None else 0)
         return Scan(memory, found.alive, found.disk_bytes, found.hiding)
 
@@ -297,8 +339,14 @@ class ScannedGroup(ProcessGroup):
 
     def close(self) -> None:
         super().close()
-        if self._stat is not None:
-            self._stat.close()
+        for kept in (self._stat, self._player[1] if self._player else None):
+            if kept is not None:
+                kept.close()
+
+
+def _parent(pid: int) -> int | None:
+    fields = process_stat(pid)
+    return None if fields is None else int(fields[1])
 
 
 def _owner(pid: int) -> int | None:

@@ -11,9 +11,10 @@ open still wakes the watch of the folder it was in. When what the player holds i
 limit, it stops every process of the player (``SIGSTOP``: nothing more is written, its pipes stay
 open) and keeps the reading for the meter, whose next read fouls the player.
 
-Its measuring obeys the meter's share: after a look that took ``t``, it waits ``9 t`` before the
-next, so it takes at most a tenth of a core whatever the player holds. The bound: a player holds
-at most ``disk_mb`` plus what it writes during one look and the wait after it (``docs/runner.md``).
+Its looks obey the meter's share: after a look at the home that took ``t`` the next waits ``9 t``,
+and so does a look at everything, each kind on its own, so that each takes at most a tenth of a
+core whatever the player holds. The bound: a player holds at most ``disk_mb`` plus what it writes
+during a look at its home and the wait after it; a few files take microseconds (``docs/runner.md``).
 """
 
 from __future__ import annotations
@@ -70,6 +71,8 @@ class FolderWatch:
         self.over: int | None = None
         """The first reading over the limit, until the meter takes it."""
         self._lock = threading.Lock()
+        self._due = {"glance": 0.0, "measure": 0.0}
+        """When each kind of look may run again (each keeps to the share on its own)."""
         self._fd = _libc.inotify_init1(os.O_NONBLOCK | os.O_CLOEXEC)
         self._folders: dict[int, tuple[str, bool]] = {}
         """Each watch's folder, and whether it is the player's (every folder in it is too)."""
@@ -106,22 +109,36 @@ class FolderWatch:
             self._folders[number] = (folder, own)
 
     def _run(self) -> None:
+        pending = False
         while True:
-            ready = select.select([self._fd, self._wake_read], [], [])[0]
+            wait = max(0.0, self._due["glance"] - time.monotonic()) if pending else None
+            ready = select.select([self._fd, self._wake_read], [], [], wait)[0]
             if self._wake_read in ready:
                 return
-            self._read_events()
-            started = time.monotonic()
-            held = self.glance()
-            if held <= self.limit:
-                held = self.measure()
-            if held > self.limit:
-                self._stop_player()
-                with self._lock:
-                    self.over = max(held, self.over or 0)
-            pause = (time.monotonic() - started) * (1 / self.share - 1)
-            if select.select([self._wake_read], [], [], pause)[0]:
-                return
+            if self._fd in ready:
+                self._read_events()
+                pending = True
+            if pending and time.monotonic() >= self._due["glance"]:
+                pending = False
+                self._look()
+
+    def _look(self) -> None:
+        """The home first; all the player's files if that is not over already, and a look is due."""
+        held = self._timed("glance", self.glance)
+        if held <= self.limit and time.monotonic() >= self._due["measure"]:
+            held = self._timed("measure", self.measure)
+        if held > self.limit:
+            self._stop_player()
+            with self._lock:
+                self.over = max(held, self.over or 0)
+
+    def _timed(self, kind: str, look: Callable[[], int]) -> int:
+        """What ``look`` found; the next of its kind is due after ``1 / share - 1`` times its cost."""
+        started = time.monotonic()
+        held = look()
+        finished = time.monotonic()
+        self._due[kind] = finished + (finished - started) * (1 / self.share - 1)
+        return held
 
     def _read_events(self) -> None:
         """Drain the events; watch each folder made in the player's folders, or by its user id."""

@@ -11,6 +11,8 @@ then answers ``111`` every time. Standard library only. Its handshake says what 
 - ``children``: from its first round, ignores ``SIGCHLD`` (the kernel then reaps its children
   unseen) and in every round runs COUNT children one after another that each burn SIZE ms of CPU
   time and exit.
+- ``orphans``: in every round, COUNT children that each start a grandchild and exit at once; each
+  grandchild, orphaned, burns SIZE ms of CPU time and exits (reaped by whoever adopts it).
 - ``exhaust``: in its first round, COUNT children that each take SIZE MB and wait; the report
   says its ``oom_score_adj``, and where that is not 1000 (not the first to die) it exits at once.
 """
@@ -60,14 +62,28 @@ def deleted_files(folder: str, remove_at_once: bool) -> None:
         os.unlink(name)
 
 
-def burn_in_children() -> None:
+def burn() -> None:
+    end = time.process_time() + size / 1000
+    while time.process_time() < end:
+        pass
+    os._exit(0)
+
+
+def burn_in_children(orphaned: bool) -> None:
+    """One after another (the one before has ended), so that few processes hold memory at once."""
     for _ in range(count):
-        if os.fork() == 0:
-            end = time.process_time() + size / 1000
-            while time.process_time() < end:
-                pass
-            os._exit(0)
-        time.sleep(size / 1000)
+        done, burning = os.pipe()  # closed by the burner's end
+        child = os.fork()
+        if child == 0 and orphaned and os.fork():
+            os._exit(0)  # the grandchild burns, orphaned
+        if child == 0:
+            os.close(done)
+            burn()
+        os.close(burning)
+        if orphaned:
+            os.waitpid(child, 0)
+        os.read(done, 1)
+        os.close(done)
 
 
 def exhaust() -> None:
@@ -89,7 +105,9 @@ def attack(rounds: int) -> None:
         deleted_files(os.environ["HOME"], remove_at_once=False)
     elif mode == "children":
         signal.signal(signal.SIGCHLD, signal.SIG_IGN)
-        burn_in_children()
+        burn_in_children(orphaned=False)
+    elif mode == "orphans":
+        burn_in_children(orphaned=True)
     elif mode == "exhaust" and rounds == 1:
         if report != "oom:1000":
             sys.exit(f"not the first to die: {report}")
