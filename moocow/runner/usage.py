@@ -261,6 +261,8 @@ class ScannedGroup(ProcessGroup):
         self.root = root
         self.uid = uid
         self._stat = KernelFile.opened(f"/proc/{root}/stat")
+        self._read_each_time = [] if self._stat is None else [self._stat]
+        """The ``stat`` files read at every message: the first process's, then the player's."""
         self._player: tuple[int, KernelFile] | None = None
         """The player's process, where it is the first's child, and its ``stat`` kept open."""
         self._others = 0.0
@@ -315,11 +317,12 @@ class ScannedGroup(ProcessGroup):
         kept = KernelFile.opened(f"/proc/{pid}/stat")
         if kept is not None:
             self._player = (pid, kept)
+            self._read_each_time.append(kept)
 
     def cpu_seconds(self) -> float | None:
         if self._stat is None:
             return None
-        for index, kept in enumerate([self._stat] + ([self._player[1]] if self._player else [])):
+        for index, kept in enumerate(self._read_each_time):
             with contextlib.suppress(OSError, IndexError, ValueError):
                 self._own[index] = stat_ticks(kept.read().rpartition(b")")[2].split()) / CLOCK_TICKS
         return sum(self._own) + self._others
@@ -339,9 +342,8 @@ class ScannedGroup(ProcessGroup):
 
     def close(self) -> None:
         super().close()
-        for kept in (self._stat, self._player[1] if self._player else None):
-            if kept is not None:
-                kept.close()
+        for kept in self._read_each_time:
+            kept.close()
 
 
 def _parent(pid: int) -> int | None:
