@@ -1,5 +1,5 @@
 """``python unseen.py MODE SIZE COUNT``: uses memory, disk or CPU where no per-process count sees it,
-then answers ``111`` every time. Standard library only. Its handshake says what it found
+then answers ``1`` in every peg every time. Standard library only. Its handshake says what it found
 (``moocow 1 unseen REPORT``). Modes:
 
 - ``sysv``: at its start, COUNT System V shared memory segments of SIZE MB, each written through a
@@ -126,11 +126,12 @@ elif mode == "exhaust":
         report = f"oom:{score.read().strip()}"
 sys.stdin.readline()
 print(f"moocow 1 unseen {report}", flush=True)
-started = 0
+started, guess = 0, "11"
 for line in sys.stdin:
     if line.startswith("game"):
         started += 1
+        guess = "1" * int(line.split()[1])
         attack(started)
     elif line.startswith("quit"):
         break
-    print("111", flush=True)
+    print(guess, flush=True)
