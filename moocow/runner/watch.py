@@ -74,11 +74,11 @@ class FolderWatch:
         self._due = {"glance": 0.0, "measure": 0.0}
         """When each kind of look may run again (each keeps to the share on its own)."""
         self._fd = _libc.inotify_init1(os.O_NONBLOCK | os.O_CLOEXEC)
+        if self._fd < 0:
+            raise OSError(ctypes.get_errno(), "inotify_init1")
         self._folders: dict[int, tuple[str, bool]] = {}
         """Each watch's folder, and whether it is the player's (every folder in it is too)."""
         self._wake_read, self._wake_write = os.pipe()
-        if self._fd < 0:
-            raise OSError(ctypes.get_errno(), "inotify_init1")
         for home in homes:
             self._watch(home, True)
         for folder in shared:
@@ -120,7 +120,8 @@ class FolderWatch:
                 pending = True
             if pending and time.monotonic() >= self._due["glance"]:
                 pending = False
-                self._look()
+                with contextlib.suppress(OSError):  # /proc unreadable for a moment: the timer still looks
+                    self._look()
 
     def _look(self) -> None:
         """The home first; all the player's files if that is not over already, and a look is due."""
