@@ -43,6 +43,7 @@ NOTHING_USED = Usage(0.0, 0, 0)
 """The reading of a player not started yet: its cgroup is new, its processes are not there."""
 EXIT_GRACE_SECONDS = 0.5
 """How long a player that closed its output gets to exit before it is described as still running."""
+HIDING = "ignored SIGCHLD, which has the kernel drop its children's CPU time from every count"
 MEMORY_WORDS = ("MemoryError", "bad_alloc", "out of memory", "Cannot allocate memory", "OutOfMemoryError")
 
 
@@ -184,7 +185,7 @@ class PlayerProcess:
             self._group = group = ScannedGroup(self._popen.pid, uid)
         homes = [str(self._home)] if self._home is not None else []
         disk = DiskScan(uid, homes, shared_folders()) if self._shared_writer is not None else None
-        self._meter = Meter(group, disk)
+        self._meter = Meter(group, disk, self.limits.disk_mb * MB)
         self.reading: Usage | None = NOTHING_USED
         """What the player had used at the last reading: the start of its next answer and round."""
         with contextlib.suppress(AttributeError, OSError):  # Linux 5.3 and later: a descriptor to wait on
@@ -318,6 +319,8 @@ class PlayerProcess:
         ):
             cpu = used.cpu_seconds - cpu_start
             raise Foul(Failure.CPU, f"used {cpu:.2f} s of CPU time, over {allowance.cpu_rule}")
+        if used.hiding is not None and allowance.cpu is not None:
+            raise Foul(Failure.CPU, HIDING)
         memory = self.limits.memory_mb
         if memory and used.memory_bytes > memory * MB:
             held = used.memory_bytes / MB

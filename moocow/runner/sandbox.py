@@ -76,7 +76,7 @@ SYSTEM_FILES = (
     "/etc/passwd", "/etc/group", "/etc/nsswitch.conf", "/etc/hosts",
 )  # fmt: skip
 """What programs need of ``/etc`` (the dynamic linker, ``java`` through alternatives); nothing else."""
-FILTERED = "locks, file watches, keys, io_uring, Linux AIO and reads without waiting refused"
+FILTERED = "locks, file watches, keys, io_uring, Linux AIO, reads without waiting and System V IPC refused"
 """The record's ``seccomp`` where players run under ``runner/seccomp.py``'s filter."""
 NAMESPACE_OPTIONS = (
     "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
@@ -346,6 +346,8 @@ def confined_command(
     if uid is not None:
         settings.append(f"uid={uid}")
     outer = [f"parent={os.getpid()}"] + ([f"cgroup={cgroup / 'cgroup.procs'}"] if cgroup else [])
+    if level is Confinement.USER:  # the launcher stays its parent, and reaps what it orphans
+        outer.append("keeper=1")
     if level is Confinement.USER and filter_absence(level) is None:
         seccomp = filter_descriptor()  # locks, watches, keys: channels between players (runner/seccomp.py)
         if seccomp is not None:  # the launcher installs it just before the player starts
