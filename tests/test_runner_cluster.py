@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import http.server
 import json
 import os
@@ -249,6 +250,33 @@ def test_grading_on_the_cluster_gives_the_course_log_of_this_machine(cluster: ob
     assert there.log_lines() == here.log_lines() and there.identity == here.identity
 
 
+PRINTER = """
+import sys
+
+def next_guess(game, history):
+    print(f"thinking about guess {len(history) + 1}", file=sys.stderr)
+    if len(history) == 1:
+        print("giving up", file=sys.stderr, flush=True)
+        raise SystemExit(3)
+    return "11"
+"""
+
+
+def test_grading_on_the_cluster_shows_the_players_stderr_as_here(cluster: object, tmp_path: Path) -> None:
+    """``grade --scheduler`` shows under each lost round the lines the player wrote to stderr, as a
+    local grade does (rounds came back from workers without them)."""
+    from moocow.runner.grading import grade
+
+    player = tmp_path / "printer.py"
+    player.write_text(PRINTER)
+    here = grade(str(player), game="mastermind:pegs=2,colors=2", seed=3, rounds=1)
+    there = grade(
+        str(player), game="mastermind:pegs=2,colors=2", seed=3, rounds=1, scheduler=cluster.scheduler_address
+    )  # type: ignore[attr-defined]
+    assert "  stderr: giving up" in here.failures(stderr=True)
+    assert there.failures(stderr=True) == here.failures(stderr=True)
+
+
 def test_a_session_lost_more_often_than_allowed_loses_its_rounds_with_the_reason() -> None:
     """With allowed-failures 0, a worker killed under a session loses its rounds, recorded; the rest play."""
     import dask
@@ -358,3 +386,136 @@ def test_a_scheduler_lost_mid_run_is_one_line_and_the_rounds_stay(
             if process is not None and process.poll() is None:
                 process.kill()
                 process.wait()
+
+
+# ------------------------------------------------------------------ sessions side by side on one worker
+@pytest.fixture(scope="module")
+def threaded() -> Iterator[object]:
+    """One worker process of four threads: sessions side by side in one process, as Dask's default."""
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=4, processes=True, dashboard_address=":0"
+    ) as local:
+        yield local
+
+
+SMALL = "mastermind:pegs=2,colors=2"
+FOULER = "sh -c 'read x; echo moocow 1; while read y; do echo x; done'"
+"""Answers ``x`` at once, every round: each round starts and ends a fresh sandboxed process."""
+SCRIBBLER = "sh -c 'read x; echo moocow 1; while read y; do echo 1; done'"
+"""Another fouler: a guess too short."""
+HONEST = str(PLAYERS / "first_candidate.py")
+
+
+def by_player(outcome: object, player: str) -> list[dict[str, object]]:
+    """A player's rounds, in entry and round order."""
+    played = [r for r in outcome.results if r.player == player]  # type: ignore[attr-defined]
+    return [r.without_timing() for r in sorted(played, key=lambda r: (r.game, r.round))]
+
+
+def fouls(outcome: object, player: str) -> set[tuple[str | None, str | None]]:
+    return {(r.failure, r.reason) for r in outcome.results if r.player == player}  # type: ignore[attr-defined]
+
+
+def test_a_fouler_beside_an_honest_player_on_a_threaded_worker_leaves_its_results_alone(
+    threaded: object,
+) -> None:
+    """200 rounds of a fouler beside an honest player on one worker's threads: the honest player's
+    results are its results alone, and the fouler's every round is its own foul. A session's end
+    once killed every process its worker had started meanwhile: the honest player lost 60 rounds of
+    60 ("closed its output but kept running"), or the fouler was killed at setup."""
+    settings = {"players": [FOULER, HONEST], "games": [SMALL], "rounds": 200, "seed": 11}
+    together = run_tournament(build_tournament(settings), scheduler=threaded.scheduler_address)  # type: ignore[attr-defined]
+    alone = run_tournament(build_tournament({**settings, "players": [HONEST]}), workers=1)
+    assert by_player(together, HONEST) == by_player(alone, HONEST)
+    assert fouls(together, FOULER) == {("invalid", f"'x' is not a guess of {SMALL}")}
+
+
+def test_many_short_sessions_side_by_side_touch_nothing_of_each_other(threaded: object) -> None:
+    """Two foulers and two honest players on three entries, four rounds each: twelve sessions on four
+    threads, a fresh sandbox every fouled round; every player's rounds are what it plays alone."""
+    games = [SMALL, "mastermind:pegs=2,colors=3", "mastermind:pegs=3,colors=2"]
+    settings = {"players": [FOULER, HONEST, SCRIBBLER, str(PLAYERS / "mastermind.sh")], "games": games,
+                "rounds": 4, "seed": 12}  # fmt: skip
+    together = run_tournament(build_tournament(settings), scheduler=threaded.scheduler_address)  # type: ignore[attr-defined]
+    honest = settings["players"][1::2]
+    alone = run_tournament(build_tournament({**settings, "players": honest}), workers=1)
+    for player in honest:
+        assert by_player(together, player) == by_player(alone, player)
+    assert {reason for _, reason in fouls(together, FOULER)} == {
+        f"'x' is not a guess of {game}" for game in games
+    }
+    assert {failure for failure, _ in fouls(together, SCRIBBLER)} == {"invalid"}
+
+
+def processes_marked(mark: str) -> list[int]:
+    """The processes whose command line holds ``mark`` (a sandbox's, bubblewrap's and its launcher's)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        with contextlib.suppress(OSError):
+            if entry.name.isdigit() and mark.encode() in (entry / "cmdline").read_bytes():
+                found.append(int(entry.name))
+    return found
+
+
+def slow_player(mark: str) -> str:
+    """A player taking 50 ms a guess, ``mark`` in the command line of each of its processes."""
+    return f"sh -c 'read x; echo moocow 1; while read y; do sleep 0.05; echo 11; done' {mark}"
+
+
+def gone(mark: str) -> bool:
+    """Whether the processes of the player marked ``mark`` are gone, waiting at most a minute for it
+    (a bound for a hang: the stop arrives in a fraction of a second; the session would play on for
+    500 rounds of about a second)."""
+    deadline = time.monotonic() + 60
+    while processes_marked(mark) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return not processes_marked(mark)
+
+
+class InterruptOnFirstRound:
+    """A progress that raises ``KeyboardInterrupt`` (Ctrl-C) when the first round comes in."""
+
+    def __init__(self, mark: str) -> None:
+        self.mark = mark
+        self.playing = False
+
+    def begin(self, total: int, done: int) -> None:
+        pass
+
+    def advance(self, result: object) -> None:
+        self.playing = bool(processes_marked(self.mark))
+        raise KeyboardInterrupt
+
+
+def test_an_interrupted_run_stops_its_sessions_on_the_workers(threaded: object) -> None:
+    """Ctrl-C once a round is in: the session its worker was playing ends at once, its player's
+    processes gone (128 processes of one player were alive minutes after a stopped run)."""
+    mark = f"moocow-stop-{os.getpid()}-interrupted"
+    settings = {"players": [slow_player(mark)], "games": [SMALL], "rounds": 500, "seed": 1}
+    interrupt = InterruptOnFirstRound(mark)
+    with pytest.raises(KeyboardInterrupt):
+        run_tournament(build_tournament(settings), scheduler=threaded.scheduler_address, progress=interrupt)  # type: ignore[attr-defined]
+    assert interrupt.playing and gone(mark)
+
+
+def test_a_killed_runner_stops_its_sessions_on_the_workers(threaded: object, tmp_path: Path) -> None:
+    """The runner killed once a round is in, its client gone without a word: the scheduler drops its
+    tasks, and the session its worker was playing ends, its player's processes gone."""
+    mark = f"moocow-stop-{os.getpid()}-killed"
+    results = tmp_path / "r.jsonl"
+    command = [
+        sys.executable, "-c", "import sys; from moocow.cli import main; sys.argv[0] = 'moocow'; main()",
+        "tournament", "-p", slow_player(mark), "-g", SMALL, "-r", "500", "--seed", "1", "--results",
+        str(results), "--scheduler", threaded.scheduler_address,  # type: ignore[attr-defined]
+    ]  # fmt: skip
+    runner = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 120
+        while not (results.exists() and len(results.read_text().splitlines()) > 1):
+            assert runner.poll() is None and time.monotonic() < deadline, "no round was played"
+            time.sleep(0.05)
+        assert processes_marked(mark), "the player was to be playing"
+    finally:
+        runner.kill()
+        runner.wait()
+    assert gone(mark)
