@@ -13,12 +13,14 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
 
 from moocow.cli import app
 from moocow.runner.tournament import Tournament, build_tournament, run_tournament
+from tests.test_runner_grade_stderr import PRINTER
 from tests.test_runner_wordle import BREACH, VERSION_2, write_lists
 
 distributed = pytest.importorskip("distributed")
@@ -28,11 +30,16 @@ PLAYERS = Path(__file__).with_name("players")
 
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[object]:
-    """Two worker processes (with nannies, which restart a killed worker)."""
-    with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
-    ) as local:
+    """Two worker processes of one thread each."""
+    with local_cluster(workers=2, threads=1) as local:
         yield local
+
+
+def local_cluster(workers: int, threads: int) -> Any:
+    """A cluster of worker processes on this machine (with nannies, which restart a killed worker)."""
+    return distributed.LocalCluster(
+        n_workers=workers, threads_per_worker=threads, processes=True, dashboard_address=":0"
+    )
 
 
 def tournament(player: str, rounds: int) -> Tournament:
@@ -250,18 +257,6 @@ def test_grading_on_the_cluster_gives_the_course_log_of_this_machine(cluster: ob
     assert there.log_lines() == here.log_lines() and there.identity == here.identity
 
 
-PRINTER = """
-import sys
-
-def next_guess(game, history):
-    print(f"thinking about guess {len(history) + 1}", file=sys.stderr)
-    if len(history) == 1:
-        print("giving up", file=sys.stderr, flush=True)
-        raise SystemExit(3)
-    return "11"
-"""
-
-
 def test_grading_on_the_cluster_shows_the_players_stderr_as_here(cluster: object, tmp_path: Path) -> None:
     """``grade --scheduler`` shows under each lost round the lines the player wrote to stderr, as a
     local grade does (rounds came back from workers without them)."""
@@ -269,11 +264,9 @@ def test_grading_on_the_cluster_shows_the_players_stderr_as_here(cluster: object
 
     player = tmp_path / "printer.py"
     player.write_text(PRINTER)
-    here = grade(str(player), game="mastermind:pegs=2,colors=2", seed=3, rounds=1)
-    there = grade(
-        str(player), game="mastermind:pegs=2,colors=2", seed=3, rounds=1, scheduler=cluster.scheduler_address
-    )  # type: ignore[attr-defined]
-    assert "  stderr: giving up" in here.failures(stderr=True)
+    here = grade(str(player), game="mastermind", seed=3, rounds=1)
+    there = grade(str(player), game="mastermind", seed=3, rounds=1, scheduler=cluster.scheduler_address)  # type: ignore[attr-defined]
+    assert "  stderr: giving up \\x1b[2J here" in here.failures(stderr=True)
     assert there.failures(stderr=True) == here.failures(stderr=True)
 
 
@@ -284,9 +277,7 @@ def test_a_session_lost_more_often_than_allowed_loses_its_rounds_with_the_reason
     chosen = tournament(str(PLAYERS / "slow_first.py"), rounds=6)
     with (
         dask.config.set({"distributed.scheduler.allowed-failures": 0}),
-        distributed.LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
-        ) as local,
+        local_cluster(workers=2, threads=1) as local,
         distributed.Client(local.scheduler_address, set_as_default=False) as client,
     ):
         victim = dict([next(iter(client.run(os.getpid).items()))])  # one worker; the other goes on
@@ -392,9 +383,7 @@ def test_a_scheduler_lost_mid_run_is_one_line_and_the_rounds_stay(
 @pytest.fixture(scope="module")
 def threaded() -> Iterator[object]:
     """One worker process of four threads: sessions side by side in one process, as Dask's default."""
-    with distributed.LocalCluster(
-        n_workers=1, threads_per_worker=4, processes=True, dashboard_address=":0"
-    ) as local:
+    with local_cluster(workers=1, threads=4) as local:
         yield local
 
 
