@@ -112,7 +112,7 @@ def stop_sessions(client: Any, futures: Any) -> None:
     one sees its task cancelled, and ends it (``task_cancelled``). Dask would leave a running task
     to finish, its players with it, and a stopped run's players played on for minutes."""
     unfinished = [future for future in futures if not future.done()]
-    if unfinished:
+    if unfinished and client.status == "running":  # a lost scheduler has dropped them already
         client.cancel(unfinished, force=True)
 
 

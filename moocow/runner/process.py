@@ -33,6 +33,7 @@ from moocow.runner.meter import Meter
 from moocow.runner.orphans import Orphans
 from moocow.runner.sandbox import Confinement, Launch, confined_command, player_uid
 from moocow.runner.stopping import SessionStopped, Stopped, never
+from moocow.runner.uids import PlayerUid
 from moocow.runner.usage import CgroupGroup, ProcessGroup, ScannedGroup, Usage
 
 PACKAGE_ROOT = Path(__file__).resolve().parents[2]
@@ -154,9 +155,9 @@ class PlayerProcess:
         self._stopped = stopped
         self._stderr = ErrorOutput()  # first: the only thing to undo if it cannot be had
         self._bubblewrap = self.confinement is Confinement.NAMESPACES
-        self._uid = player_uid() if self.confinement is not Confinement.NONE else None
-        uid = None if self._uid is None else self._uid.uid
-        self._shared_writer = uid if not self._bubblewrap else None
+        self._uid: PlayerUid | None = None
+        self._shared_writer: int | None = None
+        """The player's user id outside bubblewrap: what it leaves where anyone may write is removed."""
         self._home: Path | None = None
         self._group: ProcessGroup | None = None
         self._meter: Meter | None = None
@@ -166,6 +167,9 @@ class PlayerProcess:
         """The runner's ends of the protocol's pipes, closed once, by ``_release``."""
         self._closed = False
         try:
+            self._uid = player_uid() if self.confinement is not Confinement.NONE else None
+            uid = None if self._uid is None else self._uid.uid
+            self._shared_writer = uid if not self._bubblewrap else None
             self._popen = self._start(launch, uid)
         except OSError as error:  # out of processes or file descriptors: the runner's trouble, reported
             self._release()

@@ -214,6 +214,9 @@ class ProgramSeat(Seat):
             self._lost_stderr = process.stderr_lines(0)
             process.close()
             raise
+        except BaseException:  # the run stopped, or the runner failed: the process goes with it
+            process.close()
+            raise
         return process
 
     def _exchange(self, message: str) -> str:
