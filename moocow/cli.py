@@ -36,6 +36,8 @@ class Moocow(MoocowGroup):
         "tree": "moocow.tree_command:tree",
         "gradescope": "moocow.gradescope.cli:app",
         "serve": "moocow.web.serve:serve",
+        "prairielearn": "moocow.platforms.cli:prairielearn",
+        "classroom": "moocow.platforms.cli:classroom",
     }
 
 

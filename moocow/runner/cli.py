@@ -281,8 +281,17 @@ def grade(
     limit: LimitOpt = None,
     key_file: KeyFileOpt = None,
     no_sandbox: NoSandboxOpt = False,
+    form: Annotated[
+        str,
+        typer.Option(
+            "--format",
+            help="text: the course log; codegrade, classroom (base64), classroom-json: only the line "
+            "that platform reads on stdout, the log on stderr (docs/grading.md).",
+        ),
+    ] = "text",
 ) -> None:
     """Grade one player as the course runner does: its log on stdout, lost rounds on stderr."""
+    from moocow.platforms.reports import check_format, report
     from moocow.runner.files import check_output, write_atomically
     from moocow.runner.grading import grade as grade_player
     from moocow.runner.players import PlayerKind, parse_player
@@ -291,6 +300,7 @@ def grade(
     from moocow.runner.signing import choose_key
 
     with one_line_errors():
+        check_format(form, rounds)
         if game is not None and (min_length, max_length) != (None, None):
             raise MoocowError("--min-length and --max-length choose the course's words: not with --game")
         if key_file is not None and gradescope is None:
@@ -310,8 +320,11 @@ def grade(
             player, game, words, shortest, longest, chosen.value, rounds, mercy,
             Limits.from_options(limit or ()), sandbox, scheduler,
         )  # fmt: skip
-    for line in graded.log_lines():
-        print(line)
+        platform_line = None if form == "text" else report(form, [graded])
+    for logged in graded.log_lines():
+        print(logged, file=sys.stdout if platform_line is None else sys.stderr)
+    if platform_line is not None:
+        print(platform_line)
     for line in graded.failures(stderr=True):
         err.line(line)
     if written is not None:
