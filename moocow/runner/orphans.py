@@ -9,10 +9,13 @@ its session. Each session ends its own orphans, and only those:
 - a Dask worker plays sessions side by side on its threads, and a child that came during one
   session may be another's: its sandbox's first process, which its session waits for, or an
   ``rm`` cleaning up. A session there ends only the children it can tell are its own: those
-  running under its player's user id (leased for it alone, ``uids.py``), those in its cgroup, and
-  those in the process group or session its sandbox's first process leads. When every new child
-  was ended, a fouler that started a fresh process each round killed, each round, the player
-  playing beside it.
+  running under its player's user id (leased for it alone, ``uids.py``), those in its cgroup,
+  those in the process group or session its sandbox's first process leads, and those seen below
+  that process just before the kill (bubblewrap's init of the player's namespace starts a session
+  of its own). When every new child was ended, a fouler that started a fresh process each round
+  killed, each round, the player playing beside it. Not found there: with ``--no-sandbox`` and no
+  cgroup, a (trusted) player's process that starts a session of its own and is orphaned before
+  the kill.
 
 The first process is reaped last, by its own handle: while it is unreaped its id cannot be given
 to another process, so a process group or session of that id is the player's.
