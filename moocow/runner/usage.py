@@ -202,15 +202,6 @@ def children_of(parent: int) -> set[int]:
     return found
 
 
-def reap(pids: set[int]) -> None:
-    """Kill and reap processes that were orphaned onto this one (it is a subreaper)."""
-    for pid in pids:
-        with contextlib.suppress(OSError):
-            os.kill(pid, signal.SIGKILL)
-        with contextlib.suppress(ChildProcessError, OSError):
-            os.waitpid(pid, 0)
-
-
 class ProcessGroup(ABC):
     """All the processes of one sandbox: what they use, and how to end them all."""
 
