@@ -65,7 +65,9 @@ KeyFileOpt = Annotated[
 SchedulerOpt = Annotated[
     str | None,
     typer.Option(
-        "--scheduler", metavar="ADDRESS", help="Play on this Dask cluster, e.g. tcp://HOST:8786 (see README)."
+        "--scheduler",
+        metavar="ADDRESS",
+        help="Play on this Dask cluster, e.g. tcp://HOST:8786 (see docs/tournaments.md).",
     ),
 ]
 MercyOpt = Annotated[
