@@ -12,6 +12,7 @@ from typing import Protocol
 from bench.bounds import BoundsWorkload
 from bench.engines import EngineWorkload
 from bench.evaluations import EvaluationWorkload
+from bench.flood import FloodWorkload
 from bench.optimal import OptimalWorkload
 from bench.process import ProcessWorkload
 from bench.referee import CrowdWorkload, RefereeWorkload
@@ -19,6 +20,7 @@ from bench.rounds import RunnerWorkload
 from bench.rows import Row
 from bench.sandbox import SandboxWorkload
 from bench.selby import SelbyWorkload, WholeGameRate
+from bench.tournament import TournamentWorkload
 from bench.warm import WarmStartWorkload
 from bench.web import AssistStepWorkload, ServeWorkload
 
@@ -64,6 +66,8 @@ WORKLOADS: tuple[Workload, ...] = (
     RefereeWorkload(),
     RefereeWorkload("mastermind:pegs=2,colors=3", rounds=100, repeats=1, quick=True),
     CrowdWorkload(),
+    TournamentWorkload(),
+    TournamentWorkload("mastermind:pegs=2,colors=3", rounds=100, repeats=1, quick=True),
     OptimalWorkload("bottles:n=4"),
     OptimalWorkload("mastermind:pegs=3,colors=3", quick=True),
     OptimalWorkload("bottles:n=5", baseline="numpy"),
@@ -85,6 +89,7 @@ WORKLOADS: tuple[Workload, ...] = (
     WarmStartWorkload(("evaluate", "mastermind", "-s", "minmax"), engine="compiled", repeats=7),
     ServeWorkload(),
     AssistStepWorkload(),
+    FloodWorkload(),
 )
 """The suite; ``--quick`` runs the ones marked quick (a few seconds in all)."""
 

@@ -21,7 +21,7 @@ from moocow.engine.registry import load_strategy as strategy_from_spec
 from moocow.engine.solve import secret_index
 from moocow.engine.solve import solve as play_out
 from moocow.engine.strategies import Strategy
-from moocow.plugins import game_classes, load_game, load_plugin_file, plugin_errors
+from moocow.plugins import BUILTIN_PLUGINS, game_classes, load_game, load_plugin_file, plugin_errors
 
 __all__ = [
     "GameInfo",
@@ -179,11 +179,14 @@ class StrategyInfo:
 
 def describe_games() -> list[GameInfo]:
     """Every registered game at its default parameters, with the sizes of its spaces. A game a
-    plugin cannot build is listed with the reason: it costs its own row, never the listing."""
+    plugin cannot build is listed with the reason: it costs its own row, never the listing. A
+    plugin's game is loaded as every command loads it (``load_game``, its checks included), so the
+    reason is the one those commands refuse it with; a built-in game, whose checks its tests make,
+    is only built (checking Wordle's wins here would load numba for a listing)."""
     infos = []
     for name, cls in game_classes().items():
         try:
-            game = cls()
+            game = cls() if cls.__module__ in BUILTIN_PLUGINS else load_game(name)
             sizes = len(game.secrets), len(game.guesses)
         except Exception as error:  # a plugin's own code, whatever it raises
             problem = str(error) if isinstance(error, MoocowError) else one_line(error)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import socket
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from moocow.engine.errors import MoocowError
@@ -142,3 +142,19 @@ def load_plugins(plugins: list[str]) -> None:
     for path in plugins:
         if path not in loaded:
             load_plugin_file(path)
+
+
+def task_cancelled() -> Callable[[], bool]:
+    """On a worker, in a task: a check of whether the task is no longer wanted, which costs no
+    message (the worker's own record of it). Its client cancelled it, or left (stopped, killed):
+    Dask lets a running task run on, so the task must ask."""
+    from distributed import get_worker
+
+    worker = get_worker()
+    key = worker.get_current_task()
+
+    def cancelled() -> bool:
+        task = worker.state.tasks.get(key)
+        return task is None or task.state in ("cancelled", "released", "forgotten")
+
+    return cancelled

@@ -208,7 +208,7 @@ def play(game: Game, seed: int | None, ask: Ask, say: Say, colour: bool = False)
         command = "quit" if line is None else line.strip().lower()
         if command in QUIT:
             say(f"The secret was {game.format_code(game.secrets[secret])}.")
-            _review(game, played, say, shown)
+            _review(game, played, say, shown, secret)
             return None
         if not command:
             say(f"Type a guess, e.g. '{_example(game)}', or help.")
@@ -243,7 +243,7 @@ def play(game: Game, seed: int | None, ask: Ask, say: Say, colour: bool = False)
             ruled.record(guess, value)
             if solved:
                 say(f"Solved in {len(played)} {plural(len(played), 'guess')}.")
-                _review(game, played, say, shown)
+                _review(game, played, say, shown, secret)
                 return len(played)
             say(shown.entry("  ", game.format_code(game.guesses[guess]), value, echo=True))
 
@@ -293,19 +293,24 @@ class Ruled:
             self._positions.pop()
 
 
-def _review(game: Game, played: list[tuple[int, int]], say: Say, shown: Shown) -> None:
-    """The game looked back on: each guess, its answer, the codes it left, and the engine's choice."""
+def _review(game: Game, played: list[tuple[int, int]], say: Say, shown: Shown, secret: int) -> None:
+    """The game looked back on: each guess, its answer, the codes it left, the engine's choice and
+    what that would have left, and the guesses the engine expects to need from there."""
     if not played:
         return
     from moocow.review import REVIEWER, review
 
     say(f"Review: each guess, what it left, and what {REVIEWER} would have played there.")
-    steps = review(game, played)
+    steps = review(game, played, secret)
     width = max(len(step.guess) for step in steps)
     for number, step in enumerate(steps, 1):
         line = shown.entry(f"{number:>3}. ", step.guess.ljust(width), step.feedback)
         ruled_out = "" if step.possible else " (could not be the secret)"
-        say(line + f"{ruled_out}: {step.left:,} left; {REVIEWER}: {step.engine}")
+        engine = step.engine if step.engine_left is None else f"{step.engine}, {step.engine_left:,} left"
+        finish = (
+            "" if step.expected is None or step.left == 1 else f"; about {step.expected:.1f} more to finish"
+        )
+        say(line + f"{ruled_out}: {step.left:,} left; {REVIEWER}: {engine}{finish}")
 
 
 def deal_secret(game: Game, seed: int | None) -> int:

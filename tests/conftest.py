@@ -26,6 +26,21 @@ def only_builtin_plugins(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     reset_plugins()
 
 
+@pytest.fixture(autouse=True, scope="session")
+def private_state() -> Iterator[None]:
+    """Chain records of results signed with a key from the environment or the API go to a folder
+    of the test run's (``XDG_STATE_HOME``), not the user's own state folder."""
+    folder = tempfile.mkdtemp(prefix="moocow-test-state-")
+    before = os.environ.get("XDG_STATE_HOME")
+    os.environ["XDG_STATE_HOME"] = folder
+    yield
+    if before is None:
+        os.environ.pop("XDG_STATE_HOME", None)
+    else:
+        os.environ["XDG_STATE_HOME"] = before
+    shutil.rmtree(folder, ignore_errors=True)
+
+
 @pytest.fixture
 def tmp_path(tmp_path: Path) -> Path:
     """A test's folder, open to other users: as root, the sandbox runs players under an unprivileged uid."""

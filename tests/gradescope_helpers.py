@@ -3,16 +3,22 @@ what a student sees before the due date."""
 
 from __future__ import annotations
 
+import atexit
+import functools
 import json
+import os
 import re
+import shutil
 import site
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from moocow.gradescope.interpreter import VENVS_VARIABLE
 from moocow.runner.grading import Grade
 from moocow.runner.protocol import Identity
 from moocow.runner.results import RoundResult
@@ -102,10 +108,22 @@ def assert_graded_deck_unseen(results: dict[str, Any], seed: str) -> set[str]:
     return graded_secrets
 
 
+@functools.cache
+def try_venvs() -> Path:
+    """Where ``gradescope try`` builds, once for the tests, the venv players reach when this Python
+    is closed to them (not the machine's /var/cache/moocow/try): open to all, written by root."""
+    folder = Path(tempfile.mkdtemp(prefix="moocow-test-venvs-"))
+    folder.chmod(0o755)
+    atexit.register(shutil.rmtree, folder, True)
+    return folder
+
+
 def moocow(python: str, *arguments: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    environment = {**os.environ, VENVS_VARIABLE: str(try_venvs())}
     return subprocess.run(
-        [python, "-m", "moocow", *arguments], capture_output=True, text=True, cwd=cwd, check=False
-    )
+        [python, "-m", "moocow", *arguments], capture_output=True, text=True, cwd=cwd, env=environment,
+        check=False,
+    )  # fmt: skip
 
 
 def graded_rounds(secrets: list[str], guesses: list[str], seed: int, solved: bool = True) -> Grade:

@@ -48,8 +48,9 @@ def test_leaderboard_names_are_whole_off_a_terminal() -> None:
 
 
 def test_the_readme_names_no_missing_tournament_file() -> None:
-    """Every TOML file the README runs with ``--config`` is in the repository."""
-    readme = (Path(__file__).parents[1] / "README.md").read_text()
+    """Every TOML file the README and the manual run with ``--config`` is in the repository."""
+    root = Path(__file__).parents[1]
+    readme = "\n".join(page.read_text() for page in [root / "README.md", *sorted(root.glob("docs/*.md"))])
     named = [name for name in re.findall(r"--config ([\w./-]+\.toml)", readme) if name != "FILE.toml"]
     assert named
     for name in named:
@@ -57,8 +58,8 @@ def test_the_readme_names_no_missing_tournament_file() -> None:
 
 
 def test_the_readme_binds_dask_to_a_chosen_address() -> None:
-    """No bare ``dask scheduler`` (every interface) in the README's set-up."""
-    readme = (Path(__file__).parents[1] / "README.md").read_text()
+    """No bare ``dask scheduler`` (every interface) in the manual's set-up."""
+    readme = (Path(__file__).parents[1] / "docs" / "tournaments.md").read_text()
     commands = [line.split("#")[0].strip() for line in readme.splitlines() if line.startswith("dask ")]
     assert commands and all("--host" in command for command in commands), commands
 

@@ -15,6 +15,12 @@ The pages follow one convention, so that an example is a test (as python-chess t
   block is preceded by one of ``<!-- docs-test: excerpt: PATH -->`` (its text is in that file of
   the checkout, verbatim), ``<!-- docs-test: run: NAME=PATH ... -->`` (run as a script in a folder
   where each NAME is a link to PATH; it must exit 0) or ``<!-- docs-test: skip: REASON -->``.
+- A table preceded by ``<!-- docs-test: from: PATH -->`` is copied row for row from that file
+  (timings come from ``bench/README.md``, with their machine and date); one preceded by
+  ``<!-- docs-test: figures: KIND -->`` is checked against what moocow prints
+  (``tests/test_docs_figures.py``).
+- A page links only to files of the checkout and names no folder of one machine; every page is
+  in ``mkdocs.yml``'s nav (``tests/test_docs_site.py`` builds the site strictly).
 
 What may differ from run to run is normalised on both sides before comparing: durations (``0.99
 s``), the ms/guess column of a standings table, trailing spaces, the line a machine's first
@@ -43,7 +49,7 @@ from moocow.engine.kernel.ahead import BUILD_NOTICE
 from moocow.engine.warmup import NOTICE, WARM_UP_SECONDS
 
 ROOT = Path(__file__).resolve().parents[1]
-PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 SKIP = re.compile(r"<!-- docs-test: skip: (?P<reason>.+?) -->")
 TYPED = "Typed at the prompts:"
 SEEN_FROM_SCRATCH = ("tests", "examples", "tournament.toml")
@@ -318,6 +324,135 @@ def update() -> None:
                         line.rstrip() for line in output.rstrip("\n").split("\n")
                     ]
             page.write_text("\n".join(lines), encoding="utf-8")
+
+
+FRONT_PAGE_LINES = 150
+TOPICS = ("getting-started", "games", "strategies", "assistant", "web", "optimal", "tournaments", "runner")
+TOPICS += ("grading", "gradescope", "plugins", "api", "design", "benchmarks")
+
+
+def test_the_readme_is_a_front_page() -> None:
+    """The README stays short, starts with the two commands (the first sets up and runs the main
+    job, the second is what CI runs), and leads to every topic's page of the manual."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    lines = readme.split("\n")
+    assert len(lines) < FRONT_PAGE_LINES
+    setup = "python3 -m venv .venv && .venv/bin/python -m pip install -q -e '.[test]' && "
+    assert lines[8:10] == [
+        f"{setup}.venv/bin/moocow tournament --config tournament.toml",
+        f"{setup}.venv/bin/python -m pytest",
+    ]
+    assert [topic for topic in TOPICS if f"(docs/{topic}.md)" not in readme] == []
+
+
+SYSTEM_FOLDERS = {"proc", "sys", "dev", "tmp", "var", "run", "etc", "usr", "bin", "sbin", "lib", "opt"} | {
+    "root"
+}
+"""Folders of the machine a page describes (what a sandbox hides, where a system puts things)."""
+PLATFORM_FOLDERS = {"autograder", "grade", "moocow"}
+"""Folders a grading platform makes: Gradescope's ``/autograder``, PrairieLearn's ``/grade`` and
+the ``/moocow`` of the grader's image."""
+_VARIABLE = re.compile(r'"?\$\{?\w+\}?"?/')
+"""A path from a shell variable (``"$FIXTURES"/moocow-*.whl``): wherever the variable says."""
+_HOME = re.compile(r"~/(?!\.cache/|\.local/|\.config/)[\w./-]+")
+"""A path in a home folder other than where moocow keeps its own files (XDG's folders)."""
+_ABSOLUTE = re.compile(r"(?<![\w.:/~\]-])/(?P<first>[A-Za-z_][\w-]*(?:\.[\w-]+)*)")
+_UP = re.compile(r"(?<![\w.])\.\./")
+_LINK = re.compile(r"\]\((?P<target>[^)\s]+)\)|\bsrc=\"(?P<source>[^\"]+)\"")
+
+
+def web_routes() -> set[str]:
+    """The first parts of the phone page's addresses (``/assist``, ``/tree.svg``)."""
+    from moocow.web.app import create_app
+
+    app = create_app()
+    return {route.path.strip("/").split("/")[0] for route in getattr(app, "app", app).routes}
+
+
+def outside_paths(page: Path, routes: set[str]) -> list[str]:
+    """What ``page`` names outside the repository: a link that leaves it or leads nowhere, an
+    absolute path that is not the system's, the platform's or a web address, a ``../`` path in
+    an example (prose may tell of one: a player's ``../course/bot.py`` that the sandbox refuses)."""
+    text = page.read_text(encoding="utf-8")
+    found: list[str] = []
+    for link in _LINK.finditer(text):
+        target = (link["target"] or link["source"]).split("#")[0]
+        if not target or re.match(r"[a-z]+:", target):
+            continue
+        resolved = (page.parent / target).resolve()
+        if not resolved.is_relative_to(ROOT) or not resolved.exists():
+            found.append(f"link {target}")
+    prose = _VARIABLE.sub("VARIABLE/", _LINK.sub("", text))
+    for named in _ABSOLUTE.finditer(prose):
+        if named["first"] not in SYSTEM_FOLDERS | PLATFORM_FOLDERS | routes:
+            found.append(named.group(0))
+    blocks = "\n".join(re.findall(r"^```\w*\n(.*?)^```", prose, flags=re.DOTALL | re.MULTILINE))
+    found += [f"{line.strip()!r}" for line in blocks.split("\n") if _UP.search(line)]
+    found += _HOME.findall(prose)
+    return found
+
+
+def test_no_page_names_a_path_outside_the_repository() -> None:
+    """A page works in any clone: it links only to files of the checkout and names no folder of
+    one machine (``../shared``, a helper's build of another solver); system folders, Gradescope's
+    and the web page's addresses are what they are everywhere."""
+    routes = web_routes()
+    named = {page.name: outside_paths(page, routes) for page in PAGES}
+    assert {page: paths for page, paths in named.items() if paths} == {}
+
+
+def test_the_path_check_finds_what_it_should(tmp_path: Path) -> None:
+    """The check is not blind: a link out, a machine's folder and a climb out are each found."""
+    page = tmp_path / "probe.md"
+    example = "```console\n$ cat ../shared/words.txt\n```\n"
+    named = 'see /work/selby/wordle and ~/shared, not /proc, /assist, ~/.cache/moocow or "$HOME"/x'
+    page.write_text(f"[a](probe.md) {named}.\n{example}", encoding="utf-8")
+    found = ["link probe.md", "/work", "'$ cat ../shared/words.txt'", "~/shared"]
+    assert outside_paths(page, {"assist"}) == found
+
+
+_FROM = re.compile(r"<!-- docs-test: from: (?P<path>\S+) -->")
+
+
+@dataclass
+class MarkedTable:
+    """A Markdown table right after a ``docs-test`` marker line."""
+
+    page: Path
+    line: int
+    marker: re.Match[str]
+    header: str
+    rows: list[str]
+
+    @property
+    def name(self) -> str:
+        return f"{self.page.name}:{self.line}"
+
+
+def marked_tables(marker: re.Pattern[str]) -> list[MarkedTable]:
+    """Every table of every page whose line before matches ``marker`` (its rule line left out)."""
+    found: list[MarkedTable] = []
+    for page in PAGES:
+        lines = page.read_text(encoding="utf-8").split("\n")
+        for index, line in enumerate(lines):
+            match = marker.fullmatch(line.strip())
+            if match is None:
+                continue
+            end = next(
+                (end for end in range(index + 1, len(lines)) if not lines[end].startswith("|")), len(lines)
+            )
+            found.append(MarkedTable(page, index + 1, match, lines[index + 1], lines[index + 3 : end]))
+    return found
+
+
+def test_tables_from_the_benchmarks_are_theirs() -> None:
+    """A table marked ``from: PATH`` is copied row for row from that file (``bench/README.md``),
+    so a timing on a page is one measured there, with its machine and date."""
+    tables = marked_tables(_FROM)
+    for table in tables:
+        source = (ROOT / table.marker["path"]).read_text(encoding="utf-8").split("\n")
+        assert table.rows and all(row in source for row in table.rows), table.name
+    assert sum(len(table.rows) for table in tables) >= 10
 
 
 if __name__ == "__main__":

@@ -14,7 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from typer.testing import CliRunner
 
+from moocow.cli import app
 from moocow.engine.errors import MoocowError
 from moocow.gradescope import grading
 from moocow.gradescope.course import Course, Points, course_from, read_course
@@ -350,3 +352,31 @@ def test_a_submission_thousands_of_folders_deep_still_ends_with_results(tmp_path
     results = json.loads(Layout(root).results.read_text())
     check_specification(results)
     assert results["output"].startswith("Not graded")
+
+
+def test_run_ends_a_bug_in_one_line_and_keeps_its_traceback_for_instructors(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bug in the autograder (any error but a person's mistake) ended ``run`` in a traceback, with
+    status 1. It is one line and status 2; the traceback's last lines are in the hidden test."""
+
+    def buggy(*arguments: Any, **options: Any) -> Any:
+        raise RecursionError("maximum recursion depth exceeded")
+
+    monkeypatch.setattr(grading, "grade", buggy)
+    root = laid_out(
+        tmp_path, '[gradescope]\ngames = ["bottles:n=3"]\n', {"bacplayer.py": ""}, default_metadata()
+    )
+    done = CliRunner().invoke(app, ["gradescope", "run", str(root)])
+    assert done.exit_code == 2 and done.stdout == ""
+    assert done.stderr.splitlines() == [
+        "error: the autograder failed: RecursionError: maximum recursion depth exceeded (its traceback is "
+        "in results.json, in a test only instructors see)"
+    ]
+    results = json.loads(Layout(root).results.read_text())
+    assert results["output"] == grading.FAILED
+    (hidden,) = results["tests"]
+    assert hidden["visibility"] == "hidden" and hidden["output"].startswith(
+        "Traceback (most recent call last):"
+    )
+    assert "in buggy" in hidden["output"] and "\\n" not in hidden["output"]

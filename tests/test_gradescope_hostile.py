@@ -10,19 +10,18 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import stat
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
+import zipfile
 from pathlib import Path
 
 import pytest
 
 from moocow.gradescope.grading import FAILED
 from moocow.gradescope.tryout import DROP, can_drop, default_metadata, unzip
-from tests.gradescope_helpers import PLAYERS, check_specification, moocow, system_venv
+from tests.gradescope_helpers import PLAYERS, check_specification, moocow
 
 pytestmark = pytest.mark.skipif(not can_drop(), reason="needs root and setpriv, for Gradescope's level")
 
@@ -107,32 +106,34 @@ def test_a_player_slower_than_the_time_budget_gets_results_that_say_so(
     assert "Not graded: at most 1 graded submissions in 24 hours" in again.stdout
 
 
-@pytest.fixture
-def closed_python() -> Iterator[Path]:
-    """A venv importing this moocow in a folder other users cannot reach: a broken autograder."""
-    folder = Path(tempfile.mkdtemp(prefix="moocow-closed-", dir="/tmp"))  # mode 0700
-    try:
-        yield system_venv(folder)
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
-
-
 def test_an_autograder_that_stops_on_an_error_still_writes_results_saying_so(
-    closed_python: Path, reachable: Path
+    readable_python: str, reachable: Path
 ) -> None:
-    """run_autograder refused to play (here: its interpreter's folder is closed to the player's
-    user) and wrote no results.json, so the submission had no grade and no word why. Now the
-    results say the autograder failed, the error is in a test only instructors see, and run's
-    status and ``try``'s line still report it."""
-    archive = build(reachable, "rounds = 2\n")
+    """run_autograder refused to play (here: the course's word file is closed to the player's user,
+    as a zip that packed it with mode 0600 leaves it) and wrote no results.json, so the submission
+    had no grade and no word why. Now the results say the autograder failed, the error is in a test
+    only instructors see, and run's status and ``try``'s line still report it."""
+    (reachable / "words.txt").write_text("apple\nbread\ncider\n")
+    course = '[gradescope]\nwords = "words.txt"\nrounds = 2\npractice_rounds = 0\n'
+    (reachable / "course.toml").write_text(course)
+    built = moocow(sys.executable, "gradescope", "build", "course.toml", "-o", "built.zip", cwd=reachable)
+    assert built.returncode == 0, built.stderr
+    archive = reachable / "a.zip"
+    with zipfile.ZipFile(reachable / "built.zip") as opened, zipfile.ZipFile(archive, "w") as closed:
+        for info in opened.infolist():
+            data = opened.read(info)
+            if info.filename == "words.txt":
+                info.external_attr = (stat.S_IFREG | 0o600) << 16
+            closed.writestr(info, data)
+    archive.chmod(0o600)
     (reachable / "submission").mkdir()
     (reachable / "submission" / "bacplayer.py").write_text(SLOWPOKE)
     out = reachable / "out"
-    done = moocow(str(closed_python), "gradescope", "try", str(archive), "submission", "--out", str(out),
+    done = moocow(readable_python, "gradescope", "try", str(archive), "submission", "--out", str(out),
                   cwd=reachable)  # fmt: skip
     assert done.returncode == 2
     (line,) = done.stderr.splitlines()
-    assert line.startswith("error: player 'bacplayer.py': ") and "is not reachable by other users" in line
+    assert line.startswith("error: game 'bacrunner:file=") and "is not readable by other users" in line
     results = json.loads((out / "results" / "results.json").read_text())
     check_specification(results)
     assert results["score"] == 0 and results["output"] == FAILED

@@ -139,7 +139,7 @@ def test_an_opening_fixed_is_not_shared_out(scheduler: str, tmp_path: Path) -> N
         prove_optimal(game, scheduler=scheduler, first=game.format_code(game.guesses[0]))
 
 
-def test_the_readme_says_wordle_runs_on_the_cluster() -> None:
-    text = " ".join((Path(__file__).resolve().parents[1] / "README.md").read_text().split())
+def test_the_manual_says_wordle_runs_on_the_cluster() -> None:
+    text = " ".join((Path(__file__).resolve().parents[1] / "docs" / "optimal.md").read_text().split())
     assert "`--scheduler` is refused" not in text
     assert "each opening of Wordle a Dask task" in text

@@ -3,6 +3,7 @@ is handed over, and each fault is one line naming the game (``engine.checks``)."
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -206,6 +207,18 @@ def test_a_game_whose_win_another_guess_scores_is_refused_by_every_command(
         "tiny: guess aba scores the win (3) against secret aab; "
         "the winning answer must come from the secret itself only",
     )
+
+
+def test_games_reports_the_problem_every_other_command_refuses_the_game_with(tmp_path: Path) -> None:
+    """``games`` built the game without its checks and listed ``problem: null`` for a game every
+    other command refuses; its reason is now the refusal itself, word for word."""
+    plugin = tiny_game(tmp_path, feedback=COMMON_SYMBOLS)
+    refusal = one_line_error(run("--plugin", str(plugin), "evaluate", "tiny"), "tiny: guess aba")
+    listed = run("--plugin", str(plugin), "games", "--json")
+    assert listed.exit_code == 0, listed.stderr
+    tiny = next(info for info in json.loads(listed.stdout) if info["name"] == "tiny")
+    assert tiny["problem"] == refusal.removeprefix("error: ")
+    assert (tiny["secrets"], tiny["guesses"]) == (None, None)
 
 
 def test_the_win_is_checked_on_a_sample_of_a_large_game(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import http.server
 import json
 import os
@@ -12,12 +13,14 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
 
 from moocow.cli import app
 from moocow.runner.tournament import Tournament, build_tournament, run_tournament
+from tests.test_runner_grade_stderr import PRINTER
 from tests.test_runner_wordle import BREACH, VERSION_2, write_lists
 
 distributed = pytest.importorskip("distributed")
@@ -27,11 +30,16 @@ PLAYERS = Path(__file__).with_name("players")
 
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[object]:
-    """Two worker processes (with nannies, which restart a killed worker)."""
-    with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
-    ) as local:
+    """Two worker processes of one thread each."""
+    with local_cluster(workers=2, threads=1) as local:
         yield local
+
+
+def local_cluster(workers: int, threads: int) -> Any:
+    """A cluster of worker processes on this machine (with nannies, which restart a killed worker)."""
+    return distributed.LocalCluster(
+        n_workers=workers, threads_per_worker=threads, processes=True, dashboard_address=":0"
+    )
 
 
 def tournament(player: str, rounds: int) -> Tournament:
@@ -165,23 +173,30 @@ def test_an_address_that_is_not_a_scheduler_is_one_line_at_once(
     where: str, cluster: object, web_server: str
 ) -> None:
     """A wrong address, an HTTP server, a worker's address: one line, exit 2, no traceback on the way
-    out (a client that never started used to print one after twenty seconds)."""
+    out, and at once: no Dask client is made (one that never started took twenty seconds to close,
+    then printed a traceback), so making one ends the run with another message."""
     workers = cluster.scheduler_info["workers"]  # type: ignore[attr-defined]
     address = {"bad scheme": "foo://bar", "web server": web_server, "a worker": next(iter(workers))}[where]
-    command = [
-        sys.executable, "-c", "import sys; from moocow.cli import main; sys.argv[0] = 'moocow'; main()",
-        "tournament", "-p", "minmax", "-g", "bottles:n=4", "-r", "2", "--scheduler", address,
-    ]  # fmt: skip
-    started = time.monotonic()
+    command = [sys.executable, "-c", NO_CLIENT + "main()", "tournament", "-p", "minmax", "-g", "bottles:n=4",
+               "-r", "2", "--scheduler", address]  # fmt: skip
     completed = subprocess.run(
-        command, capture_output=True, text=True, timeout=60, env={**os.environ, "MOOCOW_SEED": "1"}
+        command, capture_output=True, text=True, timeout=120, env={**os.environ, "MOOCOW_SEED": "1"}
     )
     lines = completed.stderr.splitlines()
     assert completed.returncode == 2 and len(lines) == 1, completed.stderr
     assert lines[0].startswith("error: ") and repr(address) in lines[0]
     if where == "a worker":
         assert "what answers there is a Dask worker" in lines[0]
-    assert time.monotonic() - started < 15  # not the Client's twenty seconds of closing
+
+
+NO_CLIENT = """import sys, distributed
+from moocow.cli import main
+def made(*args, **kwargs):
+    raise SystemExit("a Dask client was made for an address that is not a scheduler's")
+distributed.Client.__init__ = made
+sys.argv[0] = "moocow"
+"""
+"""moocow's command line, in a process where making a Dask client ends it with a message."""
 
 
 def test_the_run_leaves_no_queue_on_the_scheduler(cluster: object) -> None:
@@ -242,6 +257,19 @@ def test_grading_on_the_cluster_gives_the_course_log_of_this_machine(cluster: ob
     assert there.log_lines() == here.log_lines() and there.identity == here.identity
 
 
+def test_grading_on_the_cluster_shows_the_players_stderr_as_here(cluster: object, tmp_path: Path) -> None:
+    """``grade --scheduler`` shows under each lost round the lines the player wrote to stderr, as a
+    local grade does (rounds came back from workers without them)."""
+    from moocow.runner.grading import grade
+
+    player = tmp_path / "printer.py"
+    player.write_text(PRINTER)
+    here = grade(str(player), game="mastermind", seed=3, rounds=1)
+    there = grade(str(player), game="mastermind", seed=3, rounds=1, scheduler=cluster.scheduler_address)  # type: ignore[attr-defined]
+    assert "  stderr: giving up \\x1b[2J here" in here.failures(stderr=True)
+    assert there.failures(stderr=True) == here.failures(stderr=True)
+
+
 def test_a_session_lost_more_often_than_allowed_loses_its_rounds_with_the_reason() -> None:
     """With allowed-failures 0, a worker killed under a session loses its rounds, recorded; the rest play."""
     import dask
@@ -249,9 +277,7 @@ def test_a_session_lost_more_often_than_allowed_loses_its_rounds_with_the_reason
     chosen = tournament(str(PLAYERS / "slow_first.py"), rounds=6)
     with (
         dask.config.set({"distributed.scheduler.allowed-failures": 0}),
-        distributed.LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
-        ) as local,
+        local_cluster(workers=2, threads=1) as local,
         distributed.Client(local.scheduler_address, set_as_default=False) as client,
     ):
         victim = dict([next(iter(client.run(os.getpid).items()))])  # one worker; the other goes on
@@ -351,3 +377,134 @@ def test_a_scheduler_lost_mid_run_is_one_line_and_the_rounds_stay(
             if process is not None and process.poll() is None:
                 process.kill()
                 process.wait()
+
+
+# ------------------------------------------------------------------ sessions side by side on one worker
+@pytest.fixture(scope="module")
+def threaded() -> Iterator[object]:
+    """One worker process of four threads: sessions side by side in one process, as Dask's default."""
+    with local_cluster(workers=1, threads=4) as local:
+        yield local
+
+
+SMALL = "mastermind:pegs=2,colors=2"
+FOULER = "sh -c 'read x; echo moocow 1; while read y; do echo x; done'"
+"""Answers ``x`` at once, every round: each round starts and ends a fresh sandboxed process."""
+SCRIBBLER = "sh -c 'read x; echo moocow 1; while read y; do echo 1; done'"
+"""Another fouler: a guess too short."""
+HONEST = str(PLAYERS / "first_candidate.py")
+
+
+def by_player(outcome: object, player: str) -> list[dict[str, object]]:
+    """A player's rounds, in entry and round order."""
+    played = [r for r in outcome.results if r.player == player]  # type: ignore[attr-defined]
+    return [r.without_timing() for r in sorted(played, key=lambda r: (r.game, r.round))]
+
+
+def fouls(outcome: object, player: str) -> set[tuple[str | None, str | None]]:
+    return {(r.failure, r.reason) for r in outcome.results if r.player == player}  # type: ignore[attr-defined]
+
+
+def test_a_fouler_beside_an_honest_player_on_a_threaded_worker_leaves_its_results_alone(
+    threaded: object,
+) -> None:
+    """200 rounds of a fouler beside an honest player on one worker's threads: the honest player's
+    results are its results alone, and the fouler's every round is its own foul. A session's end
+    once killed every process its worker had started meanwhile: the honest player lost 60 rounds of
+    60 ("closed its output but kept running"), or the fouler was killed at setup."""
+    settings = {"players": [FOULER, HONEST], "games": [SMALL], "rounds": 200, "seed": 11}
+    together = run_tournament(build_tournament(settings), scheduler=threaded.scheduler_address)  # type: ignore[attr-defined]
+    alone = run_tournament(build_tournament({**settings, "players": [HONEST]}), workers=1)
+    assert by_player(together, HONEST) == by_player(alone, HONEST)
+    assert fouls(together, FOULER) == {("invalid", f"'x' is not a guess of {SMALL}")}
+
+
+def test_many_short_sessions_side_by_side_touch_nothing_of_each_other(threaded: object) -> None:
+    """Two foulers and two honest players on three entries, four rounds each: twelve sessions on four
+    threads, a fresh sandbox every fouled round; every player's rounds are what it plays alone."""
+    games = [SMALL, "mastermind:pegs=2,colors=3", "mastermind:pegs=3,colors=2"]
+    settings = {"players": [FOULER, HONEST, SCRIBBLER, str(PLAYERS / "mastermind.sh")], "games": games,
+                "rounds": 4, "seed": 12}  # fmt: skip
+    together = run_tournament(build_tournament(settings), scheduler=threaded.scheduler_address)  # type: ignore[attr-defined]
+    honest = settings["players"][1::2]
+    alone = run_tournament(build_tournament({**settings, "players": honest}), workers=1)
+    for player in honest:
+        assert by_player(together, player) == by_player(alone, player)
+    assert {reason for _, reason in fouls(together, FOULER)} == {
+        f"'x' is not a guess of {game}" for game in games
+    }
+    assert {failure for failure, _ in fouls(together, SCRIBBLER)} == {"invalid"}
+
+
+def processes_marked(mark: str) -> list[int]:
+    """The processes whose command line holds ``mark`` (a sandbox's, bubblewrap's and its launcher's)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        with contextlib.suppress(OSError):
+            if entry.name.isdigit() and mark.encode() in (entry / "cmdline").read_bytes():
+                found.append(int(entry.name))
+    return found
+
+
+def slow_player(mark: str) -> str:
+    """A player taking 50 ms a guess, ``mark`` in the command line of each of its processes."""
+    return f"sh -c 'read x; echo moocow 1; while read y; do sleep 0.05; echo 11; done' {mark}"
+
+
+def gone(mark: str) -> bool:
+    """Whether the processes of the player marked ``mark`` are gone, waiting at most a minute for it
+    (a bound for a hang: the stop arrives in a fraction of a second; the session would play on for
+    500 rounds of about a second)."""
+    deadline = time.monotonic() + 60
+    while processes_marked(mark) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return not processes_marked(mark)
+
+
+class InterruptOnFirstRound:
+    """A progress that raises ``KeyboardInterrupt`` (Ctrl-C) when the first round comes in."""
+
+    def __init__(self, mark: str) -> None:
+        self.mark = mark
+        self.playing = False
+
+    def begin(self, total: int, done: int) -> None:
+        pass
+
+    def advance(self, result: object) -> None:
+        self.playing = bool(processes_marked(self.mark))
+        raise KeyboardInterrupt
+
+
+def test_an_interrupted_run_stops_its_sessions_on_the_workers(threaded: object) -> None:
+    """Ctrl-C once a round is in: the session its worker was playing ends at once, its player's
+    processes gone (128 processes of one player were alive minutes after a stopped run)."""
+    mark = f"moocow-stop-{os.getpid()}-interrupted"
+    settings = {"players": [slow_player(mark)], "games": [SMALL], "rounds": 500, "seed": 1}
+    interrupt = InterruptOnFirstRound(mark)
+    with pytest.raises(KeyboardInterrupt):
+        run_tournament(build_tournament(settings), scheduler=threaded.scheduler_address, progress=interrupt)  # type: ignore[attr-defined]
+    assert interrupt.playing and gone(mark)
+
+
+def test_a_killed_runner_stops_its_sessions_on_the_workers(threaded: object, tmp_path: Path) -> None:
+    """The runner killed once a round is in, its client gone without a word: the scheduler drops its
+    tasks, and the session its worker was playing ends, its player's processes gone."""
+    mark = f"moocow-stop-{os.getpid()}-killed"
+    results = tmp_path / "r.jsonl"
+    command = [
+        sys.executable, "-c", "import sys; from moocow.cli import main; sys.argv[0] = 'moocow'; main()",
+        "tournament", "-p", slow_player(mark), "-g", SMALL, "-r", "500", "--seed", "1", "--results",
+        str(results), "--scheduler", threaded.scheduler_address,  # type: ignore[attr-defined]
+    ]  # fmt: skip
+    runner = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 120
+        while not (results.exists() and len(results.read_text().splitlines()) > 1):
+            assert runner.poll() is None and time.monotonic() < deadline, "no round was played"
+            time.sleep(0.05)
+        assert processes_marked(mark), "the player was to be playing"
+    finally:
+        runner.kill()
+        runner.wait()
+    assert gone(mark)

@@ -13,11 +13,14 @@ from typer.testing import CliRunner
 
 from moocow.cli import app
 from moocow.engine.errors import MoocowError
-from moocow.runner import results as results_module
+from moocow.runner import resultsfile as results_module
 from moocow.runner import signing
 from moocow.runner.display import printable
-from moocow.runner.results import KINDS, RoundResult
+from moocow.runner.results import RoundResult
+from moocow.runner.rowcheck import KINDS
 from moocow.runner.tournament import build_tournament, run_tournament
+from moocow.runner.verify import verify_results
+from tests.results_helpers import interrupted
 
 GAME = "mastermind:pegs=3,colors=3"
 EVIL = (
@@ -278,7 +281,7 @@ def signed_run(tmp_path: Path) -> Path:
     """A signed results file of the small tournament, its last row cut off."""
     results = tmp_path / "signed.jsonl"
     run_tournament(build_tournament(SETTINGS), results=results, key=KEY)
-    results.write_bytes(b"".join(results.read_bytes().splitlines(keepends=True)[:-1]))
+    interrupted(results, 5)
     return results
 
 
@@ -287,7 +290,7 @@ def test_signed_rows_resume_to_the_unsigned_results(tmp_path: Path) -> None:
     results = signed_run(tmp_path)
     lines = [json.loads(line) for line in results.read_text().splitlines()]
     assert lines[0]["signed"] is True
-    assert all(signing.verified(line, KEY) is not None for line in lines)
+    assert all(line["hmac"] for line in lines) and verify_results(results, KEY).sound
     assert KEY not in results.read_bytes() and KEY.hex().encode() not in results.read_bytes()
     resumed = run_tournament(build_tournament(SETTINGS), results=results, resume=True, key=KEY)
     unsigned = run_tournament(build_tournament(SETTINGS))
@@ -347,8 +350,9 @@ def test_the_key_comes_from_the_environment_or_the_tournament_file(tmp_path: Pat
         outcome = run("tournament", "--config", str(config), "--results", str(results), env=env)
         assert outcome.exit_code == 0, outcome.output
         assert KEY.decode() not in outcome.output
-        for line in results.read_text().splitlines():
-            signing.verified(json.loads(line), KEY)
+        found = verify_results(results, KEY, key_file if how == "toml" else None)
+        assert found.sound and found.closed and not found.notes, found
+    assert len(list((tmp_path / "results.key.chains").iterdir())) == 1, "the record is kept beside the key"
 
 
 @pytest.mark.parametrize(

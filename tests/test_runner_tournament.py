@@ -21,7 +21,8 @@ from moocow.engine.errors import MoocowError
 from moocow.runner.cli import tournament as tournament_command
 from moocow.runner.decks import load_deck
 from moocow.runner.limits import Limits
-from moocow.runner.results import header, read_results
+from moocow.runner.results import header
+from moocow.runner.resultsfile import read_results
 from moocow.runner.tournament import Tournament, build_tournament, run_tournament, tournament_from
 
 PLAYERS = Path(__file__).parent / "players"
@@ -217,7 +218,7 @@ def test_killed_tournament_resumes_to_the_uninterrupted_results(tmp_path: Path) 
     runner.wait()
     total = 3 * 2 * 8
     chosen = build_tournament(settings)
-    finished = len(read_results(results, header(chosen.describe())))
+    finished = len(read_results(results, header(chosen.describe())).rounds)
     assert 7 <= finished < total, "the tournament was not killed midway"
     deadline = time.monotonic() + 5
     while any(_alive(pid) for pid in started) and time.monotonic() < deadline:

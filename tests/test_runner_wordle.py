@@ -18,7 +18,6 @@ from moocow.engine.position import Position
 from moocow.engine.solve import secret_index
 from moocow.engine.table import FeedbackTable
 from moocow.plugins import load_game
-from moocow.runner import signing
 from moocow.runner.fouls import Failure, Foul
 from moocow.runner.grading import grade
 from moocow.runner.limits import Limits
@@ -27,6 +26,7 @@ from moocow.runner.playertree import player_tree
 from moocow.runner.sandbox import SandboxPolicy
 from moocow.runner.seats import ProgramSeat
 from tests.gradescope_helpers import moocow
+from tests.results_helpers import resigned
 
 PLAYERS = Path(__file__).with_name("players")
 ANSWERS = (
@@ -171,7 +171,7 @@ def test_wordle_results_verify_and_a_forged_hard_mode_breach_does_not(lists: str
     secret = row["secret"]
     revealing = next(word for word in ANSWERS if word != secret and set(word) & set(secret))
     row.update(guesses=[revealing, "zzzzz", secret], score=3, solved=True, failure=None, reason=None)
-    lines[1] = json.dumps(signing.signed(row, KEY))
+    lines[1] = resigned(lines, 2, row, KEY)
     results.write_text("\n".join(lines) + "\n")
     checked = run("verify", str(results), "--key-file", str(key_file))
     assert checked.exit_code == 1

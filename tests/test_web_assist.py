@@ -4,6 +4,7 @@ position in the URL. Most checks read the JSON twin, which is the page's own dat
 from __future__ import annotations
 
 import itertools
+import re
 
 import pytest
 
@@ -173,3 +174,18 @@ def test_htmx_is_served_from_the_package_with_its_licence() -> None:
         "0BSD" in web.get("/static/htmx.LICENSE.txt").text
         or "Zero-Clause BSD" in web.get("/static/htmx.LICENSE.txt").text
     )
+
+
+@pytest.mark.parametrize("path", ["/assist", "/play"])
+def test_the_clear_link_clears_the_guess_being_tapped(path: str) -> None:
+    """It read ``href="<built-in method clear of dict ...>"``: a template's ``b.clear`` found
+    ``dict.clear`` before the link. No page shows a Python object's text."""
+    web = client()
+    start = web.get(path, params={"game": "mastermind"})
+    page = web.get(start.headers["location"] if path == "/play" else start.url.path + "?game=mastermind")
+    tapped = web.get(re.findall(r'href="([^"]+)"[^>]*aria-label="add 1"', page.text)[0].replace("&amp;", "&"))
+    clear = re.findall(r'href="([^"]*)"[^>]*>clear</a>', tapped.text)
+    assert len(clear) == 1 and clear[0].startswith(path + "?game=mastermind")
+    cleared = web.get(clear[0].replace("&amp;", "&"))
+    assert cleared.status_code == 200 and 'data-typed=""' in cleared.text
+    assert "built-in method" not in tapped.text and "bound method" not in tapped.text

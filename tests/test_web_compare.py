@@ -8,8 +8,7 @@ import time
 import pytest
 
 from moocow import api
-from moocow.engine.errors import MoocowError
-from moocow.web import jobs
+from moocow.web import jobs, workers
 from tests.web_helpers import client
 
 FIVE = {"game": "bottles:n=5", "s": ["minmax", "entropy"]}
@@ -60,9 +59,7 @@ def test_the_estimate_says_why(monkeypatch: pytest.MonkeyPatch) -> None:
     assert "40,320 secrets" in error and "moocow evaluate runs it" in error
 
 
-def test_too_many_waiting_evaluations_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_too_many_waiting_evaluations_are_refused() -> None:
     """The work queued by requests is bounded."""
-    monkeypatch.setattr(jobs, "RUNNING", 0)
-    monkeypatch.setattr(jobs, "WAITING", 0)
-    with pytest.raises(MoocowError, match="evaluations are running or waiting"):
-        jobs.Jobs().get("mastermind", "minmax")
+    with pytest.raises(workers.Busy, match="the server is busy"):
+        jobs.Jobs(workers.Workers(running=0, waiting=0)).get("mastermind", "minmax")

@@ -8,7 +8,7 @@ import pytest
 
 from moocow import api
 from moocow.interactive import deal_secret
-from moocow.web import tokens
+from moocow.web import ends, tokens
 from tests.web_helpers import as_json, client
 
 KEY = b"k" * 32
@@ -107,3 +107,92 @@ def test_the_same_seed_deals_the_same_secret() -> None:
     first = web.get(as_json(started(web, "digits", 11)) + "&end=1").json()["secret"]
     assert first == game.format_code(game.secrets[deal_secret(game, 11)])
     assert web.get("/play", params={"game": "digits", "seed": "-1"}).status_code == 400
+
+
+def test_a_given_up_token_is_refused_for_further_guesses() -> None:
+    """``end=1`` showed the secret, and the same token with that secret then read "Solved in 1
+    guess": an ended game now shows its end and nothing else, in the page and in its twin."""
+    web = client(key=KEY)
+    link = started(web, "mastermind", 1)
+    secret = web.get(as_json(link) + "&m=1122&end=1").json()["secret"]
+    for moves in ([secret], ["1122", secret], [], ["1122", "3456"]):
+        query = "".join(f"&m={move}" for move in moves)
+        for path in (link, as_json(link)):
+            response = web.get(path + query)
+            assert response.status_code == 400
+            assert "this game is over: its token was given up" in response.text
+    typo = web.get(as_json(link) + "&m=3456&guess=99999")  # a bad typed guess shows no score either
+    assert typo.status_code == 400 and "this game is over" in typo.json()["error"]
+    again = web.get(as_json(link) + "&m=1122")
+    assert again.status_code == 303 and again.headers["location"].endswith("end=1")
+    assert web.get(again.headers["location"]).json()["secret"] == secret
+
+
+def test_a_solved_token_is_not_played_again() -> None:
+    """A won game cannot be replayed shorter, nor backed up from and played on."""
+    web = client(key=KEY)
+    link = started(web, "bottles:n=5", 3)
+    game = api.load_game("bottles:n=5")
+    secret = game.format_code(game.secrets[deal_secret(game, 3)])
+    won = web.get(as_json(link) + f"&m=ABCDE&m={secret}").json()
+    assert won["solved"] and won["result"] == "Solved in 2 guesses."
+    assert web.get(as_json(link) + f"&m=abcde&m={secret.lower()}").json()["solved"]  # the same guesses
+    for moves in ([secret], ["ABCDE"], ["ABCDE", "BADCE"]):
+        replayed = web.get(as_json(link) + "".join(f"&m={move}" for move in moves))
+        assert replayed.status_code == 400 and "its token was solved" in replayed.json()["error"]
+
+
+def test_past_its_bound_the_record_of_ended_games_changes_the_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The record is bounded: once full the key changes as at a restart, so an ended token is
+    refused as not made by this server, never played again."""
+    monkeypatch.setattr(ends, "KEPT", 2)
+    web = client(key=KEY)
+    links = [started(web, "mastermind", seed) for seed in range(3)]
+    secrets = [web.get(as_json(link) + "&end=1").json()["secret"] for link in links]
+    assert len(web.app.state.ends) == 1 and web.app.state.ends.key != KEY
+    for link, secret in zip(links, secrets, strict=True):
+        response = web.get(as_json(link) + f"&m={secret}")
+        assert response.status_code == 400 and "not made by this server" in response.json()["error"]
+
+
+def test_the_review_judges_each_guess_against_the_engine() -> None:
+    """As WordleBot does: what the engine's choice would have left against the same secret, and the
+    guesses the engine needs on average from the position each guess left: the assistant's
+    suggestions followed from there against each code still possible, one code at a time."""
+    spec = "mastermind:pegs=3,colors=4"
+    web = client(key=KEY)
+    game = api.load_game(spec)
+    secret = deal_secret(game, 5)
+    link = started(web, spec, 5)
+    rows = web.get(as_json(link) + "&m=123&m=444&end=1").json()["review"]
+    entries: list[str] = []
+    for row in rows:
+        before = api.assistant(spec)
+        for entry in entries:
+            before.record(*entry.split(":"))
+        engine = game.guess_index(before.suggestion())
+        value = int(game.feedback(game.guesses[[engine]], game.secrets[[secret]])[0, 0])
+        assert row["engine_left"] == len(before.position.after(engine, value).candidates)
+        entries.append(f"{row['guess']}:{row['feedback']}")
+        after = api.assistant(spec)
+        for entry in entries:
+            after.record(*entry.split(":"))
+        counts = [guesses_to_find(spec, entries, code) for code in after.possible_codes(len(game.secrets))]
+        assert row["expected"] == round(sum(counts) / len(counts), 2), (row, counts)
+    page = web.get(link + "&m=123&m=444&end=1").text
+    assert "engine left" in page and "to finish" in page
+
+
+def guesses_to_find(spec: str, entries: list[str], code: str) -> int:
+    """Guesses the assistant's suggestions take, after ``entries``, to find ``code``."""
+    assistant = api.assistant(spec)
+    for entry in entries:
+        assistant.record(*entry.split(":"))
+    game, count = assistant.game, 0
+    secret = game.secrets[[game.guess_index(code)]]
+    while not assistant.solved:
+        guess = assistant.suggestion()
+        value = int(game.feedback(game.guesses[[game.guess_index(guess)]], secret)[0, 0])
+        assistant.record(guess, game.format_feedback(value))
+        count += 1
+    return count

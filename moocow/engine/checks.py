@@ -36,7 +36,7 @@ def built(game: Game, what: str, build: Callable[[], Any]) -> Any:
     """What ``build`` (a game's own method) returns; whatever it raises is one line naming it."""
     try:
         return build()
-    except MoocowError:
+    except (MoocowError, MemoryError):  # out of memory is the machine's limit, not the game's bug
         raise
     except Exception as error:
         raise MoocowError(f"{game.spec}: its {what} failed: {one_line(error)}") from None

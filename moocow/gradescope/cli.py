@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 from typing import Annotated
 
@@ -87,19 +86,25 @@ def try_command(
         Path | None,
         typer.Option("--metadata", help="A submission_metadata.json to use (earlier submissions)."),
     ] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Lay out again an --out folder an earlier try laid out.")
+    ] = False,
 ) -> None:
     """Run the zip's run_autograder on a submission here, as Gradescope would, with this moocow."""
     from moocow.gradescope.tryout import student_view, try_zip
+    from moocow.runner.process import remove_tree
 
     with one_line_errors():
-        tried = try_zip(archive, submission, out_dir, metadata)
+        tried = try_zip(archive, submission, out_dir, metadata, force)
     out.line("setup.sh is not run: run_autograder uses the moocow installed here.")
+    if tried.note:
+        out.line(printable(tried.note))
     if tried.dropped:
         out.line("run_autograder ran as root with CAP_SYS_ADMIN dropped (setpriv), as on Gradescope.")
     else:
         out.line("could not drop CAP_SYS_ADMIN here (setpriv needs root): ran at this machine's own level.")
     if out_dir is None:
-        shutil.rmtree(tried.root, ignore_errors=True)
+        remove_tree(tried.root)  # rm -rf: a submission may be thousands of folders deep
         out.line(
             "Gradescope's folders were laid out in a scratch folder, now removed (--out DIR keeps them)."
         )
@@ -136,7 +141,15 @@ def run(
     from moocow.gradescope.grading import autograder_root, run_autograder
 
     with one_line_errors():
-        results = run_autograder(root or autograder_root())
+        try:
+            results = run_autograder(root or autograder_root())
+        except MoocowError:
+            raise
+        except Exception as error:  # a bug: its traceback is in results.json, in a test for instructors
+            raise MoocowError(
+                f"the autograder failed: {type(error).__name__}: {error} (its traceback is in "
+                "results.json, in a test only instructors see)"
+            ) from None
     out.line(printable(str(results.get("output", ""))))
     referee = results.get("extra_data", {}).get("referee")
     if referee:

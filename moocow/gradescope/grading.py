@@ -15,9 +15,9 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import shutil
 import stat
 import tempfile
+import traceback
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -28,10 +28,12 @@ from typing import Any
 from moocow.engine.errors import MoocowError
 from moocow.gradescope.budget import OutOfTime, time_budget
 from moocow.gradescope.course import Course, SubmissionLimit, read_course
+from moocow.gradescope.folders import Uncopied, copy_folder, unreachable_part
 from moocow.gradescope.results import GRADED_MARK, Mark, bounded, course_results, cut, ungraded
 from moocow.runner.files import PRIVATE, check_output, write_atomically
 from moocow.runner.grading import Grade, grade
 from moocow.runner.players import PlayerKind, parse_player
+from moocow.runner.process import remove_tree
 from moocow.runner.sandbox import SandboxPolicy
 from moocow.runner.seeds import read_seed_file
 from moocow.runner.tournament import build_tournament
@@ -100,11 +102,20 @@ def run_autograder(root: Path) -> dict[str, Any]:
         results = _results(layout, version)
     except Exception as error:
         played = PLAYED in getattr(error, "__notes__", ())
-        failed = ungraded(FAILED, version, error=str(error) or type(error).__name__, counted=played)
+        failed = ungraded(FAILED, version, error=described(error), counted=played)
         write_atomically(written, json.dumps(failed, indent=2, ensure_ascii=False) + "\n")
         raise
     write_atomically(written, json.dumps(results, indent=2, ensure_ascii=False) + "\n")
     return results
+
+
+def described(error: BaseException) -> str:
+    """An error as instructors read it in the hidden test: a ``MoocowError`` (a person's mistake) in
+    its own line; anything else, a bug, with the last lines of its traceback."""
+    if isinstance(error, MoocowError):
+        return str(error)
+    lines = "".join(traceback.format_exception(error)).splitlines()
+    return "\n".join(lines[-24:])
 
 
 FAILED = (
@@ -118,7 +129,15 @@ purpose, a bit of what it learnt in each submission, so such a failure is not a 
 
 
 def _results(layout: Layout, version: str) -> dict[str, Any]:
-    """``results.json`` for the submission: not graded (a file missing, over the limit), or graded."""
+    """``results.json`` for the submission: not graded (a file missing, over the limit, a folder
+    that cannot be copied for its player), or graded."""
+    try:
+        return _submission_results(layout, version)
+    except Uncopied as error:  # before any player started: the submission itself is the trouble
+        return ungraded(f"Not graded: {error}. No round was played.", version)
+
+
+def _submission_results(layout: Layout, version: str) -> dict[str, Any]:
     closed_to_writers(layout.submission)
     course = read_course(layout.course)
     missing = [name for name in course.files if not _plain_file(layout.submission / name)]
@@ -182,7 +201,7 @@ def _graded(course: Course, layout: Layout, version: str) -> dict[str, Any]:
             error.add_note(PLAYED)
             raise
     referee = graded[0].referee
-    return course_results(course, practice, graded, marks, referee, version)
+    return course_results(course, practice, graded, marks, referee, version, folder)
 
 
 def _mark(mark: str | int, course: Course, seed: int, play: Any) -> Mark:
@@ -211,20 +230,17 @@ def check_strategy(mark: str | int) -> None:
 def player_folder(submission: Path) -> Iterator[Path]:
     """A copy of the submission that players can read and not write, removed afterwards.
 
-    Only its regular files and folders are copied: a link is left out, since root copying it (or
-    opening it up) would hand the player what it points to (``/autograder/source/seed``)."""
+    Only its regular files and folders are copied, by a walk whatever the depth (``folders``): a
+    link is left out, since root copying it (or opening it up) would hand the player what it points
+    to (``/autograder/source/seed``)."""
     scratch = Path(tempfile.mkdtemp(prefix="moocow-submission-"))
     try:
+        scratch.chmod(0o755)
         folder = scratch / "submission"
-        shutil.copytree(submission, folder, ignore=_not_plain)
-        for path in (scratch, *folder.rglob("*"), folder):
-            if path.is_dir():
-                path.chmod(0o755)
-            else:
-                path.chmod(0o755 if path.stat().st_mode & 0o100 else 0o644)
+        copy_folder(submission, folder, links=False, mode=0o755)
         yield folder
     finally:
-        shutil.rmtree(scratch, ignore_errors=True)
+        remove_tree(scratch)
 
 
 def closed_to_writers(folder: Path) -> None:
@@ -237,12 +253,16 @@ def closed_to_writers(folder: Path) -> None:
     _close(folder, folder.lstat())
     folders = [str(folder)]
     while folders:  # a walk, not recursion: a submission may be thousands of folders deep
-        with os.scandir(folders.pop()) as entries:
-            for entry in entries:
-                found = entry.stat(follow_symlinks=False)
-                _close(Path(entry.path), found)
-                if stat.S_ISDIR(found.st_mode):
-                    folders.append(entry.path)
+        path = folders.pop()
+        try:
+            with os.scandir(path) as entries:
+                for entry in entries:
+                    found = entry.stat(follow_symlinks=False)
+                    _close(Path(entry.path), found)
+                    if stat.S_ISDIR(found.st_mode):
+                        folders.append(entry.path)
+        except OSError as error:  # past the longest path, say: no player may start on what is left open
+            raise Uncopied(unreachable_part(Path(path).relative_to(folder), error)) from None
 
 
 def _close(path: Path, found: os.stat_result) -> None:
@@ -253,16 +273,6 @@ def _close(path: Path, found: os.stat_result) -> None:
 def _plain_file(path: Path) -> bool:
     """A regular file, not a link (the player's copy leaves links out)."""
     return path.is_file() and not path.is_symlink()
-
-
-def _not_plain(folder: str, names: list[str]) -> set[str]:
-    """The names in ``folder`` that are not plain files or folders (links, devices, pipes)."""
-    plain = (stat.S_ISREG, stat.S_ISDIR)
-    return {
-        name
-        for name in names
-        if not any(kind(os.lstat(os.path.join(folder, name)).st_mode) for kind in plain)
-    }
 
 
 def _limited(limit: SubmissionLimit | None, metadata: Path) -> dict[str, Any] | None:

@@ -8,7 +8,8 @@ top-level output, the test names, the score test and the leaderboard hold totals
 
 Everything is plain text (``output_format`` and the name formats ``text``: Gradescope renders no
 HTML or Markdown a player sent), player text has its control characters escaped and is cut short,
-and the whole file is kept under 1 MB (``runner/shown.py``).
+and the whole file is kept under 1 MB (``runner/shown.py``). A practice round the player crashed
+shows where, in the student's own files (``crashes``); a graded one never does.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from moocow.gradescope.course import Course
+from moocow.gradescope.crashes import crash_lines
 from moocow.runner.shown import PLAIN, TEXT, bounded, cut
 from moocow.runner.specfiles import renamed_files
 
@@ -66,6 +68,14 @@ def points(total: int, full: Mark, zero: Mark, most: float) -> float:
     if total >= zero.total or zero.total <= full.total:
         return 0.0
     return round(most * (zero.total - total) / (zero.total - full.total), 2)
+
+
+def practice_log(practice: Grade, folder: Path | None = None) -> str:
+    """A practice session's log and, with the player's ``folder``, where its lost rounds crashed in
+    the student's own files (``crashes``). Practice only: a graded round's stderr is never read."""
+    lost = [(result.round, result.stderr) for result in practice.rounds if not result.solved]
+    crashed = crash_lines(lost, folder) if folder is not None else []
+    return "\n".join([log(practice), *(["", *crashed] if crashed else [])])
 
 
 def _test(name: str, score: float, max_score: float, output: str, visibility: str) -> dict[str, Any]:
@@ -117,12 +127,14 @@ def course_results(
     marks: tuple[Mark, Mark] | None,
     referee: dict[str, Any],
     version: str,
+    folder: Path | None = None,
 ) -> dict[str, Any]:
-    """``results.json`` for one graded submission, bounded; see the module's docstring."""
+    """``results.json`` for one graded submission, bounded; see the module's docstring. ``folder``:
+    where the player ran, so that practice rounds it crashed show where, in the student's files."""
     visibility = course.visibility
     tests = [
         _test(f"Practice: {deck_label(one.game)}, {len(one.rounds)} rounds on the public seed {one.seed}",
-              0, 0, log(one), visibility.practice)
+              0, 0, practice_log(one, folder), visibility.practice)
         for one in practice
     ]  # fmt: skip
     scored = score_test(course, graded, marks)
@@ -176,7 +188,8 @@ def ungraded(message: str, version: str, error: str | None = None, counted: bool
     """A submission that was not graded (a file missing, out of time, the autograder failed): one
     line saying why, score 0; the autograder's ``error``, if any, in a test only instructors see.
     ``counted``: it counts toward the submission limit as a graded one does (its player played)."""
-    tests = [] if error is None else [_test("The autograder's error", 0, 0, cut(error, 2000), "hidden")]
+    shown = None if error is None else "\n".join(cut(line, 500) for line in error.splitlines()[-24:])
+    tests = [] if shown is None else [_test("The autograder's error", 0, 0, shown, "hidden")]
     return {
         "score": 0,
         "output": cut(message, 2000),

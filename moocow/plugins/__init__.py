@@ -37,6 +37,7 @@ __all__ = [
     "load_game",
     "load_plugin_file",
     "local_plugin_files",
+    "make_game",
     "plugin_errors",
     "reset_plugins",
 ]
@@ -103,19 +104,26 @@ def load_game(spec: str | Game) -> Game:
         check_feedback_model(spec)
         check_winning_answer(spec)
         return spec
+    game = make_game(spec)
+    game = _games.setdefault((type(game), game.spec), game)
+    check_winning_answer(game)
+    return game
+
+
+def make_game(spec: str) -> Game:
+    """The game a spec names, made but not built: its spaces wait for first use, so this is cheap
+    whatever the game's size (the web server asks a game's canonical spec before building it)."""
     name, arguments = parse_spec(spec)
     classes = game_classes()
     if name not in classes:
         raise MoocowError(f"unknown game {name!r} (known: {', '.join(classes) or 'none'})")
     try:  # a plugin's own constructor
         game = classes[name].from_arguments(arguments)
-        key = (type(game), game.spec)
+        game.spec  # noqa: B018 (a plugin's own parameters, formatted)
     except MoocowError:
         raise
     except Exception as error:
         raise MoocowError(f"{name}: the game could not be made: {one_line(error)}") from None
     checked_length(game)
     check_feedback_model(game)
-    game = _games.setdefault(key, game)
-    check_winning_answer(game)
     return game

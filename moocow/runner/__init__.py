@@ -22,7 +22,7 @@ _NAMES = {
     "build_tournament": "moocow.runner.tournament",
     "grade": "moocow.runner.grading",
     "parse_player": "moocow.runner.players",
-    "read_results": "moocow.runner.results",
+    "read_results": "moocow.runner.resultsfile",
     "run_tournament": "moocow.runner.tournament",
     "tournament_from": "moocow.runner.tournament",
 }

@@ -39,6 +39,7 @@ MERCY = 20
 """The course runner's mercy limit: the most guesses a round may take."""
 
 
+@lru_cache(maxsize=64)
 def is_course_deck(spec: str) -> bool:
     """Whether a deck spec names the course's deck (``bacrunner:...``) rather than a game."""
     return spec.split(":", 1)[0].strip() == NAME

@@ -65,7 +65,9 @@ KeyFileOpt = Annotated[
 SchedulerOpt = Annotated[
     str | None,
     typer.Option(
-        "--scheduler", metavar="ADDRESS", help="Play on this Dask cluster, e.g. tcp://HOST:8786 (see README)."
+        "--scheduler",
+        metavar="ADDRESS",
+        help="Play on this Dask cluster, e.g. tcp://HOST:8786 (see docs/tournaments.md).",
     ),
 ]
 MercyOpt = Annotated[
@@ -156,7 +158,7 @@ def tournament(
         bar = ProgressBar()
         try:
             outcome = running.run_tournament(
-                chosen, results, resume, setup.workers, bar, setup.key, setup.scheduler
+                chosen, results, resume, setup.workers, bar, setup.key, setup.scheduler, setup.key_file
             )
         except KeyboardInterrupt:
             bar.stop()
@@ -341,20 +343,19 @@ def verify(
         typer.Option("--key-file", help="The key it was signed with (or MOOCOW_RESULTS_KEY)."),
     ] = None,
 ) -> None:
-    """Check a signed results file against its key: every line's signature and every round, as
-    --resume checks them. One line per problem; exit status 0 if sound, 1 if not, 2 on bad input."""
-    from moocow.runner.signing import KEY_VARIABLE, choose_key
+    """Check a results file: every line's signature and place in its chain (with the key it was
+    signed with), and every round, as --resume checks them. One line per problem, then what nothing
+    covers; exit status 0 if sound, 1 if not, 2 on bad input."""
+    from moocow.runner.signing import choose_key
     from moocow.runner.verify import verify_results
 
     with one_line_errors():
         key = choose_key(key_file)
-        if key is None:
-            raise MoocowError(
-                f"verify needs the key the file was signed with: --key-file PATH or {KEY_VARIABLE}"
-            )
-        found = verify_results(results, key)
+        found = verify_results(results, key, key_file)
     for problem in found.problems:
         out.line(printable(f"{results}, {problem}"))
+    for note in found.notes:
+        out.line(printable(f"{results}: {note}"))
     out.line(printable(found.summary(results)))
     if not found.sound:
         raise typer.Exit(1)

@@ -25,16 +25,16 @@ from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
-from moocow.dask_cluster import connected, load_plugins, scheduler_kept, where
+from moocow.dask_cluster import connected, load_plugins, scheduler_kept, task_cancelled, where
 from moocow.engine.errors import MoocowError
 from moocow.plugins import local_plugin_files
-from moocow.runner.launch import become_subreaper
+from moocow.runner.orphans import adopt_orphans
 from moocow.runner.players import PlayerKind
 from moocow.runner.process import remove_tree
 from moocow.runner.protocol import Identity
 from moocow.runner.results import RoundResult
 from moocow.runner.sandbox import check_worker_level
-from moocow.runner.session import Emit, SessionPlan, play_session
+from moocow.runner.session import Emit, SessionPlan, play_session, round_from_row, round_row
 from moocow.runner.workers import lost_round, sweep_stale_runs
 
 LOST = "lost the Dask scheduler during the run; --resume finishes it"
@@ -80,12 +80,13 @@ def run_sessions_on(scheduler: str, plans: Sequence[SessionPlan], emit: Emit) ->
                 except TimeoutError:
                     done = set()
                 for row in rounds.get(batch=True):
-                    emit_once(RoundResult.from_dict(row))
+                    emit_once(round_from_row(row))
                 for future in done:
                     for result in _outcome(future, futures[future])[1]:
                         emit_once(result)
         finally:
             with contextlib.suppress(Exception):  # a scheduler lost, say; what was emitted is saved
+                stop_sessions(client, pending)
                 rounds.close()  # a scheduler that outlives the run does not keep its queue
         return where(client)
 
@@ -97,9 +98,22 @@ def play_session_on(scheduler: str, plan: SessionPlan) -> tuple[Identity, list[R
 
     with scheduler_kept(LOST), connected(scheduler) as client:
         future = client.submit(play_on_worker, plan, local_plugin_files(), pure=False)
-        wait([future])
+        try:
+            wait([future])
+        finally:
+            with contextlib.suppress(Exception):
+                stop_sessions(client, [future])
         identity, results = _outcome(future, plan)
         return identity, results, where(client)
+
+
+def stop_sessions(client: Any, futures: Any) -> None:
+    """Cancel the sessions not finished when the run ends (stopped, or failed): the worker playing
+    one sees its task cancelled, and ends it (``task_cancelled``). Dask would leave a running task
+    to finish, its players with it, and a stopped run's players played on for minutes."""
+    unfinished = [future for future in futures if not future.done()]
+    if unfinished and client.status == "running":  # a lost scheduler has dropped them already
+        client.cancel(unfinished, force=True)
 
 
 def _outcome(future: Any, plan: SessionPlan) -> tuple[Identity, list[RoundResult]]:
@@ -112,18 +126,20 @@ def _outcome(future: Any, plan: SessionPlan) -> tuple[Identity, list[RoundResult
         reason = "its Dask worker was lost more often than the scheduler's allowed-failures"
         return Identity(), [lost_round(plan, number, reason) for number in plan.to_play]
     played = future.result()  # a bug on the worker is raised here, and stops the run
-    return Identity(**played["identity"]), [RoundResult.from_dict(row) for row in played["rounds"]]
+    return Identity(**played["identity"]), [round_from_row(row) for row in played["rounds"]]
 
 
 def play_on_worker(plan: SessionPlan, plugins: list[str], queue: str | None = None) -> dict[str, Any]:
     """On a Dask worker: play one session in a private folder; the player's identity and its rounds,
-    each round also put on the run's ``queue`` as soon as it is played."""
+    each round also put on the run's ``queue`` as soon as it is played. The worker's other threads
+    play other sessions meanwhile: each session owns its processes (``orphans.py``), its players'
+    user ids (``uids.py``) and its descriptors alone. A session whose run stops ends at once."""
     from distributed import get_worker
 
     if plan.player.kind is not PlayerKind.STRATEGY:
         check_worker_level(plan.sandbox, get_worker().address)
     load_plugins(plugins)
-    become_subreaper()
+    adopt_orphans(one_session_at_a_time=False)
     sweep_stale_runs(RUN_FOLDER)  # of workers killed under a session: they could not
     scratch = Path(tempfile.mkdtemp(prefix=f"{RUN_FOLDER}{os.getpid()}-"))
     scratch.chmod(0o711)
@@ -134,13 +150,13 @@ def play_on_worker(plan: SessionPlan, plugins: list[str], queue: str | None = No
         sent = Queue(queue)
 
     def keep(result: RoundResult) -> None:
-        rows.append(result.to_dict())
+        rows.append(round_row(result))
         if queue is not None:
             sent.put(rows[-1])
 
     try:
         placed = replace(plan, sandbox=replace(plan.sandbox, scratch=str(scratch)))
-        identity = play_session(placed, keep)
+        identity = play_session(placed, keep, task_cancelled())
     finally:
         remove_tree(scratch)
         if queue is not None:

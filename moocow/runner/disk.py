@@ -49,7 +49,7 @@ class DiskScan:
         """Blocks of every file and folder found, in bytes (a walk: no recursion, whatever the depth)."""
         counted: set[tuple[int, int]] = set()
         total = 0
-        owned = list(self.homes)
+        owned: list[str] = []
         searched = list(self.shared)
         while searched:
             for path, found in _entries(searched.pop()):
@@ -59,16 +59,29 @@ class DiskScan:
                         owned.append(path)
                 elif stat.S_ISDIR(found.st_mode) and found.st_mode & stat.S_IWOTH:
                     searched.append(path)
+        return total + self._within(owned, counted) + self.home_bytes(counted)
+
+    def home_bytes(self, counted: set[tuple[int, int]] | None = None) -> int:
+        """Blocks of the homes and everything in them, in bytes: a part of ``held_bytes``, and the
+        cheapest (no folder others write to is looked at)."""
+        counted = set() if counted is None else counted
+        total = 0
         for home in self.homes:
             try:
                 total += _once(os.lstat(home), counted)
             except OSError:
                 continue
-        while owned:
-            for path, found in _entries(owned.pop()):
+        return total + self._within(list(self.homes), counted)
+
+    @staticmethod
+    def _within(folders: list[str], counted: set[tuple[int, int]]) -> int:
+        """Blocks of everything below ``folders``, each file once."""
+        total = 0
+        while folders:
+            for path, found in _entries(folders.pop()):
                 total += _once(found, counted)
                 if stat.S_ISDIR(found.st_mode):
-                    owned.append(path)
+                    folders.append(path)
         return total
 
 

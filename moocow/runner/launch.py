@@ -17,7 +17,16 @@ means no limit):
 - ``seccomp``: a descriptor holding a seccomp filter (``runner/seccomp.py``), installed last, just
   before the player starts, so that it binds the player and not the launcher's own calls
   (``keyctl``); where the kernel refuses it the player does not start (the runner tried it first);
-- ``stdin``, ``stdout``: descriptors to become the player's standard input and output.
+- ``stdin``, ``stdout``: descriptors to become the player's standard input and output;
+- ``keeper``: stay, as root, the player's parent and the reaper of every process it orphans
+  (``PR_SET_CHILD_SUBREAPER``), and end as it ends. At the ``user`` level, with no cgroup to
+  count them, the CPU time of what the player orphans went to ``init``, which reaped it unseen;
+  reaped here, it is in this process's own count of its children's time, which the runner reads.
+
+Always: the player is the first process the kernel's OOM killer picks (``oom_score_adj`` 1000,
+which any process may raise), so that under memory pressure it dies and the runner lives to
+write the results; and ``SIGCHLD`` starts at its default action (an ignored one is inherited
+across ``exec``, and would have the kernel reap the player's children unseen).
 """
 
 from __future__ import annotations
@@ -35,6 +44,9 @@ PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 22, 2
 PR_SET_NO_NEW_PRIVS = 38
 PR_SET_CHILD_SUBREAPER = 36
 PR_GET_CHILD_SUBREAPER = 37
+OOM_SCORE_ADJ = "/proc/self/oom_score_adj"
+MOST_LIKELY_KILLED = b"1000"
+"""The highest ``oom_score_adj``: killed first when memory runs out."""
 OPEN_FILES = 1024
 """Descriptors a player's process may hold (the common default): measuring memory lists them all,
 and a player holding 20,000 in each of many processes kept the runner busy for minutes a round."""
@@ -114,6 +126,20 @@ def read_filter(fd: int) -> bytes:
         return source.read()
 
 
+def first_to_die() -> None:
+    """Linux: be the OOM killer's first choice (where ``/proc`` is there to say so)."""
+    try:
+        fd = os.open(OOM_SCORE_ADJ, os.O_WRONLY)
+    except OSError:
+        return
+    try:
+        os.write(fd, MOST_LIKELY_KILLED)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
 def become(uid: int) -> None:
     """Drop root for good: no other groups, then the group, then the user (which clears capabilities)."""
     os.setgroups([])
@@ -140,6 +166,29 @@ def fresh_keyrings(own_user: bool) -> None:
             libc().syscall(number, KEYCTL_CLEAR, keyring)
 
 
+def keep(player: int) -> None:
+    """Reap every child until the player is gone, then end as it did (never returns). Holds none
+    of the player's descriptors: its closing its output must be the end of it."""
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(null, fd)
+    while True:
+        try:
+            pid, status = os.waitpid(-1, 0)
+        except ChildProcessError:
+            os._exit(0)
+        except InterruptedError:
+            continue
+        if pid != player:
+            continue
+        if os.WIFSIGNALED(status):
+            number = os.WTERMSIG(status)
+            signal.signal(number, signal.SIG_DFL)
+            os.kill(os.getpid(), number)
+            os._exit(128 + number)
+        os._exit(os.waitstatus_to_exitcode(status))
+
+
 def main(argv: list[str]) -> None:
     """Apply the limits, drop to the player's user, install the filter, then become the player."""
     split = argv.index("--")
@@ -153,7 +202,18 @@ def main(argv: list[str]) -> None:
     if "cgroup" in settings:
         with open(settings["cgroup"], "w") as procs:
             procs.write(str(os.getpid()))
+    first_to_die()
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     limit(resource.RLIMIT_CORE, 0)
+    if "keeper" in settings:
+        if "parent" in settings:
+            die_with_parent(int(settings["parent"]))
+        become_subreaper()
+        keeper = os.getpid()
+        player = os.fork()
+        if player:
+            keep(player)
+        settings["parent"] = str(keeper)
     limit(resource.RLIMIT_NOFILE, min(OPEN_FILES, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
     for key, kind in LIMITS.items():
         value = int(settings.get(key, 0))

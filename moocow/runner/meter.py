@@ -9,16 +9,23 @@ second, and the runner read them several times a guess. Scans run only when due:
 a tenth of its time on them whatever the player holds. Between scans a read returns what the last
 one found, so memory or disk held is caught at the next, however long the player holds it.
 
+At the ``user`` level, where a scan is all that holds ``disk_mb``, a ``watch.FolderWatch`` also
+measures the player's files as soon as its folders change, so that a burst is caught while it is
+written, not only if a scan lands in it.
+
 The meter counts the time it takes (``seconds``): the referee's, which the player's clock does not
 count.
 """
 
 from __future__ import annotations
 
+import contextlib
 import time
 
 from moocow.runner.disk import DiskScan
+from moocow.runner.held import HeldFiles
 from moocow.runner.usage import ProcessGroup, Scan, Usage
+from moocow.runner.watch import FolderWatch
 
 SCAN_SECONDS = 0.1
 """The shortest time between two scans."""
@@ -29,9 +36,20 @@ SCAN_SHARE = 0.1
 class Meter:
     """Reads what one player's processes use, scanning them when the timer says so."""
 
-    def __init__(self, group: ProcessGroup, disk: DiskScan | None = None) -> None:
+    def __init__(
+        self, group: ProcessGroup, disk: DiskScan | None = None, disk_limit: int | None = None
+    ) -> None:
         self.group = group
         self.disk = disk
+        self.watch: FolderWatch | None = None
+        """Where ``disk_limit`` (bytes) is given with ``disk``: the look at each change of its folders."""
+        if disk is not None and disk_limit is not None:
+            with contextlib.suppress(OSError):  # no inotify: the timer alone
+                self.watch = FolderWatch(
+                    disk.homes, disk.shared, disk.uid, disk.home_bytes, self._disk_held, disk_limit,
+                    group.members, SCAN_SHARE,
+                )  # fmt: skip
+                group.closers.append(self.watch.close)
         self.scans = 0
         """Scans made so far."""
         self.seconds = 0.0
@@ -52,15 +70,24 @@ class Meter:
             memory = self.group.memory_bytes()
             if memory is None:
                 memory = self._scanned.memory_bytes
-            return Usage(cpu, memory, self._scanned.processes, self._disk_bytes)
+            disk = self._disk_bytes
+            over = None if self.watch is None else self.watch.take_over()
+            if over is not None:
+                disk = max(disk or 0, over)
+            return Usage(cpu, memory, self._scanned.processes, disk, self._scanned.hiding)
         finally:
             self.seconds += time.monotonic() - started
+
+    def _disk_held(self) -> int:
+        """What the player's files hold on disk now: its folders, and its deleted files kept open."""
+        assert self.disk is not None
+        return self.disk.held_bytes() + HeldFiles.of(self.group.members()).disk_bytes
 
     def _scan(self) -> None:
         started = time.monotonic()
         self._scanned = self.group.scan()
         if self.disk is not None:
-            self._disk_bytes = self.disk.held_bytes()
+            self._disk_bytes = self.disk.held_bytes() + self._scanned.disk_bytes
         finished = time.monotonic()
         self.scans += 1
         self._due = finished + max(SCAN_SECONDS, (finished - started) * (1 / SCAN_SHARE - 1))

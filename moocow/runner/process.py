@@ -28,11 +28,13 @@ from pathlib import Path
 from moocow.runner.adapter import PLUGIN_FILES_VARIABLE
 from moocow.runner.disk import DiskScan, shared_folders
 from moocow.runner.fouls import Failure, Foul
-from moocow.runner.launch import is_subreaper
 from moocow.runner.limits import MB, Allowance
 from moocow.runner.meter import Meter
+from moocow.runner.orphans import Orphans
 from moocow.runner.sandbox import Confinement, Launch, confined_command, player_uid
-from moocow.runner.usage import CgroupGroup, ProcessGroup, ScannedGroup, Usage, children_of, reap
+from moocow.runner.stopping import SessionStopped, Stopped, never
+from moocow.runner.uids import PlayerUid
+from moocow.runner.usage import CgroupGroup, ProcessGroup, ScannedGroup, Usage
 
 PACKAGE_ROOT = Path(__file__).resolve().parents[2]
 SANDBOX_HOME = "/tmp"
@@ -43,6 +45,7 @@ NOTHING_USED = Usage(0.0, 0, 0)
 """The reading of a player not started yet: its cgroup is new, its processes are not there."""
 EXIT_GRACE_SECONDS = 0.5
 """How long a player that closed its output gets to exit before it is described as still running."""
+HIDING = "ignored SIGCHLD, which has the kernel drop its children's CPU time from every count"
 MEMORY_WORDS = ("MemoryError", "bad_alloc", "out of memory", "Cannot allocate memory", "OutOfMemoryError")
 
 
@@ -82,12 +85,15 @@ class ErrorOutput:
     """Bytes kept from the end, for the last line."""
 
     def __init__(self) -> None:
-        self.reading, self.writing = os.pipe()
+        self.reading, writing = os.pipe()
+        self.writing: int | None = writing
+        """The player's end, until it has started (``started``)."""
         os.set_blocking(self.reading, False)
         self.size = 0
         """Bytes written so far."""
         self._tail = b""
         self._closed = False
+        self._released = False
 
     def watched(self) -> list[int]:
         """The descriptor to wait on alongside the protocol's, until the player closes it."""
@@ -127,41 +133,90 @@ class ErrorOutput:
         last = next((line.strip() for line in reversed(lines) if line.strip()), "")
         return last if len(last) <= limit else last[: limit - 3] + "..."
 
+    def started(self) -> None:
+        """The player has its own copy of the writing end (or never will): close the runner's."""
+        if self.writing is not None:
+            writing, self.writing = self.writing, None
+            os.close(writing)
+
     def close(self) -> None:
-        """Close the runner's end (the player's was closed once it started)."""
-        with contextlib.suppress(OSError):
+        """Close both ends that are still the runner's; a second call does nothing."""
+        self.started()
+        if not self._released:
+            self._released = self._closed = True
             os.close(self.reading)
 
 
 class PlayerProcess:
     """A running player program; ``send`` and ``receive`` raise ``Foul`` on any misbehaviour."""
 
-    def __init__(self, launch: Launch) -> None:
+    def __init__(self, launch: Launch, stopped: Stopped = never) -> None:
         self.limits = launch.limits
         self.confinement = launch.sandbox.confinement()
+        self._stopped = stopped
+        self._stderr = ErrorOutput()  # first: the only thing to undo if it cannot be had
         self._bubblewrap = self.confinement is Confinement.NAMESPACES
-        uid = player_uid() if self.confinement is not Confinement.NONE else None
-        self._shared_writer = uid if not self._bubblewrap else None
-        scratch = launch.sandbox.scratch  # the run's folder, which the runner removes however the run ends
-        self._home = None if self._bubblewrap else Path(tempfile.mkdtemp(prefix="player-", dir=scratch))
-        if self._home is not None and uid is not None:
-            os.chown(self._home, uid, uid)
-        group = CgroupGroup.make(self.limits.memory_mb * MB, self.limits.processes)
-        self._subreaper = is_subreaper()  # orphans of the player come here, to be reaped
-        self._children_before = children_of(os.getpid()) if self._subreaper else set()
-        # The protocol's pipes go in as extra descriptors that the launcher moves to 0 and 1: bubblewrap's
-        # own processes keep their standard descriptors, so a player closing its output must not share them.
-        player_in, self._in = os.pipe()
-        self._out, player_out = os.pipe()
-        passed = [player_in, player_out]
-        cgroup = group.path if group is not None else None
-        self._group: ProcessGroup | None = group
+        self._uid: PlayerUid | None = None
+        self._shared_writer: int | None = None
+        """The player's user id outside bubblewrap: what it leaves where anyone may write is removed."""
+        self._home: Path | None = None
+        self._group: ProcessGroup | None = None
         self._meter: Meter | None = None
         self._pidfd: int | None = None
-        self._stderr = ErrorOutput()
+        self._orphans: Orphans | None = None
+        self._ends: list[int] = []
+        """The runner's ends of the protocol's pipes, closed once, by ``_release``."""
+        self._closed = False
         try:
+            self._uid = player_uid() if self.confinement is not Confinement.NONE else None
+            uid = None if self._uid is None else self._uid.uid
+            self._shared_writer = uid if not self._bubblewrap else None
+            self._popen = self._start(launch, uid)
+        except OSError as error:  # out of processes or file descriptors: the runner's trouble, reported
+            self._release()
+            raise Foul(Failure.CRASH, f"could not be started: {error.strerror or error}") from None
+        except BaseException:
+            self._release()
+            raise
+        if self._group is None:
+            self._group = ScannedGroup(self._popen.pid, uid)
+        homes = [str(self._home)] if self._home is not None else []
+        disk = DiskScan(uid, homes, shared_folders()) if self._shared_writer is not None else None
+        self._meter = Meter(self._group, disk, self.limits.disk_mb * MB)
+        self.reading: Usage | None = NOTHING_USED
+        """What the player had used at the last reading: the start of its next answer and round."""
+        with contextlib.suppress(AttributeError, OSError):  # Linux 5.3 and later: a descriptor to wait on
+            self._pidfd = os.pidfd_open(self._popen.pid)
+        os.set_blocking(self._in, False)
+        self._buffer = bytearray()
+
+    def _start(self, launch: Launch, uid: int | None) -> subprocess.Popen[bytes]:
+        """The player's home, cgroup and pipes, and its sandbox's first process started. The player's
+        ends of the pipes are closed here once it has them (or has failed to start): each descriptor
+        has one owner, who closes it once, for in a Dask worker's threads a number closed twice may
+        be another session's by then."""
+        scratch = launch.sandbox.scratch  # the run's folder, which the runner removes however the run ends
+        if not self._bubblewrap:
+            self._home = Path(tempfile.mkdtemp(prefix="player-", dir=scratch))
+            if uid is not None:
+                os.chown(self._home, uid, uid)
+        self._group = CgroupGroup.make(self.limits.memory_mb * MB, self.limits.processes)
+        self._orphans = Orphans()
+        passed: list[int] = []
+        """The player's ends, and what else goes to its sandbox (``confined_command`` adds to them)."""
+        try:
+            # The protocol's pipes go in as extra descriptors that the launcher moves to 0 and 1: bubblewrap's
+            # own processes keep their standard descriptors, so a player closing its output must not
+            # share them.
+            player_in, self._in = os.pipe()
+            self._ends.append(self._in)
+            passed.append(player_in)
+            self._out, player_out = os.pipe()
+            self._ends.append(self._out)
+            passed.append(player_out)
+            cgroup = self._group.path if isinstance(self._group, CgroupGroup) else None
             command = confined_command(launch, self.confinement, uid, cgroup, passed)
-            self._popen = subprocess.Popen(
+            return subprocess.Popen(
                 command,
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
@@ -172,26 +227,10 @@ class PlayerProcess:
                 start_new_session=True,
                 pass_fds=passed,
             )
-        except OSError as error:  # out of processes or file descriptors: the runner's trouble, reported
-            os.close(self._in)
-            os.close(self._out)
-            self._release()
-            raise Foul(Failure.CRASH, f"could not be started: {error.strerror or error}") from None
         finally:
-            for fd in (*passed, self._stderr.writing):
+            for fd in passed:
                 os.close(fd)
-        if group is None:
-            self._group = group = ScannedGroup(self._popen.pid, uid)
-        homes = [str(self._home)] if self._home is not None else []
-        disk = DiskScan(uid, homes, shared_folders()) if self._shared_writer is not None else None
-        self._meter = Meter(group, disk)
-        self.reading: Usage | None = NOTHING_USED
-        """What the player had used at the last reading: the start of its next answer and round."""
-        with contextlib.suppress(AttributeError, OSError):  # Linux 5.3 and later: a descriptor to wait on
-            self._pidfd = os.pidfd_open(self._popen.pid)
-        os.set_blocking(self._in, False)
-        self._buffer = bytearray()
-        self._closed = False
+            self._stderr.started()
 
     @property
     def pid(self) -> int:
@@ -262,6 +301,8 @@ class PlayerProcess:
             if self._stderr.reading in ready:
                 self._drain_stderr()
             if not ready or now - read_at >= POLL_SECONDS:
+                if self._stopped():
+                    raise SessionStopped("the run stopped while its player was thinking")
                 deadline += self._check_usage(cpu_start, allowance)
                 read_at = time.monotonic()
             if not ready and now >= deadline:
@@ -318,6 +359,8 @@ class PlayerProcess:
         ):
             cpu = used.cpu_seconds - cpu_start
             raise Foul(Failure.CPU, f"used {cpu:.2f} s of CPU time, over {allowance.cpu_rule}")
+        if used.hiding is not None and allowance.cpu is not None:
+            raise Foul(Failure.CPU, HIDING)
         memory = self.limits.memory_mb
         if memory and used.memory_bytes > memory * MB:
             held = used.memory_bytes / MB
@@ -412,21 +455,31 @@ class PlayerProcess:
         if goodbye is not None:
             with contextlib.suppress(OSError, Foul):
                 self.send(goodbye, Allowance(0.1, "0.1 s"))
+        assert self._group is not None and self._orphans is not None
+        self._orphans.note(self.pid)
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.pid, signal.SIGKILL)
-        assert self._group is not None
         self._group.kill()
+        self._wait_ended()
+        cgroup = self._group.path if isinstance(self._group, CgroupGroup) else None
+        self._orphans.end(self.pid, None if self._uid is None else self._uid.uid, cgroup)
         self._popen.wait()
-        if self._subreaper:
-            reap(children_of(os.getpid()) - self._children_before)
-        for pipe in (self._in, self._out):
-            with contextlib.suppress(OSError):
-                os.close(pipe)
         self._release()
 
+    def _wait_ended(self) -> None:
+        """Wait for the sandbox's first process to be dead, without reaping it: until it is reaped its
+        id is no one else's, so what runs in its process group or session is the player's."""
+        if hasattr(os, "waitid"):
+            with contextlib.suppress(ChildProcessError):
+                os.waitid(os.P_PID, self.pid, os.WEXITED | os.WNOWAIT)
+
     def _release(self) -> None:
-        """Close stderr, remove the private home and the cgroup, whatever the player left in them,
-        and what it left where anyone may write (outside bubblewrap)."""
+        """Close the runner's descriptors, remove the private home and the cgroup, whatever the
+        player left in them, and what it left where anyone may write (outside bubblewrap); then give
+        its user id back, nothing of the player being left under it."""
+        for end in self._ends:
+            os.close(end)
+        self._ends.clear()
         self._stderr.close()
         if self._pidfd is not None:
             os.close(self._pidfd)
@@ -437,6 +490,8 @@ class PlayerProcess:
             remove_left_behind(self._shared_writer)
         if self._group is not None:
             self._group.close()
+        if self._uid is not None:
+            self._uid.release()
 
 
 @contextlib.contextmanager

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import itertools
 import math
 import os
 import platform
@@ -47,6 +46,7 @@ from moocow.runner.disk import enforcement as disk_enforcement
 from moocow.runner.files import identity
 from moocow.runner.limits import MB, Limits
 from moocow.runner.seccomp import denied_calls_filter, filter_descriptor
+from moocow.runner.uids import PlayerUid
 
 PACKAGE = Path(__file__).resolve().parents[1]
 """moocow's own package folder: the adapter and the engine a Python player may use."""
@@ -54,11 +54,9 @@ PACKAGE_AS_IMPORTED = Path(os.path.abspath(__file__)).parents[1]
 """The same folder by the name Python imported it from (a venv's ``site-packages``, links kept)."""
 LAUNCHER = Path(__file__).with_name("launch.py")
 PLAYER_UID_BASE = 2_000_000_000
-"""As root, a player runs as a user id from here up, which no account has: one per player process
-(the runner's pid, and a count of the players it started), so that players playing at once in one
-runner (a Dask worker's threads) share no process budget, files or signals."""
-SESSIONS_PER_RUNNER = 128
-"""Player user ids a runner process takes in turn (one per player started, cycling)."""
+"""As root, a player runs as a user id from here up, which no account has: one per player process,
+leased for its life (``uids.py``), so that players playing at once anywhere on the machine (a Dask
+worker's threads, other runners) share no process budget, files or signals."""
 SHM_BYTES = 1 << 20
 """Room in ``/dev/shm``: enough for a semaphore, not a second disk."""
 VIRTUAL_DIRS = ("/proc", "/sys", "/dev")
@@ -76,7 +74,7 @@ SYSTEM_FILES = (
     "/etc/passwd", "/etc/group", "/etc/nsswitch.conf", "/etc/hosts",
 )  # fmt: skip
 """What programs need of ``/etc`` (the dynamic linker, ``java`` through alternatives); nothing else."""
-FILTERED = "locks, file watches, keys, io_uring, Linux AIO and reads without waiting refused"
+FILTERED = "locks, file watches, keys, io_uring, Linux AIO, reads without waiting and System V IPC refused"
 """The record's ``seccomp`` where players run under ``runner/seccomp.py``'s filter."""
 NAMESPACE_OPTIONS = (
     "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
@@ -297,16 +295,10 @@ def sandbox_policy(value: object) -> SandboxPolicy:
     raise MoocowError(f"sandbox must be true or false, not {value!r}")
 
 
-_started = itertools.count()
-"""Players this runner process has started."""
-
-
-def player_uid() -> int | None:
-    """A user id for the next player when the runner is root (one of its own), else ``None``."""
-    if not running_as_root():
-        return None
-    runner = os.getpid() % (1 << 20)  # below 2**31 in all: 2e9 + 2**20 * 128
-    return PLAYER_UID_BASE + runner * SESSIONS_PER_RUNNER + next(_started) % SESSIONS_PER_RUNNER
+def player_uid() -> PlayerUid | None:
+    """A user id of its own for the next player process when the runner is root, leased until the
+    process and what it left are gone (``PlayerUid.release``), else ``None``."""
+    return PlayerUid.lease(PLAYER_UID_BASE) if running_as_root() else None
 
 
 @dataclass(frozen=True)
@@ -346,6 +338,8 @@ def confined_command(
     if uid is not None:
         settings.append(f"uid={uid}")
     outer = [f"parent={os.getpid()}"] + ([f"cgroup={cgroup / 'cgroup.procs'}"] if cgroup else [])
+    if level is Confinement.USER:  # the launcher stays its parent, and reaps what it orphans
+        outer.append("keeper=1")
     if level is Confinement.USER and filter_absence(level) is None:
         seccomp = filter_descriptor()  # locks, watches, keys: channels between players (runner/seccomp.py)
         if seccomp is not None:  # the launcher installs it just before the player starts

@@ -33,6 +33,7 @@ from moocow.runner.process import PlayerProcess
 from moocow.runner.rules import Guess, read_course_guess, read_guess
 from moocow.runner.sandbox import Launch, SandboxPolicy
 from moocow.runner.specfiles import renamed_files, spec_files
+from moocow.runner.stopping import Stopped, never
 
 
 class Seat(ABC):
@@ -97,10 +98,17 @@ class ProgramSeat(Seat):
     """A player process: started on demand, refereed line by line, replaced after a foul."""
 
     def __init__(
-        self, player: PlayerSpec, deck: str, limits: Limits, sandbox: SandboxPolicy, rounds: int = 1
+        self,
+        player: PlayerSpec,
+        deck: str,
+        limits: Limits,
+        sandbox: SandboxPolicy,
+        rounds: int = 1,
+        stopped: Stopped = never,
     ) -> None:
         self.deck = deck
         self.limits = limits
+        self._stopped = stopped
         plugins = tuple(local_plugin_files())
         self.launch = Launch(
             command=player.command,
@@ -185,7 +193,7 @@ class ProgramSeat(Seat):
 
     def _started(self) -> PlayerProcess:
         """A new process that has answered the handshake within the setup time."""
-        process = PlayerProcess(self.launch)
+        process = PlayerProcess(self.launch, self._stopped)
         setup = Allowance(self.limits.setup_seconds, f"{self.limits.setup_seconds:g} s of setup")
         try:
             least = protocol.least_version(self._kind)
@@ -204,6 +212,9 @@ class ProgramSeat(Seat):
             raise Foul(Failure.PROTOCOL, str(error)) from None
         except Foul:
             self._lost_stderr = process.stderr_lines(0)
+            process.close()
+            raise
+        except BaseException:  # the run stopped, or the runner failed: the process goes with it
             process.close()
             raise
         return process
@@ -255,12 +266,18 @@ class ProgramSeat(Seat):
 
 
 def open_seat(
-    player: PlayerSpec, deck: str, limits: Limits, sandbox: SandboxPolicy | None = None, rounds: int = 1
+    player: PlayerSpec,
+    deck: str,
+    limits: Limits,
+    sandbox: SandboxPolicy | None = None,
+    rounds: int = 1,
+    stopped: Stopped = never,
 ) -> Seat:
-    """The seat for ``player`` in a session of ``rounds`` rounds of ``deck``."""
+    """The seat for ``player`` in a session of ``rounds`` rounds of ``deck`` (``stopped``: see
+    ``session.play_session``; an engine strategy is asked only between rounds)."""
     if player.kind is PlayerKind.STRATEGY:
         return EngineSeat(load_strategy(player.source))
-    return ProgramSeat(player, deck, limits, sandbox or SandboxPolicy(), rounds)
+    return ProgramSeat(player, deck, limits, sandbox or SandboxPolicy(), rounds, stopped)
 
 
 def round_message(game: Game) -> str:

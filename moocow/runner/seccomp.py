@@ -10,6 +10,10 @@ shared by every user and outlives the player (as do the counts of every user's k
 ``/proc/key-users``). A read that must not wait (``RWF_NOWAIT``, also through io_uring or Linux
 AIO) tells whether a page of a shared file is cached: a bit a player leaves for the next, even
 one that plays later.
+System V IPC (shared memory, message queues, semaphores) is kernel memory no limit sees: a detached
+segment is in no process's resident set or descriptors, and a player held 1.3 GB so against a
+256 MB limit, pages a container's OOM killer cannot free by killing the player; its ids are small
+numbers any user can try, a channel too.
 No player needs any of these, so the filter refuses them with ``EPERM`` (an error a program can
 report, not a kill) and allows everything else. bubblewrap installs it with ``--seccomp FD``
 (``filter_descriptor``) at the ``namespaces`` level; at the ``user`` level, where there is no
@@ -82,15 +86,19 @@ class Arch(NamedTuple):
 ARCHES = {
     # asm/unistd_64.h. Refused: flock, inotify_init, inotify_add_watch, inotify_init1, fanotify_init,
     # fanotify_mark; add_key, request_key, keyctl; io_uring_setup, io_uring_enter, io_uring_register;
-    # io_setup, io_submit (Linux AIO, whose iocb can ask RWF_NOWAIT too).
+    # io_setup, io_submit (Linux AIO, whose iocb can ask RWF_NOWAIT too); System V IPC: shmget, shmat,
+    # shmctl, semget, semop, semctl, shmdt, msgget, msgsnd, msgrcv, msgctl, semtimedop.
     "x86_64": Arch(
         0xC000003E, fcntl=72, nowait_io=(327, 328),
-        refused=(73, 253, 254, 294, 300, 301, 248, 249, 250, 425, 426, 427, 206, 209), refuse_x32=True,
+        refused=(73, 253, 254, 294, 300, 301, 248, 249, 250, 425, 426, 427, 206, 209,
+                 29, 30, 31, 64, 65, 66, 67, 68, 69, 70, 71, 220),
+        refuse_x32=True,
     ),
     # asm-generic/unistd.h (no inotify_init): the same calls.
     "aarch64": Arch(
         0xC00000B7, fcntl=25, nowait_io=(286, 287),
-        refused=(32, 26, 27, 262, 263, 217, 218, 219, 425, 426, 427, 0, 2), refuse_x32=False,
+        refused=(32, 26, 27, 262, 263, 217, 218, 219, 425, 426, 427, 0, 2, *range(186, 198)),
+        refuse_x32=False,
     ),
 }  # fmt: skip
 """AUDIT_ARCH_X86_64 is EM_X86_64 (62) and AUDIT_ARCH_AARCH64 is EM_AARCH64 (183), each with the

@@ -8,7 +8,8 @@ of the entry's rounds, so round ``k`` has the same secret whichever rounds are l
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 from moocow.runner import protocol
 from moocow.runner.decks import Deal, Deck, GameDeck, load_deck
@@ -18,6 +19,7 @@ from moocow.runner.referee import Outcome, play_round
 from moocow.runner.results import RoundResult
 from moocow.runner.sandbox import SandboxPolicy
 from moocow.runner.seats import open_seat
+from moocow.runner.stopping import SessionStopped, Stopped, never
 
 Emit = Callable[[RoundResult], None]
 
@@ -48,8 +50,11 @@ class SessionPlan:
     """How players outside the engine are confined."""
 
 
-def play_session(plan: SessionPlan, emit: Emit) -> protocol.Identity:
-    """Play the plan's rounds, emitting each result as it is known; returns who the player said it was."""
+def play_session(plan: SessionPlan, emit: Emit, stopped: Stopped = never) -> protocol.Identity:
+    """Play the plan's rounds, emitting each result as it is known; returns who the player said it was.
+
+    ``stopped`` is asked before each round and while the player is waited for: once the run has
+    stopped, ``SessionStopped`` ends the session, its player killed."""
     deck = load_deck(plan.deck)
     deals = deck.deal(plan.seed, plan.rounds)
     if uses_compiled_engine(plan.player, deck):
@@ -58,11 +63,14 @@ def play_session(plan: SessionPlan, emit: Emit) -> protocol.Identity:
 
         warm_up()  # before the first round: loading (or compiling) the kernels is no guess's time
         warm_up_relabellings(deck.game)
-    seat = open_seat(plan.player, deck.spec, plan.limits, plan.sandbox, len(plan.to_play))
+    seat = open_seat(plan.player, deck.spec, plan.limits, plan.sandbox, len(plan.to_play), stopped)
+    spec = deck.spec  # formatted once, not each round
     try:
         for number in plan.to_play:
+            if stopped():
+                raise SessionStopped("the run stopped between two rounds")
             outcome = play_round(seat, deals[number], plan.mercy)
-            emit(round_result(plan.player.name, deck.spec, number, deals[number], outcome))
+            emit(round_result(plan.player.name, spec, number, deals[number], outcome))
     finally:
         seat.close()
     return seat.identity
@@ -91,3 +99,18 @@ def round_result(player: str, deck: str, number: int, deal: Deal, outcome: Outco
         seconds=round(outcome.seconds, 6),
         stderr=outcome.stderr,
     )
+
+
+def round_row(result: RoundResult) -> dict[str, Any]:
+    """A round as it comes back from a worker: its row in the results file, and the last lines the
+    player wrote to stderr, which the file leaves out and ``grade`` shows."""
+    return {**result.to_dict(), "stderr": list(result.stderr)}
+
+
+def round_from_row(row: dict[str, Any]) -> RoundResult:
+    """The round ``round_row`` sent (``TypeError``, ``KeyError`` or ``ValueError`` if it is not one)."""
+    data = dict(row)
+    lines = data.pop("stderr", [])
+    if not isinstance(lines, list | tuple) or not all(isinstance(line, str) for line in lines):
+        raise TypeError(f"a round's stderr is a list of lines, not {lines!r:.80}")
+    return replace(RoundResult.from_dict(data), stderr=tuple(lines))

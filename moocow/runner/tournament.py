@@ -13,6 +13,7 @@ import shutil
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any, Protocol
 
 from moocow.engine.errors import MoocowError
@@ -24,7 +25,9 @@ from moocow.runner.fingerprint import player_digest
 from moocow.runner.leaderboard import Standing, standings
 from moocow.runner.limits import Limits
 from moocow.runner.players import PlayerKind, PlayerSpec, parse_player
-from moocow.runner.results import ResultsFile, RoundResult, recorded_seed
+from moocow.runner.results import RoundResult
+from moocow.runner.resultsfile import ResultsFile, recorded_seed
+from moocow.runner.rowcheck import MOST_ROUNDS
 from moocow.runner.sandbox import (
     PACKAGE,
     PACKAGE_AS_IMPORTED,
@@ -43,8 +46,6 @@ from moocow.runner.session import SessionPlan, uses_compiled_engine
 from moocow.runner.signing import choose_key
 from moocow.runner.workers import run_sessions
 
-MOST_ROUNDS = 1_000_000
-"""Rounds per player and game at most: every round's secret is dealt before the first is played."""
 SETTINGS = (
     "players", "games", "rounds", "seed", "mercy", "limits", "workers", "scheduler", "key_file", "sandbox",
 )  # fmt: skip
@@ -123,8 +124,14 @@ class Tournament:
 
     def order(self, result: RoundResult) -> tuple[int, int, int]:
         """Sort key of a result: player, entry, round, in the order the tournament lists them."""
-        players = [player.name for player in self.players]
-        return (players.index(result.player), self.games.index(result.game), result.round)
+        players, games = self._places
+        return (players[result.player], games[result.game], result.round)
+
+    @cached_property
+    def _places(self) -> tuple[dict[str, int], dict[str, int]]:
+        """Each player's and entry's place in the lists, looked up once (not a list scan a round)."""
+        players = {player.name: place for place, player in enumerate(self.players)}
+        return players, {game: place for place, game in enumerate(self.games)}
 
 
 def build_tournament(settings: Mapping[str, Any]) -> Tournament:
@@ -191,6 +198,8 @@ class Setup:
     """The key that signs the results file, or ``None`` (kept out of the repr: it is never printed)."""
     scheduler: str | None = None
     """The Dask scheduler that plays the sessions (``None``: this machine)."""
+    key_file: str | os.PathLike[str] | None = None
+    """The file the key was read from, if any: the results file's chain records are kept beside it."""
 
 
 def tournament_from(
@@ -239,7 +248,7 @@ def tournament_from(
         tournament.players,
         tournament.sandbox,
     )
-    return Setup(tournament, workers, seed, key, scheduler)
+    return Setup(tournament, workers, seed, key, scheduler, read_key if key is not None else None)
 
 
 def check_openings(tournament: Tournament) -> None:
@@ -247,7 +256,7 @@ def check_openings(tournament: Tournament) -> None:
     strategies = [load_strategy(p.source) for p in tournament.players if p.kind is PlayerKind.STRATEGY]
     for game in tournament.games:
         deals = load_deck(game).deal(tournament.seed, tournament.rounds)
-        for played in {deal.game.spec: deal.game for deal in deals}.values():
+        for played in {id(deal.game): deal.game for deal in deals}.values():  # a deck's games are shared
             for strategy in strategies:
                 check_opening(strategy, played)
 
@@ -343,10 +352,12 @@ def run_tournament(
     progress: Progress | None = None,
     key: bytes | None = None,
     scheduler: str | None = None,
+    key_file: str | os.PathLike[str] | None = None,
 ) -> TournamentResult:
     """Play the tournament (the unfinished rounds of ``results`` when resuming), appending each round.
 
-    With a ``key`` every line written is signed, and a resumed file must verify line by line. With
+    With a ``key`` the lines written are a signed chain, its head recorded beside ``key_file`` (or in
+    the user's state folder), and a resumed file must verify line by line and reach that head. With
     a ``scheduler`` the sessions are played on that Dask cluster (``runner.cluster``), ``workers``
     unused; the results are the same.
     """
@@ -363,7 +374,7 @@ def run_tournament(
         tournament = replace(tournament, sandbox=tournament.sandbox.hiding(results))
     log = None
     if results is not None:
-        log = ResultsFile(results, tournament.describe(), resume, key, tournament.referee())
+        log = ResultsFile(results, tournament.describe(), resume, key, tournament.referee(), key_file)
     collected = {result.key: result for result in (log.finished if log else [])}
     resumed = len(collected)
 
@@ -394,7 +405,7 @@ def run_tournament(
             run_sessions(tournament.plans(collected), workers, emit)
     finally:
         if log is not None:
-            log.close()
+            log.close(len(collected))
     ordered = tuple(sorted(collected.values(), key=tournament.order))
     return TournamentResult(tournament, ordered, len(ordered) - resumed, cluster)
 

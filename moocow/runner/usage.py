@@ -32,8 +32,11 @@ import select
 import signal
 import time
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
+from collections.abc import Callable, Collection
+from dataclasses import dataclass, field
 from pathlib import Path
+
+from moocow.runner.held import HeldFiles, shared_memory_of
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 PAGE_BYTES = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
@@ -57,6 +60,9 @@ class Usage:
     disk_bytes: int | None = None
     """What the files of the player's user id hold on disk, as of the last scan (``None``: not
     measured, the sandbox's own tmpfs holds it to its size)."""
+    hiding: int | None = None
+    """A process of the player that ignores ``SIGCHLD``, so that its children's CPU time is
+    counted nowhere (found by a scan where no cgroup counts CPU time), or ``None``."""
 
 
 @dataclass(frozen=True)
@@ -64,9 +70,13 @@ class Scan:
     """What a look at every process of a group found."""
 
     memory_bytes: int
-    """Resident memory and ``memfd`` files held, over all of them."""
+    """Resident memory, and deleted files held open on tmpfs (``memfd`` too), over all of them."""
     processes: int
     """How many are alive."""
+    disk_bytes: int = 0
+    """Deleted files held open elsewhere (``held.py``)."""
+    hiding: int | None = None
+    """A process whose children's CPU time no count can see (it ignores ``SIGCHLD``), or ``None``."""
 
 
 class KernelFile:
@@ -116,38 +126,69 @@ def stat_ticks(fields: list[bytes]) -> int:
     return int(fields[11]) + int(fields[12]) + int(fields[13]) + int(fields[14])
 
 
-def cpu_and_memory(pids: list[int]) -> tuple[dict[int, int], int, int]:
-    """CPU clock ticks of each of ``pids`` alive (their own and their reaped children's), memory held
-    and the number alive.
+SIGCHLD_BIT = 1 << (signal.SIGCHLD - 1)
+"""``SIGCHLD`` in the ``SigIgn`` mask of ``/proc/PID/status``."""
 
-    Memory is what is resident in them plus what their open ``memfd`` files hold: written and never
-    mapped, those pages are in no process's resident set nor its address space (a player held three
-    times its limit so). A file both mapped and open is counted twice, which errs on the safe side.
+
+@dataclass
+class Census:
+    """What a look at each process of a group found."""
+
+    ticks: dict[int, int] = field(default_factory=dict)
+    """CPU clock ticks of each process found, zombies included (their own and their reaped children's)."""
+    memory_bytes: int = 0
+    """Resident memory of the living, and the deleted files on tmpfs (``memfd`` too) they hold open."""
+    disk_bytes: int = 0
+    """The deleted files elsewhere they hold open."""
+    alive: int = 0
+    """How many are alive."""
+    hiding: int | None = None
+    """A process that ignores ``SIGCHLD`` (looked for only when asked), or ``None``."""
+
+
+def census(pids: list[int], ask_hiding: bool = False, weightless: Collection[int] = ()) -> Census:
+    """CPU clock ticks of each of ``pids`` (their own and their reaped children's), memory and disk
+    held, and the number alive; ``weightless`` ones hold nothing of the player's (the launcher and
+    bubblewrap's init, which reap for it).
+
+    Memory is what is resident in them plus what the deleted files they hold open on tmpfs hold
+    (``held.py``): written and never mapped, those pages are in no process's resident set nor its
+    address space (a player held three times its limit so). A file both mapped and open is counted
+    twice, which errs on the safe side. A zombie's CPU time counts until its parent reaps it, and
+    then in its parent's. With ``ask_hiding``, a process that ignores ``SIGCHLD`` is named: the
+    kernel reaps its children unseen, and their CPU time is in no total (``ScannedGroup``).
     """
-    ticks: dict[int, int] = {}
+    found = Census()
     pages = 0
-    files: dict[tuple[int, int], int] = {}
+    files = HeldFiles()
     for pid in pids:
         fields = process_stat(pid)
-        if fields is None or fields[0] == b"Z":
+        if fields is None:
             continue
-        ticks[pid] = stat_ticks(fields)
-        pages += int(fields[21])
-        files.update(memory_files(pid))
-    return ticks, pages * PAGE_BYTES + sum(files.values()), len(ticks)
+        found.ticks[pid] = stat_ticks(fields)
+        if fields[0] == b"Z":
+            continue
+        found.alive += 1
+        if ask_hiding and found.hiding is None and ignores_children(pid):
+            found.hiding = pid
+        if pid not in weightless:
+            pages += int(fields[21])
+            files.add_process(pid)
+    found.memory_bytes = pages * PAGE_BYTES + files.memory_bytes
+    found.disk_bytes = files.disk_bytes
+    return found
 
 
-def memory_files(pid: int) -> dict[tuple[int, int], int]:
-    """The ``memfd`` files a process holds open, by device and inode, with the bytes each holds."""
-    held: dict[tuple[int, int], int] = {}
-    folder = f"/proc/{pid}/fd"
-    with contextlib.suppress(OSError):
-        for name in os.listdir(folder):
-            with contextlib.suppress(OSError):
-                if os.readlink(f"{folder}/{name}").startswith("/memfd:"):
-                    status = os.stat(f"{folder}/{name}")
-                    held[(status.st_dev, status.st_ino)] = status.st_blocks * 512
-    return held
+def ignores_children(pid: int) -> bool:
+    """Whether a process ignores ``SIGCHLD`` (``SigIgn`` in ``/proc/PID/status``)."""
+    try:
+        with open(f"/proc/{pid}/status", "rb") as status:
+            for line in status:
+                if line.startswith(b"SigIgn:"):
+                    return bool(int(line.split()[1], 16) & SIGCHLD_BIT)
+    except (OSError, ValueError, IndexError):
+        return False
+    return False
 
 
 def children_of(parent: int) -> set[int]:
@@ -161,17 +202,16 @@ def children_of(parent: int) -> set[int]:
     return found
 
 
-def reap(pids: set[int]) -> None:
-    """Kill and reap processes that were orphaned onto this one (it is a subreaper)."""
-    for pid in pids:
-        with contextlib.suppress(OSError):
-            os.kill(pid, signal.SIGKILL)
-        with contextlib.suppress(ChildProcessError, OSError):
-            os.waitpid(pid, 0)
-
-
 class ProcessGroup(ABC):
     """All the processes of one sandbox: what they use, and how to end them all."""
+
+    def __init__(self) -> None:
+        self.closers: list[Callable[[], None]] = []
+        """What else to stop when the group is closed (a ``watch.FolderWatch``), first of all."""
+
+    @abstractmethod
+    def members(self) -> list[int]:
+        """The processes of the group now."""
 
     @abstractmethod
     def cpu_seconds(self) -> float | None:
@@ -191,31 +231,46 @@ class ProcessGroup(ABC):
     def kill(self) -> None:
         """Kill every one of them (the sandbox's first process is killed by its own handle)."""
 
-    def close(self) -> None:  # noqa: B027 - most groups hold nothing
+    def close(self) -> None:
         """Release what the group holds, once its processes are dead."""
+        while self.closers:
+            self.closers.pop()()
 
 
 class ScannedGroup(ProcessGroup):
     """Found by a scan of ``/proc``: a user id's processes, or the descendants of one process.
 
-    The first process's CPU time is read at every message; the others' is what the last scan found
-    (a child that exited since and was reaped by the first is counted in both until the next scan,
-    which errs on the safe side)."""
+    By user id, the processes between the player's and the first are members too (bubblewrap's
+    init, the launcher that stays the player's parent at the ``user`` level): they reap what the
+    player orphans, so its CPU time is in theirs; their memory is not the player's. The first
+    process's CPU time is read at every message, and the player's own where it is the first's child
+    (the ``user`` level); the others' is what the last scan found (a child that exited since and was
+    reaped by a member is counted in both until the next scan, which errs on the safe side)."""
 
     def __init__(self, root: int, uid: int | None) -> None:
+        super().__init__()
         self.root = root
         self.uid = uid
         self._stat = KernelFile.opened(f"/proc/{root}/stat")
+        self._read_each_time = [] if self._stat is None else [self._stat]
+        """The ``stat`` files read at every message: the first process's, then the player's."""
+        self._player: tuple[int, KernelFile] | None = None
+        """The player's process, where it is the first's child, and its ``stat`` kept open."""
         self._others = 0.0
-        """CPU seconds of the members other than the first, at the last scan."""
-        self._own = 0.0
-        """The first process's CPU seconds at the last reading (kept once it is gone)."""
+        """CPU seconds of the members other than those read at every message, at the last scan."""
+        self._own = [0.0, 0.0]
+        """The CPU seconds of the first process and of the player at the last reading (kept once gone)."""
+        self._keepers: set[int] = set()
+        """The members not of the player's user id, at the last look."""
+        self._root_owner: int | None = None
 
     def members(self) -> list[int]:
         """The processes of the group now."""
         pids = [int(name) for name in os.listdir("/proc") if name.isdigit()]
         if self.uid is not None:
-            return [pid for pid in pids if _owner(pid) == self.uid and pid != self.root] + [self.root]
+            owned = [pid for pid in pids if _owner(pid) == self.uid and pid != self.root]
+            self._keepers = self._between(owned) | {self.root}
+            return owned + sorted(self._keepers)
         parents: dict[int, list[int]] = {}
         for pid in pids:
             fields = process_stat(pid)
@@ -227,17 +282,49 @@ class ScannedGroup(ProcessGroup):
             index += 1
         return found
 
+    def _between(self, owned: list[int]) -> set[int]:
+        """The processes on the way from each of ``owned`` up to the first, not of the user id; and
+        the player, where the first (not of the user id: the launcher) is its parent."""
+        mine, between = set(owned), set()
+        for pid in owned:
+            chain: list[int] = []
+            parent = _parent(pid)
+            while parent is not None and parent != self.root and parent not in mine | between:
+                chain.append(parent)
+                parent = _parent(parent) if len(chain) < 8 else None
+            if parent == self.root or parent in between:
+                between.update(chain)
+            if parent == self.root and not chain and self._player is None and self._root_keeps():
+                self._watch_player(pid)
+        return between
+
+    def _root_keeps(self) -> bool:
+        """Whether the first process is not the player's user id's (a launcher that stays its parent)."""
+        if self._root_owner is None:
+            self._root_owner = _owner(self.root)
+        return self._root_owner is not None and self._root_owner != self.uid
+
+    def _watch_player(self, pid: int) -> None:
+        kept = KernelFile.opened(f"/proc/{pid}/stat")
+        if kept is not None:
+            self._player = (pid, kept)
+            self._read_each_time.append(kept)
+
     def cpu_seconds(self) -> float | None:
         if self._stat is None:
             return None
-        with contextlib.suppress(OSError, IndexError, ValueError):
-            self._own = stat_ticks(self._stat.read().rpartition(b")")[2].split()) / CLOCK_TICKS
-        return self._own + self._others
+        for index, kept in enumerate(self._read_each_time):
+            with contextlib.suppress(OSError, IndexError, ValueError):
+                self._own[index] = stat_ticks(kept.read().rpartition(b")")[2].split()) / CLOCK_TICKS
+        return sum(self._own) + self._others
 
     def scan(self) -> Scan:
-        ticks, memory, alive = cpu_and_memory(self.members())
-        self._others = sum(count for pid, count in ticks.items() if pid != self.root) / CLOCK_TICKS
-        return Scan(memory, alive)
+        members = self.members()
+        found = census(members, ask_hiding=True, weightless=self._keepers if self.uid is not None else ())
+        read_apart = {self.root, self._player[0] if self._player else self.root}
+        self._others = sum(count for pid, count in found.ticks.items() if pid not in read_apart) / CLOCK_TICKS
+        memory = found.memory_bytes + (shared_memory_of(self.uid) if self.uid is not None else 0)
+        return Scan(memory, found.alive, found.disk_bytes, found.hiding)
 
     def kill(self) -> None:
         for pid in self.members():
@@ -245,8 +332,14 @@ class ScannedGroup(ProcessGroup):
                 os.kill(pid, signal.SIGKILL)
 
     def close(self) -> None:
-        if self._stat is not None:
-            self._stat.close()
+        super().close()
+        for kept in self._read_each_time:
+            kept.close()
+
+
+def _parent(pid: int) -> int | None:
+    fields = process_stat(pid)
+    return None if fields is None else int(fields[1])
 
 
 def _owner(pid: int) -> int | None:
@@ -260,6 +353,7 @@ class CgroupGroup(ProcessGroup):
     """A cgroup v2 of its own, made beside the runner's cgroup's children and removed afterwards."""
 
     def __init__(self, path: Path) -> None:
+        super().__init__()
         self.path = path
         self._files: dict[str, KernelFile | None] = {}
 
@@ -325,8 +419,9 @@ class CgroupGroup(ProcessGroup):
         members = self.members()
         memory = self.memory_bytes()
         if memory is None:
-            return Scan(cpu_and_memory(members)[1], len(members))
-        return Scan(memory, len(members))
+            found = census(members)
+            return Scan(found.memory_bytes, len(members), found.disk_bytes)
+        return Scan(memory, len(members), HeldFiles.of(members).disk_bytes)
 
     def kill(self) -> None:
         kill_switch = self.path / "cgroup.kill"
@@ -339,6 +434,7 @@ class CgroupGroup(ProcessGroup):
 
     def close(self) -> None:
         """Remove the cgroup; it can only go once its killed processes are gone: kill again, retry a while."""
+        super().close()
         try:
             self._remove()
         finally:

@@ -1,22 +1,37 @@
-"""Checking a signed results file against its key, without resuming it: ``moocow verify``.
+"""Checking a results file without resuming it: ``moocow verify``.
 
 A course keeps the results file and its key apart; whoever is handed the file checks it here.
-Every line's HMAC is checked (``signing.verified``), and every round as ``--resume`` checks it
-(``results.RowCheck``: the players and games of the header, a secret the seed deals, a score its
-guesses make, no round twice), but every problem is reported, not only the first.
+Every line of a signed file is checked against the key and, in version 2, its place in the chain
+and the chain's head recorded beside the key (``chain.py``); every round as ``--resume`` checks it
+(``rowcheck.RowCheck``). Every problem is reported, not only the first. The file is streamed. An
+unsigned file is checked round by round, and said to be protected by nothing.
 """
 
 from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from moocow.engine.errors import MoocowError
-from moocow.runner import signing
-from moocow.runner.results import BadRow, RowCheck, header_of, json_line, line_text, read_whole, seed_problem
+from moocow.runner import chain
+from moocow.runner.reading import Follower, Header, Lines, line_limit, open_results, read_header
+from moocow.runner.rowcheck import BadRow, RowCheck, description_problem
+from moocow.runner.signing import KEY_VARIABLE
 from moocow.terminal import plural
+
+UNPROTECTED = (
+    "not signed: nothing protects it (whoever can write it could change, remove or add rounds "
+    "that still check out); sign results with --key-file"
+)
+UNCHAINED = (
+    "version 1: its lines are signed one by one, not chained: a line removed, moved, or copied from "
+    "another file signed with this key would not show"
+)
+HEADLESS = (
+    "no record of its chain's head here (kept beside the key where it was written): lines cut "
+    "from its end would not show"
+)
 
 
 @dataclass(frozen=True)
@@ -29,6 +44,10 @@ class Verification:
     """Rounds the header's tournament has, if the header could be read."""
     problems: tuple[str, ...]
     """One line per problem, each naming its line of the file."""
+    notes: tuple[str, ...] = ()
+    """What the checks could not cover (an unsigned file, an unchained one, no recorded head)."""
+    closed: bool = False
+    """Whether the file ends with its closing line."""
 
     @property
     def sound(self) -> bool:
@@ -41,49 +60,67 @@ class Verification:
         if not self.sound:
             return f"{path}: {len(self.problems)} {plural(len(self.problems), 'problem')}; {rounds} check out"
         unfinished = " (unfinished: --resume plays the rest)" if self.rounds < (self.expected or 0) else ""
-        return f"{path}: every line is signed with this key and checks out, {rounds}{unfinished}"
+        closed = ", closed" if self.closed else ""
+        if UNPROTECTED in self.notes:
+            return f"{path}: every round checks out, {rounds}{unfinished}; nothing protects them (not signed)"
+        return f"{path}: every line is signed with this key and checks out, {rounds}{closed}{unfinished}"
 
 
-def verify_results(path: str | os.PathLike[str], key: bytes) -> Verification:
-    """Check every line of the results file at ``path`` against ``key``; a file that is not a
-    results file at all, or cannot be read, is ``MoocowError``."""
-    data = read_whole(path)
-    complete = data.rfind(b"\n") + 1
-    raw = data[:complete].split(b"\n")[:-1]
-    problems: list[str] = []
-    header = header_of(path, raw[0].decode("utf-8", "replace") if raw else None)
-    description = _checked_header(header, key, problems)
-    check = _row_check(description, problems)
-    rounds = 0
-    for number, line in enumerate(raw[1:], 2):
-        try:
-            row = signing.verified(_object(json_line(line_text(Path(path), number, line))), key)
-            if check is not None:
-                check(number, row)
-            rounds += 1
-        except (BadRow, ValueError) as error:
-            problems.append(f"line {number}: {error}")
-        except MoocowError as error:  # not UTF-8: the message names the file and line itself
-            problems.append(str(error).split(", ", 1)[-1])
-    if complete < len(data):
-        problems.append(f"line {len(raw) + 1}: torn (no end of line): the run was stopped while writing it")
-    expected = _expected(description)
-    return Verification(rounds, expected, tuple(problems))
-
-
-def _checked_header(header: dict[str, Any], key: bytes, problems: list[str]) -> dict[str, Any] | None:
-    """The header's tournament once its signature holds; otherwise its problem, and ``None``."""
-    try:
-        unsigned = signing.verified(header, key)
-    except ValueError as error:
-        problems.append(f"line 1: {error}")
-        return None
-    if unsigned.get("signed") is not True:
-        problems.append("line 1: the header does not say the file is signed")
-    description = unsigned.get("tournament")
-    problem = seed_problem(description) or (
-        None if isinstance(description, dict) else "the header does not describe a tournament"
+def verify_results(
+    path: str | os.PathLike[str], key: bytes | None, key_file: str | os.PathLike[str] | None = None
+) -> Verification:
+    """Check every line of the results file at ``path`` (against ``key``, if it is signed); a file
+    that is not a results file at all, or cannot be read, is ``MoocowError``."""
+    with open_results(path) as file:
+        header, problem = read_header(path, file, key)
+        if header.signed and key is None:
+            raise MoocowError(
+                f"results file {str(path)!r} is signed: verify needs the key it was signed with: "
+                f"--key-file PATH or {KEY_VARIABLE}"
+            )
+        problems = [] if problem is None else [f"line 1: {problem}"]
+        notes = _notes(header, key, problems)
+        description = _description(header, problems)
+        head = None
+        if header.chained and key is not None and header.chain is not None and not problems:
+            head = chain.read_head(chain.record_folders(key_file), header.chain)
+            notes += () if head is not None else (HEADLESS,)
+        follower = Follower(header, key, _row_check(description, problems), head.lines if head else None)
+        lines = Lines(file, line_limit(description))
+        rounds, count = 0, 1
+        for number, raw in lines:
+            count = number
+            try:
+                if follower.line(number, raw) is not None:
+                    rounds += 1
+            except BadRow as error:
+                problems.append(f"line {number}: {error}")
+        short = follower.cut_short(head, count)
+        if short is not None:
+            problems.append(f"line {short[0]}: {short[1]}")
+        if lines.torn:
+            problems.append(f"line {count + 1}: torn (no end of line): the run was stopped while writing it")
+    return Verification(
+        rounds, _expected(description), tuple(problems), notes, follower.closed_at is not None
     )
+
+
+def _notes(header: Header, key: bytes | None, problems: list[str]) -> tuple[str, ...]:
+    """What protects the file, said where it falls short; an unsigned file checked with a key is a
+    problem (a key says it should be signed)."""
+    if not header.signed:
+        if key is not None:
+            problems.append("line 1: the file is not signed, but a key was given: " + UNPROTECTED)
+        return (UNPROTECTED,)
+    return (UNCHAINED,) if header.version == 1 else ()
+
+
+def _description(header: Header, problems: list[str]) -> dict[str, Any] | None:
+    """The header's tournament if it is sound; otherwise its problem (said once), and ``None``."""
+    if problems:
+        return None
+    description = header.description
+    problem = description_problem(description)
     if problem is not None:
         problems.append(f"line 1: {problem}")
         return None
@@ -97,21 +134,12 @@ def _row_check(description: dict[str, Any] | None, problems: list[str]) -> RowCh
         return None
     try:
         return RowCheck(description)
-    except (KeyError, TypeError, AttributeError) as error:
-        problems.append(
-            f"line 1: the header does not describe a tournament ({type(error).__name__}: {error})"
-        )
+    except (BadRow, KeyError, TypeError, AttributeError, ValueError) as error:
+        problems.append(f"line 1: the header does not describe a tournament ({error})")
         return None
 
 
 def _expected(description: dict[str, Any] | None) -> int | None:
-    try:
-        return len(description["players"]) * len(description["games"]) * int(description["rounds"])  # type: ignore[index]
-    except (KeyError, TypeError, ValueError):
+    if description is None:
         return None
-
-
-def _object(row: Any) -> dict[str, Any]:
-    if not isinstance(row, dict):
-        raise BadRow("not a round result (a JSON object)")
-    return row
+    return len(description["players"]) * len(description["games"]) * int(description["rounds"])

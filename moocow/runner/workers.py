@@ -33,10 +33,11 @@ from typing import Any
 from moocow.plugins import load_plugin_file, local_plugin_files
 from moocow.runner.decks import load_deck
 from moocow.runner.fouls import Failure
-from moocow.runner.launch import become_subreaper, die_with_parent
+from moocow.runner.launch import die_with_parent
+from moocow.runner.orphans import adopt_orphans
 from moocow.runner.process import remove_tree
 from moocow.runner.results import RoundResult
-from moocow.runner.session import Emit, SessionPlan, play_session
+from moocow.runner.session import Emit, SessionPlan, play_session, round_from_row, round_row
 from moocow.runner.usage import process_stat, remove_cgroups_of
 
 RUN_FOLDER = "moocow-run-"
@@ -60,7 +61,7 @@ def run_sessions(plans: Sequence[SessionPlan], workers: int, emit: Emit) -> None
     plans = [replace(plan, sandbox=replace(plan.sandbox, scratch=str(scratch))) for plan in plans]
     try:
         if workers <= 1 or len(plans) <= 1:
-            become_subreaper()
+            adopt_orphans(one_session_at_a_time=True)
             for plan in plans:
                 play_session(plan, emit)
         else:
@@ -136,7 +137,7 @@ class WorkerPool:
                 return True
             if isinstance(data, dict) and set(data) == {"error"}:
                 raise RuntimeError(f"a worker failed: {data['error']}")
-            result = RoundResult.from_dict(data)
+            result = round_from_row(data)
         except (EOFError, OSError, ValueError, TypeError, KeyError, AttributeError):
             return False
         plan = worker.plan
@@ -242,7 +243,7 @@ def plan_secret(plan: SessionPlan, number: int) -> str:
 def serve(pipe: Connection, plugins: list[str], runner: int) -> None:
     """A worker: play each plan the runner sends, one JSON line per round, until it sends ``None``."""
     die_with_parent(runner)  # a killed runner takes its workers, and so their players, with it
-    become_subreaper()
+    adopt_orphans(one_session_at_a_time=True)
     silence = os.open(os.devnull, os.O_RDWR)  # its terminal is the runner's, and a player could write there
     for descriptor in (0, 1, 2):
         os.dup2(silence, descriptor)
@@ -253,7 +254,7 @@ def serve(pipe: Connection, plugins: list[str], runner: int) -> None:
         if plan is None:
             return
         try:
-            play_session(plan, lambda result: pipe.send_bytes(encode(result.to_dict())))
+            play_session(plan, lambda result: pipe.send_bytes(encode(round_row(result))))
         except Exception as error:  # a bug, not a player: reported to the runner, which stops
             pipe.send_bytes(encode({"error": f"{type(error).__name__}: {error}"}))
             return

@@ -36,7 +36,9 @@ def create_app(
     games against the computer (a fresh random one when ``None``: a restart forgets running games)."""
     from moocow.web import assist, compare, home, play, tournament
     from moocow.web import trees as tree_views
+    from moocow.web.ends import Ends
     from moocow.web.jobs import Jobs
+    from moocow.web.workers import Busy, Workers
 
     routes: list[Any] = []
     views = {
@@ -57,11 +59,12 @@ def create_app(
     routes.append(Mount("/static", StaticFiles(directory=HERE / "static"), name="static"))
     app = Starlette(
         routes=routes,
-        exception_handlers={HTTPException: _http_problem, Exception: _server_problem},
+        exception_handlers={HTTPException: _http_problem, Busy: _busy, Exception: _server_problem},
     )
     app.state.results = [Path(path) for path in results]
-    app.state.key = key if key is not None else secrets.token_bytes(32)
-    app.state.jobs = Jobs()
+    app.state.ends = Ends(key if key is not None else secrets.token_bytes(32))
+    app.state.workers = Workers()
+    app.state.jobs = Jobs(app.state.workers)
     app.state.trees = [Path(path) for path in trees]
     app.state.uploads = OrderedDict()
     return Bounded(app)  # type: ignore[return-value]
@@ -71,6 +74,11 @@ async def _http_problem(request: Request, error: Exception) -> Response:
     assert isinstance(error, HTTPException)
     message = {404: "no such page", 405: "this page is only read (GET)"}.get(error.status_code, error.detail)
     return problem(request, message, error.status_code)
+
+
+async def _busy(request: Request, error: Exception) -> Response:
+    """The queue of big work is full: one line, 503."""
+    return problem(request, str(error), 503)
 
 
 async def _server_problem(request: Request, error: Exception) -> Response:

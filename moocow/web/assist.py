@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from starlette.datastructures import QueryParams
 from starlette.requests import Request
-from starlette.responses import RedirectResponse, Response
+from starlette.responses import Response
 
 from moocow.assistant import Assistant
 from moocow.engine.errors import MoocowError, quoted
@@ -19,32 +20,39 @@ from moocow.interactive import LIST_LIMIT, marked
 from moocow.pieces import alphabet
 from moocow.terminal import plural
 from moocow.web.marks import feedback_data, has_tiles, model_data, read_pattern, tiles
-from moocow.web.moves import MAX_TYPED, Url, pieces, read_url, split_entry
-from moocow.web.pages import page, problem, wants_json
+from moocow.web.moves import MAX_TYPED, Url, pieces, read_url, sent_whole, split_entry
+from moocow.web.offload import worked
+from moocow.web.pages import Reply, refusal, respond
 from moocow.web.specs import web_assistant, web_game
 
 PATH = "/assist"
 
 
 def assist_page(request: Request) -> Response:
+    """The assistant's page, worked out here or in a worker by its game's cost."""
+    return respond(request, worked(request, assist_reply))
+
+
+def assist_reply(pairs: list[tuple[str, str]], json: bool) -> Reply:
     """The assistant's page, or the one-line refusal of what its URL or form holds."""
+    query = QueryParams(pairs)
     try:
-        url = read_url(request, PATH, ("game", "strategy"))
+        url = read_url(query, PATH, ("game", "strategy"))
         game = web_game(url.base.get("game", ""))
         assistant = web_assistant(game, url.base.get("strategy", "minmax"))
         left = replay(assistant, url.moves)
     except MoocowError as error:
-        return problem(request, str(error), 400)
-    typed = request.query_params.get("guess")
+        return refusal(str(error))
+    typed = sent_whole(query, "guess", "p")
     try:
         if typed is not None:
-            score = request.query_params.get("score", "")
-            return RedirectResponse(entered(assistant, url, typed, score, wants_json(request)), 303)
-        data = board(assistant, url, left, request.query_params.get("f"))
+            score = sent_whole(query, "score", "f") or ""
+            return Reply(redirect=entered(assistant, url, typed, score, json))
+        data = board(assistant, url, left, query.get("f"))
     except MoocowError as error:
         url.typed = ""
-        return page(request, "assist.html", {**board(assistant, url, left), "error": str(error)}, 400)
-    return page(request, "assist.html", data)
+        return Reply("assist.html", {**board(assistant, url, left), "error": str(error)}, 400)
+    return Reply("assist.html", data)
 
 
 def replay(assistant: Assistant, moves: list[str]) -> list[int]:

@@ -16,6 +16,7 @@ from moocow.engine.cost import duration
 from moocow.engine.errors import MoocowError
 from moocow.terminal import plural
 from moocow.web.jobs import Jobs
+from moocow.web.offload import done
 from moocow.web.pages import link, page, problem
 from moocow.web.specs import web_game, web_strategy
 
@@ -34,14 +35,12 @@ def compare_page(request: Request) -> Response:
     """The comparison, started or followed; refused in one line when too costly or malformed."""
     query = request.query_params
     try:
-        game = web_game(query.get("game", ""))
         strategies = [web_strategy(spec) for spec in (query.getlist("s") or DEFAULT)]
         if len(strategies) > MOST:
             raise MoocowError(f"at most {MOST} strategies are compared at once")
-        for strategy in strategies:
-            check_cost(game.spec, strategy)
+        game, specs = done(request, query.get("game", ""), plan, query.get("game", ""), strategies)
         jobs: Jobs = request.app.state.jobs
-        shown = [jobs.get(game.spec, api.load_strategy(strategy).spec).to_dict() for strategy in strategies]
+        shown = [jobs.get(game, spec).to_dict() for spec in specs]
     except MoocowError as error:
         return problem(request, str(error), 400)
     for number, job in enumerate(shown):
@@ -49,14 +48,23 @@ def compare_page(request: Request) -> Response:
     finished = all(job["state"] in ("done", "failed") for job in shown)
     data = {
         "page": "evaluate",
-        "game": game.spec,
+        "game": game,
         "strategies": shown,
         "finished": finished,
         "poll": None if finished else POLL_SECONDS,
-        "link": link(PATH, [("game", game.spec), *(("s", s) for s in strategies)]),
+        "link": link(PATH, [("game", game), *(("s", s) for s in strategies)]),
         "chart": chart([job for job in shown if job["result"] is not None]),
     }
     return page(request, "compare.html", data)
+
+
+def plan(game: str, strategies: list[str]) -> tuple[str, list[str]]:
+    """The canonical specs of the game and strategies to evaluate, each evaluation's cost checked."""
+    loaded = web_game(game)
+    specs = [api.load_strategy(strategy).spec for strategy in strategies]
+    for spec in specs:
+        check_cost(loaded.spec, spec)
+    return loaded.spec, specs
 
 
 def check_cost(game: str, strategy: str) -> None:
@@ -93,6 +101,7 @@ def chart(jobs: list[dict[str, Any]]) -> dict[str, Any] | None:
                     "y": round(HEIGHT - BOTTOM - height, 2),
                     "width": round(bar, 2),
                     "height": round(height, 2),
+                    "count": count,
                     "colour": job["colour"],
                     "title": f"{job['strategy']}: {count:,} {plural(count, 'secret')} in {guesses}",
                 }

@@ -50,13 +50,15 @@ def read_pattern(game: Game, text: str | None) -> list[int]:
 
 def tiles(game: Game, url: Url, guess: str, marks: list[int], left: dict[int, int]) -> dict[str, Any]:
     """The guess as tiles, each a link cycling its mark, and the pattern's fate: how many codes it
-    leaves and the link recording it, or the one line saying no remaining code gives it."""
+    leaves and the link recording it, or the one line saying no remaining code gives it. A code
+    not written one character a place (a plugin's ``red-blue``) has its places numbered instead."""
     pattern = "".join(MARK_LETTERS[mark] for mark in marks)
 
     def cycled(place: int) -> str:
         turned = [*marks[:place], (marks[place] + 1) % len(MARK_LETTERS), *marks[place + 1 :]]
         return url.to(typed=guess, f="".join(MARK_LETTERS[mark] for mark in turned))
 
+    letters = list(guess) if len(guess) == len(marks) else [str(place) for place in range(1, len(marks) + 1)]
     value = game.feedback_model.encode(marks)
     count = left.get(value, 0)
     shown = game.format_feedback(value) if value in game.feedback_model.possible else pattern
@@ -65,7 +67,7 @@ def tiles(game: Game, url: Url, guess: str, marks: list[int], left: dict[int, in
         "pattern": pattern,
         "tiles": [
             {"letter": letter, "mark": mark, "name": MARK_NAMES[mark], "link": cycled(place)}
-            for place, (letter, mark) in enumerate(zip(guess, marks, strict=True))
+            for place, (letter, mark) in enumerate(zip(letters, marks, strict=True))
         ],
         "left": count,
         "win": value == game.win,

@@ -7,12 +7,12 @@ computer has ``m=GUESS`` alone, the score being the computer's. ``g`` is a guess
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from starlette.requests import Request
+from starlette.datastructures import QueryParams
 
 from moocow.engine.errors import MoocowError, quoted
 from moocow.engine.game import Game
@@ -43,9 +43,8 @@ class Url:
         return link(self.path + (".json" if json else ""), params)
 
 
-def read_url(request: Request, path: str, keys: tuple[str, ...]) -> Url:
+def read_url(query: QueryParams, path: str, keys: tuple[str, ...]) -> Url:
     """The parameters of a request, bounded: too many entries or overlong text is refused."""
-    query = request.query_params
     moves = query.getlist("m")
     if len(moves) > MAX_MOVES:
         raise MoocowError(f"more than {MAX_MOVES} entries in one position")
@@ -84,3 +83,19 @@ def split_entry(typed: str) -> tuple[str, str]:
     """``GUESS SCORE`` typed in one box, split as ``moocow assist`` splits it."""
     guess, _, score = typed.strip().partition(" ")
     return guess, score.strip()
+
+
+def sent_whole(query: Mapping[str, str], name: str, place: str) -> str | None:
+    """A guess or a score sent whole: typed (``name=``), or picked place by place without
+    JavaScript (``place`` and its number: ``p0=A&p1=C...`` for pieces, ``f0=G&f1=B...`` for
+    Wordle's marks; up to the first place missing), so that a guess is one step of the browser's
+    history and not one a tap."""
+    if name in query:
+        return query[name]
+    picked = []
+    for number in range(MAX_TYPED):
+        piece = query.get(f"{place}{number}")
+        if piece is None:
+            break
+        picked.append(piece)
+    return "".join(picked) if picked else None

@@ -7,6 +7,7 @@ A person's mistake (``MoocowError``) is the CLI's one line on the page with stat
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -14,17 +15,27 @@ from urllib.parse import urlencode
 
 import jinja2
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
 HERE = Path(__file__).parent
 JSON = ".json"
 """The suffix that asks for a page's data instead of its HTML."""
 
 
+class DataEnvironment(jinja2.Environment):
+    """Jinja2, with ``data.name`` reading a dict's item before its attribute: a page's data is
+    plain dicts, and ``b.clear`` once gave the method ``dict.clear`` instead of the link."""
+
+    def getattr(self, obj: Any, attribute: str) -> Any:
+        if isinstance(obj, dict) and attribute in obj:
+            return obj[attribute]
+        return super().getattr(obj, attribute)
+
+
 @cache
 def environment() -> jinja2.Environment:
     """The templates inside the package, autoescaped, loaded once."""
-    env = jinja2.Environment(
+    env = DataEnvironment(
         loader=jinja2.FileSystemLoader(HERE / "templates"),
         autoescape=True,
         trim_blocks=True,
@@ -63,3 +74,26 @@ def page(request: Request, template: str, data: dict[str, Any], status: int = 20
 def problem(request: Request, message: str, status: int) -> Response:
     """A refusal: the one-line message on a page of its own, or ``{"error": message}`` for the twin."""
     return page(request, "error.html", {"error": message}, status)
+
+
+@dataclass
+class Reply:
+    """A page's answer as plain data, so a worker process can work it out and the server show it:
+    a template over ``data`` with ``status``, or a redirect."""
+
+    template: str = "error.html"
+    data: dict[str, Any] = field(default_factory=dict)
+    status: int = 200
+    redirect: str | None = None
+
+
+def refusal(message: str, status: int = 400) -> Reply:
+    """The one-line refusal, as a reply."""
+    return Reply("error.html", {"error": message}, status)
+
+
+def respond(request: Request, reply: Reply) -> Response:
+    """The response a reply stands for."""
+    if reply.redirect is not None:
+        return RedirectResponse(reply.redirect, 303)
+    return page(request, reply.template, reply.data, reply.status)

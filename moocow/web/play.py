@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from starlette.datastructures import QueryParams
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
@@ -17,9 +18,11 @@ from moocow.engine.position import Position
 from moocow.interactive import deal_secret, scored
 from moocow.pieces import alphabet
 from moocow.terminal import plural
+from moocow.web.ends import Ends
 from moocow.web.marks import feedback_data, model_data
-from moocow.web.moves import MAX_TYPED, Url, pieces, read_url
-from moocow.web.pages import page, problem, wants_json
+from moocow.web.moves import MAX_TYPED, Url, pieces, read_url, sent_whole
+from moocow.web.offload import worked
+from moocow.web.pages import Reply, problem, refusal, respond
 from moocow.web.review import review
 from moocow.web.specs import web_game
 from moocow.web.tokens import seal, unseal
@@ -28,23 +31,44 @@ PATH = "/play"
 
 
 def play_page(request: Request) -> Response:
+    """A game against the computer, worked out here or in a worker by its game's cost; a token
+    whose game ended shows that end and nothing else (``ends``)."""
+    ends: Ends = request.app.state.ends
+    query = request.query_params
+    token, gave_up = query.get("t"), query.get("end") == "1"
+    reply = worked(request, play_reply, ends.key)
+    if token is None or reply.redirect is not None or "entries" not in reply.data:
+        return respond(request, reply)
+    guesses = [entry["guess"] for entry in reply.data["entries"]]
+    refused = ends.check(token, guesses)
+    if refused is None and reply.data["over"] and reply.status == 200:
+        refused = ends.record(token, guesses, gave_up and not reply.data["solved"])
+    if refused is not None:
+        return problem(request, refused, 400)
+    end = ends.get(token)
+    if end is not None and end.gave_up and not gave_up:
+        return RedirectResponse(str(request.url.include_query_params(end="1")), 303)
+    return respond(request, reply)
+
+
+def play_reply(pairs: list[tuple[str, str]], json: bool, key: bytes) -> Reply:
     """A new game (redirected to its sealed URL), the game so far, or its review once it ends."""
-    key: bytes = request.app.state.key
+    query = QueryParams(pairs)
     try:
-        url = read_url(request, PATH, ("game", "t"))
+        url = read_url(query, PATH, ("game", "t"))
         game = web_game(url.base.get("game", ""))
         if "t" not in url.base:
-            seed = _seed(request.query_params.get("seed"))
+            seed = _seed(query.get("seed"))
             token = seal(key, game.spec, deal_secret(game, seed))
             started = Url(PATH, {"game": game.spec, "t": token})
-            return RedirectResponse(started.to(json=wants_json(request)), 303)
+            return Reply(redirect=started.to(json=json))
         secret = unseal(key, game.spec, url.base["t"], len(game.secrets))
         played, solved, position = replay(game, secret, url.moves)
     except MoocowError as error:
-        return problem(request, str(error), 400)
-    typed = request.query_params.get("guess")
+        return refusal(str(error))
+    typed = sent_whole(query, "guess", "p")
     allowed = None if position is None else position.allowed
-    data = board(game, url, played, solved, request.query_params.get("end") == "1", allowed)
+    data = board(game, url, played, solved, query.get("end") == "1", allowed)
     if typed is not None and not data["over"]:
         try:
             if len(typed) > MAX_TYPED:
@@ -54,12 +78,12 @@ def play_page(request: Request) -> Response:
                 position.check_legal(index)  # hard mode: refused in one line, saying why
             shown = game.format_code(game.guesses[index])
         except MoocowError as error:
-            return page(request, "play.html", {**data, "error": str(error)}, 400)
-        return RedirectResponse(url.to(moves=[*url.moves, shown], json=wants_json(request)), 303)
+            return Reply("play.html", {**data, "error": str(error)}, 400)
+        return Reply(redirect=url.to(moves=[*url.moves, shown], json=json))
     if data["over"]:
         data["secret"] = game.format_code(game.secrets[secret])
-        data["review"] = review(game, played)
-    return page(request, "play.html", data)
+        data["review"] = review(game, played, secret)
+    return Reply("play.html", data)
 
 
 def _seed(text: str | None) -> int | None:

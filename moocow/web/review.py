@@ -13,8 +13,9 @@ from moocow.web.marks import feedback_data
 __all__ = ["REVIEWER", "review"]
 
 
-def review(game: Game, played: list[tuple[int, int]]) -> list[dict[str, Any]]:
-    """Each guess beside the engine's choice in the same position, and the codes left after it."""
+def review(game: Game, played: list[tuple[int, int]], secret: int | None = None) -> list[dict[str, Any]]:
+    """Each guess beside the engine's choice in the same position, the codes each left against
+    ``secret``, and the guesses the engine expects to need from there."""
     return [
         {
             "guess": step.guess,
@@ -22,6 +23,8 @@ def review(game: Game, played: list[tuple[int, int]]) -> list[dict[str, Any]]:
             "possible": step.possible,
             "engine": step.engine,
             "left": step.left,
+            "engine_left": step.engine_left,
+            "expected": None if step.expected is None else round(step.expected, 2),
         }
-        for step in reviewed(game, played)
+        for step in reviewed(game, played, secret)
     ]

@@ -173,8 +173,10 @@ def replay_round(
     if is_course_deck(game_spec):
         return [
             {"guess": guess, "feedback": None, "left": None, "possible": None, "engine": None}
+            | {"engine_left": None, "expected": None}
             for guess in guesses
         ]
     deal = results.check.deals[game_spec][round_number]
     indices = [deal.game.guess_index(guess) for guess in guesses]
-    return review(deal.game, [(index, scored(deal.game, deal.secret, index)[0]) for index in indices])
+    played = [(index, scored(deal.game, deal.secret, index)[0]) for index in indices]
+    return review(deal.game, played, deal.secret)

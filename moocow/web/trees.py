@@ -18,7 +18,6 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
-from moocow import api
 from moocow.engine.errors import MoocowError, quoted
 from moocow.engine.game import Game
 from moocow.engine.treefile import (
@@ -30,10 +29,11 @@ from moocow.engine.treefile import (
 )
 from moocow.tree_svg import tree_to_svg
 from moocow.web.app import MAX_BODY
-from moocow.web.compare import check_cost
+from moocow.web.compare import plan
 from moocow.web.named import named_file
+from moocow.web.offload import done
 from moocow.web.pages import link, page, problem
-from moocow.web.specs import web_game, web_strategy
+from moocow.web.specs import cheap, web_game, web_strategy
 
 PATH = "/tree"
 UPLOADS = 16
@@ -65,6 +65,20 @@ def checked(document: dict[str, Any], where: str, params: list[tuple[str, str]])
     return Tree(game, tree_to_dict(game, saved.root, saved.strategy), saved.strategy or where, params)
 
 
+def vetted(request: Request, document: dict[str, Any]) -> Tree:
+    """An uploaded tree, checked; first in a worker process when its game is not known to be
+    cheap, so a tree naming a big game is refused without the server building it."""
+    where, named = "the uploaded tree", document.get("game")
+    if isinstance(named, str) and not cheap(named):
+        request.app.state.workers.call(check_only, document, where)
+    return checked(document, where, [])
+
+
+def check_only(document: dict[str, Any], where: str) -> None:
+    """``checked``, for a worker: the refusal, if any, is all the server needs."""
+    checked(document, where, [])
+
+
 def from_file(request: Request, number: int) -> Tree:
     """The ``number``-th ``--tree`` file, read again when it changed."""
 
@@ -88,13 +102,12 @@ def source(request: Request) -> Tree | dict[str, Any]:
                 "no such uploaded tree here (the server restarted, or forgot it): upload it again"
             )
         return tree
-    game = web_game(query.get("game", ""))
-    strategy = api.load_strategy(web_strategy(query.get("s", "minmax"))).spec
-    check_cost(game.spec, strategy)
-    job = request.app.state.jobs.get(game.spec, strategy)
+    named = query.get("game", "")
+    spec, (strategy,) = done(request, named, plan, named, [web_strategy(query.get("s", "minmax"))])
+    job = request.app.state.jobs.get(spec, strategy)
     if job.tree is None:
-        return {**job.to_dict(), "game": game.spec}
-    return Tree(game, job.tree, strategy, [("game", game.spec), ("s", strategy)])
+        return {**job.to_dict(), "game": spec}
+    return Tree(web_game(spec), job.tree, strategy, [("game", spec), ("s", strategy)])
 
 
 def node_at(tree: Tree, answers: list[str]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
@@ -188,9 +201,7 @@ async def tree_upload(request: Request) -> Response:
     try:
         body = await bounded_body(request)
         data = uploaded_file(request.headers.get("content-type", ""), body)
-        tree = await run_in_threadpool(
-            checked, parse_tree_document(data, "the uploaded file"), "the uploaded tree", []
-        )
+        tree = await run_in_threadpool(vetted, request, parse_tree_document(data, "the uploaded file"))
     except MoocowError as error:
         return problem(request, str(error), 413 if "larger than" in str(error) else 400)
     key = hashlib.sha256(data).hexdigest()[:32]

@@ -1,0 +1,165 @@
+"""The signed lines of a results file as a chain, and the record of its head kept beside the key.
+
+Signed one by one (version 1), a line could be removed, moved, repeated or taken from another
+file of the same key and every line still verified: deleting a player's lost rounds and resuming
+replayed exactly them. In version 2 each signed line carries its number and the file's chain id
+(a random id the header holds), and its ``hmac`` is HMAC-SHA256 over the signature of the line
+before, a newline, and the line's own bytes up to the signature: the header starts the chain, a
+closing line ends it.
+
+A chain alone cannot tell a file cut short from a run that was interrupted, since both end with a
+sound line. So the runner keeps, beside the key and as private as it (``KEY.chains/ID``, or the
+user's state folder for a key from the environment), the number of lines it has written and the
+signature of the last: a file that ends before that line was cut, and is refused.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import os
+import re
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from moocow.engine.errors import MoocowError
+
+FIELD = "hmac"
+"""The field that carries a line's signature, last on the line."""
+NUMBER = "line"
+"""The field that carries a signed line's number in its file, from 1 (the header)."""
+CHAIN = "chain"
+"""The field that carries the file's chain id, on every signed line."""
+SUFFIX = re.compile(rb', "hmac": "([0-9a-f]{64})"\}$')
+"""How a signed version-2 line ends: its signature, last."""
+ID_BYTES = 8
+"""Random bytes of a chain id (hex in the file): tells one file of a key from another."""
+LINE = json.JSONEncoder(ensure_ascii=False)
+"""How a line's JSON is written (made once: ``json.dumps`` with an option makes an encoder a call)."""
+STATE_VARIABLE = "XDG_STATE_HOME"
+"""Where a key from the environment has its chain records (``$XDG_STATE_HOME/moocow/chains``)."""
+
+
+def new_chain_id() -> str:
+    """A fresh chain id for a new file."""
+    return secrets.token_hex(ID_BYTES)
+
+
+def signature(key: bytes, before: str, body: bytes) -> str:
+    """The signature of a line whose bytes up to its signature are ``body`` (closed with ``}``),
+    after the line signed ``before`` ("" for the header)."""
+    return hmac.digest(key, before.encode("ascii") + b"\n" + body, "sha256").hex()
+
+
+def signed_line(data: dict[str, Any], key: bytes, before: str, number: int, chain: str) -> tuple[bytes, str]:
+    """``data`` as a signed line of the chain (newline included), and its signature."""
+    body = LINE.encode({**data, NUMBER: number, CHAIN: chain}).encode("utf-8")
+    sign = signature(key, before, body)
+    return body[:-1] + b', "hmac": "' + sign.encode("ascii") + b'"}\n', sign
+
+
+def split_line(line: bytes) -> tuple[bytes, str | None]:
+    """A version-2 line's body (what its signature covers) and its signature, if it has one."""
+    found = SUFFIX.search(line)
+    if found is None:
+        return line, None
+    return line[: found.start()] + b"}", found.group(1).decode("ascii")
+
+
+def state_folder() -> Path:
+    """The user's own folder of chain records, for keys that are not in a file."""
+    base = os.environ.get(STATE_VARIABLE) or str(Path.home() / ".local" / "state")
+    return Path(base) / "moocow" / "chains"
+
+
+def record_folders(key_file: str | os.PathLike[str] | None) -> tuple[Path, ...]:
+    """Where a key's chain records are kept, first choice first: beside its file, where it has
+    one (``KEY.chains``), else, or where that folder cannot be written, the user's state folder."""
+    if key_file is None:
+        return (state_folder(),)
+    path = Path(os.path.abspath(key_file))
+    return (path.with_name(path.name + ".chains"), state_folder())
+
+
+@dataclass(frozen=True)
+class Head:
+    """What the runner last wrote to a chain: how many lines, the last one's signature, and where."""
+
+    lines: int
+    signature: str
+    path: str
+
+
+class HeadRecord:
+    """The record of one chain's head, rewritten in place after every line the runner writes."""
+
+    def __init__(self, folders: tuple[Path, ...], chain: str, results: Path) -> None:
+        self.path = self._made(folders, chain)
+        self._where = str(results.resolve())
+        try:
+            self._fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+        except OSError as error:
+            raise MoocowError(
+                f"cannot keep the chain record {str(self.path)!r}: {error.strerror or error}"
+            ) from None
+
+    @staticmethod
+    def _made(folders: tuple[Path, ...], chain: str) -> Path:
+        """The record's path in the first folder that is, or can be made, private to this user."""
+        problems = []
+        for folder in folders:
+            try:
+                folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+                if folder.stat().st_uid != os.geteuid() or folder.stat().st_mode & 0o077:
+                    raise PermissionError(0, "not a folder of this user's alone")
+                return folder / chain
+            except OSError as error:
+                problems.append(f"{str(folder)!r}: {error.strerror or error}")
+        raise MoocowError(f"cannot keep the results file's chain record: {'; '.join(problems)}")
+
+    def write(self, lines: int, last: str) -> None:
+        """Record that ``lines`` lines are written, the last signed ``last`` (one write, in place)."""
+        os.pwrite(self._fd, f"{lines:012d} {last}\n{self._where}\n".encode(), 0)
+
+    def close(self) -> None:
+        """Close the record (it stays: a file cut later is told by it)."""
+        os.close(self._fd)
+
+
+def read_head(folders: tuple[Path, ...], chain: str) -> Head | None:
+    """The recorded head of ``chain``, if any folder holds its record."""
+    for folder in folders:
+        try:
+            text = (folder / chain).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        head = _parsed(text)
+        if head is not None:
+            return head
+    return None
+
+
+def head_of_file(folders: tuple[Path, ...], results: Path) -> tuple[str, Head] | None:
+    """A chain the runner wrote into the file at ``results`` and its head, if one is recorded:
+    a file emptied or removed since is told by it."""
+    where = str(results.resolve())
+    for folder in folders:
+        try:
+            names = sorted(entry.name for entry in os.scandir(folder) if entry.is_file(follow_symlinks=False))
+        except OSError:
+            continue
+        for name in names:
+            head = read_head((folder,), name)
+            if head is not None and head.path == where:
+                return name, head
+    return None
+
+
+def _parsed(text: str) -> Head | None:
+    first, _, rest = text.partition("\n")
+    number, _, last = first.partition(" ")
+    if not number.isdigit() or not re.fullmatch(r"[0-9a-f]{64}", last):
+        return None
+    return Head(int(number), last, rest.rstrip("\n"))

@@ -1,0 +1,195 @@
+"""Every resource a player uses is counted, at Gradescope's level and at the namespaces level.
+
+Each attack is ``tests/players/hostile/unseen.py``, tried as a student would: memory in System V
+segments and in deleted files on tmpfs kept open, disk in deleted files in its home and in a burst
+written and removed between two timed scans, CPU in short-lived children reaped unseen, and memory
+taken until something must die. Before, each of them went without a foul (the memory beyond 1 GB,
+the disk beyond 1.5 GB, the CPU three times its limit).
+
+Gradescope's level is reproduced as ``test_runner_user_level.py`` does, and with no cgroup the
+runner could write (Docker mounts ``/sys/fs/cgroup`` read-only): an empty tmpfs over it in a
+private mount namespace. One tournament plays every attack there, once for the module. At the
+namespaces level the runner is told no cgroup can be made, as on a machine without one, so that
+only its scans count.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from moocow.runner import sandbox
+from moocow.runner.held import MEMORY_FILE_SYSTEMS, file_system_type
+from moocow.runner.limits import Limits
+from moocow.runner.sandbox import Confinement, SandboxPolicy
+from moocow.runner.tournament import build_tournament, run_tournament
+from moocow.runner.usage import CgroupGroup
+from tests.test_runner_user_level import DROPPED, WHY_NOT
+
+UNSEEN = Path(__file__).parent / "players" / "hostile" / "unseen.py"
+GAME = "mastermind:pegs=2,colors=2"
+SEED = 5
+ROUNDS = 2
+LIMITS = {"guess_seconds": 30, "guess_cpu": 1, "round_cpu": 2, "memory_mb": 64, "disk_mb": 64}
+"""Small, so that each attack passes them with little: the machine is shared. Wall-clock ones wide:
+on a loaded machine, a CPU-second may take many."""
+ATTACKS = {
+    "sysv": "sysv 32 3",  # 96 MB of segments
+    "shm": "shm 12 8",  # 96 MB of deleted files in /dev/shm (files stay under output_mb)
+    "home": "home 12 8",  # 96 MB of deleted files in its home
+    "burst": "burst 15 12",  # 180 MB written and removed in every round
+    "children": "children 50 100",  # 5 CPU-seconds in 100 children, every round
+    "orphans": "orphans 50 100",  # 5 CPU-seconds in 100 orphans, every round
+    "exhaust": "exhaust 25 6",  # 150 MB in 6 children
+}
+MOST_BURST_MB = 100
+"""A burst of 180 MB against ``disk_mb=64`` is fouled before it passes this."""
+
+
+def tournament_args(python: str, attacks: dict[str, str]) -> list[str]:
+    players = [arg for spec in attacks.values() for arg in ("-p", f"{python} {UNSEEN} {spec}")]
+    limits = [arg for key, value in LIMITS.items() for arg in ("--limit", f"{key}={value}")]
+    return ["tournament", *players, "-g", GAME, "-r", str(ROUNDS), "--seed", str(SEED), *limits]
+
+
+def rows(results: Path) -> dict[str, list[dict[str, Any]]]:
+    """Each attack's rounds in a results file, by the attack's name."""
+    found: dict[str, list[dict[str, Any]]] = {}
+    for line in results.read_text().splitlines()[1:]:
+        row = json.loads(line)
+        found.setdefault(row["player"].split()[2], []).append(row)
+    return found
+
+
+def gradescope_level(python: str, args: list[str], folder: Path) -> subprocess.CompletedProcess[str]:
+    """``moocow ARGS`` as root without ``CAP_SYS_ADMIN`` and with no cgroup it can write."""
+    inner = shlex.join([*DROPPED, python, "-m", "moocow", *args])
+    command = ["unshare", "-m", "sh", "-c", f"mount -t tmpfs none /sys/fs/cgroup && exec {inner}"]
+    return subprocess.run(command, cwd=folder, capture_output=True, text=True, timeout=600, check=False)
+
+
+@pytest.fixture(scope="module")
+def at_gradescopes_level(readable_python: str) -> Iterator[dict[str, list[dict[str, Any]]]]:
+    """Every attack played once at the ``user`` level: its rounds, by attack."""
+    if WHY_NOT is not None or shutil.which("unshare") is None:
+        pytest.skip(f"needs the user level and unshare: {WHY_NOT or 'no unshare'}")
+    folder = Path(tempfile.mkdtemp(prefix="moocow-resources-"))
+    folder.chmod(0o755)
+    try:
+        done = gradescope_level(readable_python, [*tournament_args(readable_python, ATTACKS), "--results",
+                                                  "r.jsonl"], folder)  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        assert "players sandboxed: user" in done.stderr
+        yield rows(folder / "r.jsonl")
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def at_namespaces_level() -> Iterator[dict[str, list[dict[str, Any]]]]:
+    """Every attack played once at the ``namespaces`` level with no cgroup: its rounds, by attack."""
+    if sandbox.strongest()[0] is not Confinement.NAMESPACES:
+        pytest.skip(f"needs bubblewrap's namespaces: {sandbox.strongest()[1]}")
+    attacks = {name: spec for name, spec in ATTACKS.items() if name not in ("shm", "burst")}
+    attacks["home"] = "home 12 8"  # a tmpfs there: memory, which disk_mb (its size) does not bound here
+    settings = {
+        "players": [f"{sys.executable} {UNSEEN} {spec}" for spec in attacks.values()],
+        "games": [GAME], "rounds": ROUNDS, "seed": SEED, "limits": Limits(**{**LIMITS, "disk_mb": 128}),
+        "sandbox": SandboxPolicy(level=Confinement.NAMESPACES),
+    }  # fmt: skip
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(CgroupGroup, "make", classmethod(lambda cls, *_: None))
+        results = run_tournament(build_tournament(settings))
+    found: dict[str, list[dict[str, Any]]] = {}
+    for result in results.results:
+        found.setdefault(result.player.split()[2], []).append(
+            {"failure": result.failure, "reason": result.reason}
+        )
+    yield found
+
+
+LEVELS = ["at_gradescopes_level", "at_namespaces_level"]
+
+
+def failures(request: pytest.FixtureRequest, level: str, attack: str) -> list[tuple[str | None, str]]:
+    return [(row["failure"], row["reason"] or "") for row in request.getfixturevalue(level)[attack]]
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_system_v_shared_memory_is_refused(request: pytest.FixtureRequest, level: str) -> None:
+    """40 segments of 32 MB, each written and detached, held 1.32 GB against ``memory_mb=256`` in
+    no process's memory: the seccomp filter refuses System V IPC, and the player says so."""
+    for failure, reason in failures(request, level, "sysv"):
+        assert failure == "crash" and "sysv:refused:Operation not permitted" in reason, reason
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_deleted_files_on_tmpfs_kept_open_are_memory(request: pytest.FixtureRequest, level: str) -> None:
+    """96 MB in files unlinked and kept open on a tmpfs (``/dev/shm``; at the namespaces level the
+    home is one too) against ``memory_mb=64``: a ``memory`` foul."""
+    attack = "shm" if level == "at_gradescopes_level" else "home"
+    first, *_ = failures(request, level, attack)
+    assert first[0] == "memory" and "over the 64 MB limit" in first[1], first
+
+
+def test_deleted_files_in_the_home_kept_open_are_disk(at_gradescopes_level: dict[str, Any]) -> None:
+    """96 MB in files of its home unlinked and kept open, against ``disk_mb=64``: a ``disk`` foul
+    (no walk of its folders finds them; their descriptors do). Where the machine's temp folder,
+    and so the home, is a tmpfs, they are memory, and the foul says so."""
+    first = at_gradescopes_level["home"][0]
+    on_tmpfs = file_system_type(tempfile.gettempdir()) in MEMORY_FILE_SYSTEMS
+    limit = "over the 64 MB limit" if on_tmpfs else "over the 64 MB disk limit"
+    assert first["failure"] == ("memory" if on_tmpfs else "disk") and limit in first["reason"], first
+
+
+def test_a_burst_written_and_removed_is_fouled_before_it_passes_100_mb(
+    at_gradescopes_level: dict[str, Any],
+) -> None:
+    """12 files of 15 MB written as fast as it can and removed, in every round: caught once in two
+    runs on the timer alone. Every round is a ``disk`` foul, read before 100 MB were held."""
+    rounds = at_gradescopes_level["burst"]
+    assert [row["failure"] for row in rounds] == ["disk"] * ROUNDS, rounds
+    held = [int(re.search(r"held (\d+) MB", row["reason"])[1]) for row in rounds]  # type: ignore[index]
+    assert all(64 <= mb < MOST_BURST_MB for mb in held), held
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_cpu_in_children_reaped_unseen_is_a_cpu_foul(request: pytest.FixtureRequest, level: str) -> None:
+    """A player that ignores ``SIGCHLD`` and burns 5 CPU-seconds a round in children of 50 ms
+    each, against ``round_cpu=2``: the kernel drops their time from every total, so the ignoring
+    itself is the ``cpu`` foul."""
+    for failure, reason in failures(request, level, "children"):
+        assert failure == "cpu" and "ignored SIGCHLD" in reason, reason
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_cpu_in_orphans_is_counted(request: pytest.FixtureRequest, level: str) -> None:
+    """5 CPU-seconds a round in grandchildren of 50 ms each, orphaned at once, against
+    ``guess_cpu=1``: reaped by ``init``, their time was counted nowhere at the ``user`` level (and
+    at the namespaces level, by bubblewrap's init, a process of root's). The launcher stays the
+    player's parent there and reaps them; bubblewrap's init is counted: a ``cpu`` foul."""
+    for failure, reason in failures(request, level, "orphans"):
+        assert failure == "cpu" and "s of CPU time, over 1 s of CPU per guess" in reason, reason
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_a_player_exhausting_memory_is_the_one_to_die_and_the_run_keeps_its_results(
+    request: pytest.FixtureRequest, level: str
+) -> None:
+    """Memory taken in children until something must die: the player is the OOM killer's first
+    choice (its ``oom_score_adj`` is 1000, which it reports), its round is a ``memory`` foul, and
+    the run writes every round (the fixture read them from its results)."""
+    rounds = failures(request, level, "exhaust")
+    assert len(rounds) == ROUNDS and rounds[0][0] == "memory", rounds
+    everyone = request.getfixturevalue(level)
+    assert all(len(played) == ROUNDS for played in everyone.values())
