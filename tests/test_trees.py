@@ -15,6 +15,7 @@ from moocow.engine.evaluation import evaluate, evaluate_with_tree
 from moocow.engine.position import Position
 from moocow.engine.registry import load_strategy
 from moocow.engine.solve import solve
+from moocow.engine.strategies import Strategy
 from moocow.engine.tree import Node
 from moocow.engine.treefile import format_tree, load_tree, save_tree, tree_stats, tree_to_dot, walk
 from moocow.optimal.cli import optimal
@@ -72,6 +73,7 @@ def test_small_parts_settled_without_a_position_change_nothing(game, spec: str) 
             return super().decide(position)
 
     asked = AskedEverywhere(**strategy.values)
+    assert (strategy.defined_by["decide"], asked.defined_by["decide"]) == (Strategy, AskedEverywhere)
     direct, root = evaluate_with_tree(game, strategy)
     every, asked_root = evaluate_with_tree(game, asked)
     assert (direct.total, direct.histogram) == (every.total, every.histogram)

@@ -61,6 +61,10 @@ EXACT_KEY_CANDIDATES = 4096
 (at most 32 KB); larger ones, a few near the top of a big game, by a 16-byte digest."""
 
 
+FAST_PATH_METHODS = ("decide", "choose", "choose_noted", "_tie_break", "least")
+"""The methods whose definition a fast path checks (``Strategy.defined_by``)."""
+
+
 class Strategy(ABC):
     """Chooses guesses; subclasses implement ``choose`` for positions with two or more candidates."""
 
@@ -70,6 +74,15 @@ class Strategy(ABC):
     """One line for people."""
     params: ClassVar[tuple[Param, ...]] = (OPENING,)
     """The parameters a spec may set."""
+    defined_by: ClassVar[dict[str, type[Strategy]]] = {}
+    """For each method a fast path relies on (``FAST_PATH_METHODS``), the class whose definition is
+    in force, set as each strategy class is defined: a shortcut that knows how a class decides
+    holds only while that class's method is the one in force, not a subclass's own."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        own = {name: cls for name in FAST_PATH_METHODS if name in cls.__dict__}
+        cls.defined_by = {**cls.defined_by, **own}
 
     def __init__(self, **values: Any) -> None:
         self.values: dict[str, Any] = bind(self.name, self.params, values)
@@ -155,6 +168,9 @@ def _last_code_key(position: Position) -> bytes:
     return b"" if last is None else b"@" + last.tobytes()
 
 
+Strategy.defined_by = {name: Strategy for name in FAST_PATH_METHODS if name in Strategy.__dict__}
+
+
 class FirstCandidate(Strategy):
     name = "first"
     summary = "the first remaining candidate in the game's order (the naive strategy)"
@@ -163,7 +179,7 @@ class FirstCandidate(Strategy):
         return int(position.candidate_guesses.min())
 
     def choose_from_pair(self, pair: np.ndarray) -> int | None:
-        return int(pair.min()) if type(self).choose is FirstCandidate.choose else None
+        return int(pair.min()) if self.defined_by["choose"] is FirstCandidate else None
 
 
 class RandomCandidate(Strategy):
@@ -196,8 +212,8 @@ class HeuristicStrategy(Strategy):
     def choose_from_pair(self, pair: np.ndarray) -> int | None:
         """Both split the pair into singletons, the best any guess does, so the tie rule takes
         the lower, unless moves break the tie (or a subclass chooses its own way)."""
-        chosen_here = type(self).choose_noted, type(self)._tie_break
-        if self.values["fewest_moves"] or chosen_here != DECIDED_BY_HEURISTIC:
+        chosen_here = self.defined_by["choose_noted"], self.defined_by["_tie_break"]
+        if self.values["fewest_moves"] or chosen_here != (HeuristicStrategy, HeuristicStrategy):
             return None
         return int(pair.min())
 
@@ -213,10 +229,10 @@ class HeuristicStrategy(Strategy):
         if guesses is not None and len(guesses) == 1:
             return int(guesses[0]), note
         scores = None
-        if type(self).least is HeuristicStrategy.least:  # scores alone decide: no sizes needed
+        if self.defined_by["least"] is HeuristicStrategy:  # scores alone decide: no sizes needed
             # No candidate tells all apart (above): the first guess that does is the one chosen,
             # unless the tie is broken otherwise (moves, or a subclass's own rule).
-            own_tie_break = type(self)._tie_break is not HeuristicStrategy._tie_break
+            own_tie_break = self.defined_by["_tie_break"] is not HeuristicStrategy
             first_perfect = not (self.values["fewest_moves"] or own_tie_break)
             scores = compiled_scores(
                 position.table, position.candidates, guesses, type(self).score, first_perfect
@@ -286,10 +302,6 @@ class HeuristicStrategy(Strategy):
                 raise MoocowError(f"{self.name}: fewest_moves needs a game with moves; {game.spec} has none")
             tied = tied[moves == moves.min()]
         return int(tied.min())
-
-
-DECIDED_BY_HEURISTIC = (HeuristicStrategy.choose_noted, HeuristicStrategy._tie_break)
-"""How a heuristic decides; a subclass that changes either decides its pairs itself."""
 
 
 class Minmax(HeuristicStrategy):

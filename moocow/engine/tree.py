@@ -61,7 +61,7 @@ def _grow(
     game = stack[0][0].game
     limit = stack[0][0].table.guess_count + 1
     guess_of = game.secret_guess_index.tolist()  # read per part below: Python ints are faster
-    settles = type(strategy).decide is Strategy.decide  # else it may guess anything anywhere
+    settles = strategy.defined_by["decide"] is Strategy  # else it may guess anything anywhere
     settled = 0
     while stack:
         position, depth, node = stack.pop()
