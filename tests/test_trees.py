@@ -290,7 +290,7 @@ def test_a_player_tree_allows_its_one_process_the_cpu_of_every_round(monkeypatch
     """One process plays every secret, so the kernel's CPU backstop covers all of them, not one round."""
     launches: list[Launch] = []
 
-    def recorded(launch: Launch) -> None:
+    def recorded(launch: Launch, stopped: object = None) -> None:
         launches.append(launch)
         raise Foul(Failure.CRASH, "not started: recorded")
 
