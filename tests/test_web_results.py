@@ -82,7 +82,7 @@ def test_a_round_is_replayed_guess_by_guess_with_the_engines_choice(played: Path
     )
     assert all(a["left"] >= b["left"] for a, b in itertools.pairwise(steps))
     assert steps[0]["engine"] == api.assistant(replay["game"]).suggestion()
-    assert "engine's choice (minmax)" in web.get(solved["link"]).text  # the review's header names it
+    assert "engine (minmax)" in web.get(solved["link"]).text
 
 
 def test_names_and_reasons_from_students_are_escaped(played: Path, tmp_path: Path) -> None:
