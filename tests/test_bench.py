@@ -38,7 +38,17 @@ def test_quick_suite_runs_and_agrees(tmp_path: Path) -> None:
     assert done.stdout.startswith("| workload | basis | moocow | baseline | ratio | peak RSS | result |")
     rows = json.loads(output.read_text())["rows"]
     kinds = {row["workload"].split()[0] for row in rows}
-    assert kinds == {"evaluate", "runner", "sandbox", "referee", "optimal", "bounds", "process", "web"}
+    assert kinds == {
+        "evaluate",
+        "runner",
+        "sandbox",
+        "referee",
+        "optimal",
+        "bounds",
+        "process",
+        "web",
+        "tournament",
+    }
     assert all(row["agree"] is not False for row in rows)
     compared = [row for row in rows if row["agree"]]
     assert compared and all(row["ratio"] > 0 and row["peak_rss"] > 0 for row in compared)
