@@ -202,6 +202,7 @@ def test_without_javascript_the_back_button_undoes_guesses(browser: Any, address
         page.locator(f'input[name="p{place}"][value="{piece}"]').check(force=True)
     page.locator("form.picker button").click()
     page.locator("a.score").first.click()
+    page.wait_for_selector(".history li")
     assert page.locator(".history li").count() == 1 and history_length(page) == start + 2
     page.go_back()
     page.go_back()
@@ -216,6 +217,7 @@ def test_without_javascript_the_back_button_undoes_guesses(browser: Any, address
     for place, mark in enumerate(pattern):
         page.locator(f'input[name="f{place}"][value="{mark}"]').check(force=True)
     page.locator("form.marks-picker button").click()
+    page.wait_for_selector(".history li >> nth=1")  # the page after the form, however long it takes
     assert page.locator(".history li").count() == 2 and history_length(page) == start + 1
     assert page.locator(".history li").last.get_attribute("data-guess") == "broil"
     assert pattern in page.locator(".history li").last.inner_text()
