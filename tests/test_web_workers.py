@@ -3,6 +3,8 @@ is worked out in a worker, bounded in memory, and a full queue is a one-line 503
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
 from moocow.plugins import _games
@@ -10,6 +12,18 @@ from moocow.web import specs, workers
 from tests.web_helpers import client
 
 BIG = "mastermind:pegs=7,colors=9"
+
+
+@pytest.fixture(autouse=True)
+def a_fresh_server() -> Iterator[None]:
+    """No game built or priced yet, as in a server just started, whatever tests ran before in this
+    process (the caches are the process's: an earlier test that built a game made it look cheap)."""
+    games, known = dict(_games), specs._known.copy()
+    _games.clear()
+    specs._known.clear()
+    yield
+    _games.update(games)
+    specs._known.update(known)
 
 
 def built_here(spec: str) -> bool:
