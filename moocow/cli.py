@@ -20,8 +20,9 @@ from typing import Annotated, Any, ClassVar, TypeVar
 import typer
 
 from moocow.commandline import INTERRUPTED, MoocowCommand, MoocowGroup
+from moocow.engine.wording import plural
 from moocow.runner.display import printable
-from moocow.terminal import err, note_long_evaluation, one_line_errors, out, plural, progress_bars
+from moocow.terminal import err, note_long_evaluation, one_line_errors, out, progress_bars
 
 
 class Moocow(MoocowGroup):

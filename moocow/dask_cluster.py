@@ -15,8 +15,8 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from moocow.engine.errors import MoocowError
+from moocow.engine.wording import plural
 from moocow.plugins import load_plugin_file, local_plugin_files
-from moocow.terminal import plural
 
 CONNECT_SECONDS = 10.0
 """How long to wait for the scheduler, and for its first worker, before saying so in one line."""

@@ -21,8 +21,8 @@ from moocow.assistant import Assistant, OutsideGuess
 from moocow.engine.errors import MoocowError
 from moocow.engine.game import Game
 from moocow.engine.position import Position
+from moocow.engine.wording import plural
 from moocow.runner.seeds import checked_seed
-from moocow.terminal import plural
 
 if TYPE_CHECKING:
     from rich.text import Text

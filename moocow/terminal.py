@@ -152,13 +152,6 @@ def tiles(guess: str, marks: Sequence[int], prefix: str = "") -> Text:
     return line
 
 
-def plural(count: int, word: str) -> str:
-    """``word`` as ``count`` of it reads: 1 guess, 2 guesses; 1 secret, 0 secrets."""
-    if count == 1:
-        return word
-    return word + ("es" if word.endswith("s") else "s")
-
-
 SHOW_AFTER = 1.0
 """Seconds a task runs before its bar appears: work that ends sooner draws nothing."""
 

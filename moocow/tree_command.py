@@ -11,9 +11,10 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from moocow.engine.errors import MoocowError
+from moocow.engine.wording import plural
 from moocow.runner.cli import NoSandboxOpt
 from moocow.runner.sandbox import SandboxPolicy
-from moocow.terminal import err, note_long_evaluation, one_line_errors, plural, progress_bars
+from moocow.terminal import err, note_long_evaluation, one_line_errors, progress_bars
 from moocow.tree_output import DotOpt, SaveOpt, ShowOpt, SvgOpt, check_outputs, emit, notes
 
 if TYPE_CHECKING:

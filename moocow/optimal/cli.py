@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from moocow.engine.wording import plural
 from moocow.optimal.machine import usable_cores
-from moocow.terminal import err, one_line_errors, plural
+from moocow.terminal import err, one_line_errors
 from moocow.tree_output import DotOpt, SaveOpt, ShowOpt, check_outputs, emit, notes
 
 if TYPE_CHECKING:

@@ -15,13 +15,13 @@ import re
 from typing import Any
 
 from moocow.engine.table import FeedbackTable
+from moocow.engine.wording import plural
 from moocow.runner.bacrunner import is_course_deck
 from moocow.runner.decks import Deal, load_deck
 from moocow.runner.fouls import Failure, Foul
 from moocow.runner.results import CUT_FIELDS, RoundResult
 from moocow.runner.rules import RuleInForce, read_course_guess, read_guess
 from moocow.runner.shown import GUESS_SHOWN
-from moocow.terminal import plural
 
 MOST_ROUNDS = 1_000_000
 """Rounds per player and game at most: every round's secret is dealt before the first is played."""

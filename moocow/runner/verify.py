@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from moocow.engine.errors import MoocowError
+from moocow.engine.wording import plural
 from moocow.runner import chain
 from moocow.runner.reading import Follower, Header, Lines, line_limit, open_results, read_header
 from moocow.runner.rowcheck import BadRow, RowCheck, description_problem
 from moocow.runner.signing import KEY_VARIABLE
-from moocow.terminal import plural
 
 UNPROTECTED = (
     "not signed: nothing protects it (whoever can write it could change, remove or add rounds "

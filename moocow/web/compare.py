@@ -14,7 +14,7 @@ from starlette.responses import Response
 from moocow import api
 from moocow.engine.cost import duration
 from moocow.engine.errors import MoocowError
-from moocow.terminal import plural
+from moocow.engine.wording import plural
 from moocow.web.jobs import Jobs
 from moocow.web.offload import done
 from moocow.web.pages import link, page, problem
