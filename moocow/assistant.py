@@ -18,6 +18,9 @@ from moocow.engine.position import Position
 from moocow.engine.strategies import Strategy
 from moocow.openings import built_in, known_opening, opening_key, remember_opening
 
+LIST_LIMIT = 20
+"""The assistant lists the remaining codes when at most this many are left."""
+
 
 class OutsideGuess(MoocowError):
     """A well-formed code that is no guess of the game (a word outside its list): it may still be
@@ -148,3 +151,10 @@ class Assistant:
     def history(self) -> list[tuple[str, str]]:
         """The entries so far, as people write them."""
         return [(guess, self.game.format_feedback(feedback)) for guess, feedback in self._entries]
+
+
+def marked(assistant: Assistant) -> str:
+    """The suggestion, marked as ``solve`` marks a guess that cannot be the secret, or a quick one."""
+    note = assistant.suggestion_note()
+    marks = ("" if assistant.suggestion_is_possible() else " (not possible)") + (f" ({note})" if note else "")
+    return assistant.suggestion() + marks

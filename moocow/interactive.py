@@ -13,16 +13,15 @@ that breaks it is refused in one line saying why.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from moocow.assistant import Assistant, OutsideGuess
+from moocow.assistant import LIST_LIMIT, Assistant, OutsideGuess, marked
 from moocow.engine.errors import MoocowError
 from moocow.engine.game import Game
 from moocow.engine.position import Position
 from moocow.engine.wording import plural
-from moocow.runner.seeds import checked_seed
+from moocow.opponent import deal_secret, scored
 
 if TYPE_CHECKING:
     from rich.text import Text
@@ -30,8 +29,6 @@ if TYPE_CHECKING:
 Ask = Callable[[str], str | None]
 Say = Callable[["str | Text"], None]
 
-LIST_LIMIT = 20
-"""The assistant lists the remaining codes when at most this many are left."""
 LIST_MOST = 200
 """The most codes ``list`` shows."""
 WIDTH = 78
@@ -145,13 +142,6 @@ def _suggest(assistant: Assistant, say: Say, prefix: str) -> None:
         say(f"{prefix} {marked(assistant)}")
     except MoocowError as error:
         say(f"No suggestion: {error}.")
-
-
-def marked(assistant: Assistant) -> str:
-    """The suggestion, marked as ``solve`` marks a guess that cannot be the secret, or a quick one."""
-    note = assistant.suggestion_note()
-    marks = ("" if assistant.suggestion_is_possible() else " (not possible)") + (f" ({note})" if note else "")
-    return assistant.suggestion() + marks
 
 
 def _count(number: int, noun: str) -> str:
@@ -311,17 +301,3 @@ def _review(game: Game, played: list[tuple[int, int]], say: Say, shown: Shown, s
             "" if step.expected is None or step.left == 1 else f"; about {step.expected:.1f} more to finish"
         )
         say(line + f"{ruled_out}: {step.left:,} left; {REVIEWER}: {engine}{finish}")
-
-
-def deal_secret(game: Game, seed: int | None) -> int:
-    """The computer's secret for ``seed`` (an index of the secrets; any when ``None``)."""
-    if seed is not None:
-        checked_seed(seed, "--seed")  # the runner's rule: -N would deal the secret of N
-    return random.Random(seed).randrange(len(game.secrets))
-
-
-def scored(game: Game, secret: int, guess: int) -> tuple[int, bool]:
-    """The computer's answer to ``guess`` (an index of the guesses) when the secret is ``secret``
-    (an index of the secrets), and whether it wins."""
-    value = int(game.feedback(game.guesses[guess : guess + 1], game.secrets[secret : secret + 1])[0, 0])
-    return value, value == game.win and int(game.secret_guess_index[secret]) == guess

@@ -8,11 +8,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from moocow.assistant import Assistant
+from moocow.assistant import Assistant, marked
 from moocow.engine.cost import LEVELS_FACTOR, scoring_seconds
 from moocow.engine.errors import MoocowError
 from moocow.engine.game import Game
 from moocow.engine.position import Position
+from moocow.opponent import scored
 
 REVIEWER = "minmax"
 """The strategy whose choices a review shows."""
@@ -51,7 +52,6 @@ def review(game: Game, played: list[tuple[int, int]], secret: int | None = None)
     """Each guess (an index and its feedback) beside the engine's choice, what each left against
     ``secret`` (an index of the secrets, when known), and the guesses expected from there."""
     from moocow import api
-    from moocow.interactive import marked
 
     assistant = api.assistant(game, REVIEWER, BUDGET)
     steps = []
@@ -74,7 +74,6 @@ def _left_by(assistant: Assistant, choice: str, secret: int | None) -> int | Non
     """The codes ``choice`` would leave in the assistant's position when the secret is ``secret``."""
     if secret is None:
         return None
-    from moocow.interactive import scored
 
     game, position = assistant.game, assistant.position
     guess = game.guess_index(choice)

@@ -13,7 +13,8 @@ from typer.testing import CliRunner
 
 from moocow import api, openings
 from moocow.cli import app
-from moocow.interactive import assist, deal_secret
+from moocow.interactive import assist
+from moocow.opponent import deal_secret
 from moocow.terminal import MARK_STYLES, TERMINAL_VARIABLES, out
 
 OFFICIAL = "wordle:list=official"

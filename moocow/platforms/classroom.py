@@ -20,13 +20,14 @@ from pathlib import Path
 from typing import Any
 
 from moocow.engine.errors import MoocowError
+from moocow.engine.seeds import checked_seed
 from moocow.gradescope.course import Course, read_course
 from moocow.gradescope.results import Mark, points, score_test
 from moocow.platforms.reports import check_rounds, classroom_results
 from moocow.platforms.unpacked import unpacked
 from moocow.runner.grading import Grade, grade
 from moocow.runner.sandbox import SandboxPolicy
-from moocow.runner.seeds import checked_seed, read_seed_file
+from moocow.runner.seeds import read_seed_file
 
 FOLDER = ".moocow"
 """The template's folder for the course, its deck files and the wheel."""

@@ -17,6 +17,7 @@ from typing import Any
 
 from moocow.engine.errors import MoocowError
 from moocow.engine.inputs import open_regular
+from moocow.engine.seeds import LONGEST, checked_seed
 
 SEED_VARIABLE = "MOOCOW_SEED"
 """The environment variable that may hold the seed."""
@@ -26,8 +27,6 @@ WHOLE = re.compile(r"[+-]?[0-9]+")
 """A whole number as a seed is written: digits, optionally signed."""
 FIRST_LINE_BYTES = 4096
 """Most bytes read from a seed file: a seed is one short line."""
-LONGEST = 100
-"""Most digits of a seed (a fresh one has 19; Python refuses to read numbers of over 4,300)."""
 GUESSABLE_BELOW = 10**12
 """Seeds below this can be found by trying each: a player that has seen a few secrets deals them
 all again for every seed up to it (``random.Random(seed)``: some 10^5 seeds a second), then knows
@@ -133,15 +132,3 @@ def _whole(text: str, where: str) -> int:
     if len(stripped.lstrip("+-")) > LONGEST:
         raise MoocowError(f"{where}: a seed has at most {LONGEST} digits")
     return checked_seed(int(stripped), where)
-
-
-def checked_seed(value: int, where: str) -> int:
-    """A seed ``random.Random`` reads as written: 0 or more (it takes -N as N, so -888 would deal the
-    course's public 888 with no warning), of at most ``LONGEST`` digits."""
-    if value < 0:
-        raise MoocowError(
-            f"{where}: a seed is 0 or more, not {value} (it would deal the secrets of {-value})"
-        )
-    if value >= 10**LONGEST:
-        raise MoocowError(f"{where}: a seed has at most {LONGEST} digits")
-    return value

@@ -19,6 +19,7 @@ from typing import Any, Protocol
 from moocow.engine.errors import MoocowError
 from moocow.engine.inputs import open_regular
 from moocow.engine.registry import load_strategy
+from moocow.engine.seeds import checked_seed
 from moocow.engine.strategies import check_opening
 from moocow.runner.decks import GameDeck, load_deck
 from moocow.runner.fingerprint import player_digest
@@ -41,7 +42,7 @@ from moocow.runner.sandbox import (
 )
 from moocow.runner.seats import deck_files
 from moocow.runner.secrecy import check_private
-from moocow.runner.seeds import Seed, Source, checked_seed, choose_seed
+from moocow.runner.seeds import Seed, Source, choose_seed
 from moocow.runner.session import SessionPlan, uses_compiled_engine
 from moocow.runner.signing import choose_key
 from moocow.runner.workers import run_sessions

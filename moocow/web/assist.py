@@ -14,10 +14,9 @@ from starlette.datastructures import QueryParams
 from starlette.requests import Request
 from starlette.responses import Response
 
-from moocow.assistant import Assistant
+from moocow.assistant import LIST_LIMIT, Assistant, marked
 from moocow.engine.errors import MoocowError, quoted
 from moocow.engine.wording import plural
-from moocow.interactive import LIST_LIMIT, marked
 from moocow.pieces import alphabet
 from moocow.web.marks import feedback_data, has_tiles, model_data, read_pattern, tiles
 from moocow.web.moves import MAX_TYPED, Url, pieces, read_url, sent_whole, split_entry

@@ -16,7 +16,7 @@ from moocow.engine.errors import MoocowError, quoted
 from moocow.engine.game import Game
 from moocow.engine.position import Position
 from moocow.engine.wording import plural
-from moocow.interactive import deal_secret, scored
+from moocow.opponent import deal_secret, scored
 from moocow.pieces import alphabet
 from moocow.web.ends import Ends
 from moocow.web.marks import feedback_data, model_data
