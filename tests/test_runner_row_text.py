@@ -34,5 +34,5 @@ def test_row_text_is_the_rows_json(result: RoundResult) -> None:
         assert result.game.startswith("bacrunner:") or not math.isfinite(result.seconds)
         return
     assert text == chain.LINE.encode(result.to_row())
-    signed = chain.signed_object(text, b"key", "f" * 64, 7, "0123456789abcdef")
+    signed = chain.signed_object(text, chain.Signer(b"key"), "f" * 64, 7, "0123456789abcdef")
     assert signed == chain.signed_line(result.to_row(), b"key", "f" * 64, 7, "0123456789abcdef")

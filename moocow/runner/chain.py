@@ -58,20 +58,36 @@ def signature(key: bytes, before: str, body: bytes) -> str:
     return hmac.digest(key, before.encode("ascii") + b"\n" + body, "sha256").hex()
 
 
-def signed_line(data: dict[str, Any], key: bytes, before: str, number: int, chain: str) -> tuple[bytes, str]:
+class Signer:
+    """``signature`` under one key, for a file's lines one after another: the key's HMAC state is
+    made once and copied for each line (keying HMAC anew was a tenth of a line's signing)."""
+
+    def __init__(self, key: bytes) -> None:
+        self._keyed = hmac.new(key, digestmod="sha256")
+
+    def __call__(self, before: str, body: bytes) -> str:
+        mac = self._keyed.copy()
+        mac.update(before.encode("ascii") + b"\n" + body)
+        return mac.hexdigest()
+
+
+def signed_line(
+    data: dict[str, Any], key: bytes | Signer, before: str, number: int, chain: str
+) -> tuple[bytes, str]:
     """``data`` as a signed line of the chain (newline included), and its signature."""
-    return _signed(LINE.encode({**data, NUMBER: number, CHAIN: chain}).encode("utf-8"), key, before)
+    signer = key if isinstance(key, Signer) else Signer(key)
+    return _signed(LINE.encode({**data, NUMBER: number, CHAIN: chain}).encode("utf-8"), signer, before)
 
 
-def signed_object(text: str, key: bytes, before: str, number: int, chain: str) -> tuple[bytes, str]:
+def signed_object(text: str, signer: Signer, before: str, number: int, chain: str) -> tuple[bytes, str]:
     """A JSON object written as ``LINE`` writes it (``text``), with neither a line number nor a chain
     field, as ``signed_line`` signs it: a round's row encoded without a dict (``RoundResult.row_text``)."""
     body = f"{text[:-1]}, {_NUMBER_KEY}: {number}, {_CHAIN_KEY}: {json_text(chain)}}}".encode()
-    return _signed(body, key, before)
+    return _signed(body, signer, before)
 
 
-def _signed(body: bytes, key: bytes, before: str) -> tuple[bytes, str]:
-    sign = signature(key, before, body)
+def _signed(body: bytes, signer: Signer, before: str) -> tuple[bytes, str]:
+    sign = signer(before, body)
     return body[:-1] + b', "hmac": "' + sign.encode("ascii") + b'"}\n', sign
 
 
