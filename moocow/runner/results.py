@@ -10,11 +10,13 @@ beyond ``most_row_bytes`` a round. Results cross between processes whole (``to_d
 from __future__ import annotations
 
 import hashlib
+import math
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 from typing import Any
 
 from moocow.runner.bacrunner import is_course_deck
+from moocow.runner.chain import json_text
 from moocow.runner.shown import GUESS_SHOWN, TEXT_SHOWN
 
 FORMAT = "moocow-tournament"
@@ -121,6 +123,43 @@ class RoundResult:
             data["guesses"] = [cut_guess(guess) for guess in self.guesses]
         data["reason"] = _cut_reason(self.reason)
         return data
+
+    def row_text(self) -> str | None:
+        """``to_row()`` as ``chain.LINE`` writes it, built without the dict (encoding the dict was
+        a tenth of a round's bookkeeping), or ``None`` where that may differ: a course round (its
+        guesses may be cut), a field not of its usual type, a float JSON writes as a word."""
+        player, game, secret, guesses, failure, reason, seconds = (
+            self.player,
+            self.game,
+            self.secret,
+            self.guesses,
+            self.failure,
+            self.reason,
+            self.seconds,
+        )
+        if not (
+            type(player) is str
+            and type(game) is str
+            and type(self.round) is int
+            and type(secret) is str
+            and type(guesses) is tuple
+            and type(self.solved) is bool
+            and type(self.score) is int
+            and (failure is None or type(failure) is str)
+            and (reason is None or type(reason) is str)
+            and type(seconds) is float
+            and math.isfinite(seconds)
+            and all(type(guess) is str for guess in guesses)
+        ) or is_course_deck(game):
+            return None
+        text, reason = json_text, _cut_reason(reason)
+        return (
+            f'{{"player": {text(player)}, "game": {text(game)}, "round": {self.round}, '
+            f'"secret": {text(secret)}, "guesses": [{", ".join(map(text, guesses))}], '
+            f'"solved": {"true" if self.solved else "false"}, "score": {self.score}, '
+            f'"failure": {"null" if failure is None else text(failure)}, '
+            f'"reason": {"null" if reason is None else text(reason)}, "seconds": {seconds!r}}}'
+        )
 
     def without_timing(self) -> dict[str, Any]:
         """Everything that must be identical between two runs of the same tournament."""

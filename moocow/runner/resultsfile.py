@@ -57,6 +57,7 @@ class ResultsFile:
         self.finished: list[RoundResult] = []
         """The rounds already in the file when resuming."""
         self._key, self._folders = key, chain.record_folders(key_file)
+        self._signer = chain.Signer(key) if key is not None else None
         self._version, self._chain, self._last, self._lines = FORMAT_VERSION, chain.new_chain_id(), "", 0
         self._closed, self._head = False, None
         self._total = len(description["players"]) * len(description["games"]) * description["rounds"]
@@ -125,15 +126,25 @@ class ResultsFile:
 
     def append(self, result: RoundResult) -> None:
         """Write one finished round to the operating system at once (one ``write``)."""
-        self._write(result.to_row() if self._version >= 2 else result.to_dict())
+        text = result.row_text() if self._signer is not None and self._version >= 2 else None
+        if text is None or self._signer is None:
+            self._write(result.to_row() if self._version >= 2 else result.to_dict())
+            return
+        number = self._lines + 1
+        line, self._last = chain.signed_object(text, self._signer, self._last, number, self._chain)
+        self._put(line, number)
 
     def _write(self, data: dict[str, Any]) -> None:
         number = self._lines + 1
-        if self._key is not None and self._version >= 2:
-            line, self._last = chain.signed_line(data, self._key, self._last, number, self._chain)
+        if self._signer is not None and self._version >= 2:
+            line, self._last = chain.signed_line(data, self._signer, self._last, number, self._chain)
         else:
             row = data if self._key is None else signing.signed(data, self._key)
             line = (chain.LINE.encode(row) + "\n").encode("utf-8")
+        self._put(line, number)
+
+    def _put(self, line: bytes, number: int) -> None:
+        """Write line ``number`` whole, then record the chain's head."""
         try:  # not self._writing(): a context manager a round is a tenth of the round's bookkeeping
             written = os.write(self._fd, line)
             while written < len(line):  # a short write: the disk is full, and the next one says so

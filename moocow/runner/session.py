@@ -85,12 +85,13 @@ def uses_compiled_engine(player: PlayerSpec, deck: Deck) -> bool:
 
 
 def round_result(player: str, deck: str, number: int, deal: Deal, outcome: Outcome) -> RoundResult:
-    """The record of a round."""
+    """The record of a round. A solved round's secret is its last guess, which ``play_round`` found
+    equal to the secret's text: formatting the secret again took a third of the round's record."""
     return RoundResult(
         player=player,
         game=deck,
         round=number,
-        secret=deal.secret_text,
+        secret=outcome.guesses[-1] if outcome.solved else deal.secret_text,
         guesses=outcome.guesses,
         solved=outcome.solved,
         score=outcome.score,
