@@ -55,7 +55,7 @@ def new_chain_id() -> str:
 def signature(key: bytes, before: str, body: bytes) -> str:
     """The signature of a line whose bytes up to its signature are ``body`` (closed with ``}``),
     after the line signed ``before`` ("" for the header)."""
-    return hmac.digest(key, before.encode("ascii") + b"\n" + body, "sha256").hex()
+    return Signer(key)(before, body)
 
 
 class Signer:

@@ -176,6 +176,8 @@ class Follower:
     seen: dict[str, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        self._signer = chain.Signer(self.key) if self.key is not None else None
+        """The key's HMAC state, made once for the file's lines (as the writer's ``Signer``)."""
         self.before = self.header.signature
         if self.watch == 1:
             self.watched = self.header.signature
@@ -222,7 +224,7 @@ class Follower:
     def _follow(self, number: int, written: Any, chain_id: Any, body: bytes, sign: str | None) -> None:
         """The line's place in the chain; after a line that is not where it belongs, the chain goes
         on from it, so that one line removed is one problem, not one for every line after it."""
-        assert self.key is not None
+        assert self._signer is not None  # a signed file read with its key
         if sign is None:
             raise BadRow("not signed (no hmac): forged, or written without the key")
         if sign[:SEEN_CHARACTERS] in self.seen:
@@ -244,7 +246,7 @@ class Follower:
             one = written == self.expected + 1
             gap = f"line {self.expected} is" if one else f"lines {self.expected} to {written - 1} are"
             problem = f"{gap} missing before it (removed, or moved further down)"
-        elif not hmac.compare_digest(sign, chain.signature(self.key, self.before, body)):
+        elif not hmac.compare_digest(sign, self._signer(self.before, body)):
             problem = "its hmac does not match: the row was changed, forged, or signed with another key"
         self.seen[sign[:SEEN_CHARACTERS]] = number
         self.before, self.expected = sign, written + 1
