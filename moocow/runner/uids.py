@@ -23,6 +23,7 @@ import tempfile
 from pathlib import Path
 
 from moocow.engine.errors import MoocowError
+from moocow.runner.usage import status_fields
 
 LEASE_FOLDER = "moocow-player-uids"
 """The folder of lock files, one per id, in the first of ``PLACES`` that is root's alone."""
@@ -121,11 +122,4 @@ def processes_of(uid: int) -> list[int]:
 
 def process_uids(pid: int) -> list[str]:
     """The real, effective, saved and file-system user ids of a process (none if it is gone)."""
-    try:
-        with open(f"/proc/{pid}/status", "rb") as status:
-            for line in status:
-                if line.startswith(b"Uid:"):
-                    return line.decode().split()[1:]
-    except OSError:
-        pass
-    return []
+    return [field.decode() for field in status_fields(pid, b"Uid:")]

@@ -179,16 +179,25 @@ def census(pids: list[int], ask_hiding: bool = False, weightless: Collection[int
     return found
 
 
-def ignores_children(pid: int) -> bool:
-    """Whether a process ignores ``SIGCHLD`` (``SigIgn`` in ``/proc/PID/status``)."""
+def status_fields(pid: int, key: bytes) -> list[bytes]:
+    """The fields of the line ``key`` (``b"Uid:"``) of ``/proc/PID/status`` after its name; none if
+    the process is gone or has no such line."""
     try:
         with open(f"/proc/{pid}/status", "rb") as status:
             for line in status:
-                if line.startswith(b"SigIgn:"):
-                    return bool(int(line.split()[1], 16) & SIGCHLD_BIT)
-    except (OSError, ValueError, IndexError):
+                if line.startswith(key):
+                    return line.split()[1:]
+    except OSError:
+        pass
+    return []
+
+
+def ignores_children(pid: int) -> bool:
+    """Whether a process ignores ``SIGCHLD`` (``SigIgn`` in ``/proc/PID/status``)."""
+    try:
+        return bool(int(status_fields(pid, b"SigIgn:")[0], 16) & SIGCHLD_BIT)
+    except (ValueError, IndexError):
         return False
-    return False
 
 
 def children_of(parent: int) -> set[int]:
