@@ -26,7 +26,7 @@ from bench.workloads import WORKLOADS
 CHILD = """
 import json, sys
 from moocow.engine.evaluation import evaluate
-from moocow.engine.registry import load_strategy
+from moocow.plugins.strategy_registry import load_strategy
 from moocow.plugins import load_game
 result = evaluate(load_game(sys.argv[1]), load_strategy(sys.argv[2]))
 print(json.dumps({"seconds": result.seconds, "total": result.total, "histogram": result.histogram}))

@@ -18,8 +18,8 @@ from bench.measure import Measured, measure, median
 from bench.report import megabytes
 from bench.rows import Row, ratio
 from moocow.engine.evaluation import Evaluation, evaluate
-from moocow.engine.registry import load_strategy
 from moocow.engine.table import ENGINE_VARIABLE
+from moocow.plugins.strategy_registry import load_strategy
 
 WARM_UP = ("mastermind:pegs=3,colors=4", "minmax")
 """An evaluation small enough to cost nothing but the compiled engine's loading."""

@@ -26,9 +26,9 @@ from bench.fresh import fresh_game
 from bench.measure import Measured, measure, median
 from bench.rows import Row, ratio
 from moocow.engine.evaluation import Evaluation, evaluate_with_tree
-from moocow.engine.registry import load_strategy
 from moocow.engine.solve import solve
 from moocow.plugins import load_game
+from moocow.plugins.strategy_registry import load_strategy
 
 SAMPLE_SEED = 0
 """Seed of ``random.Random(SAMPLE_SEED).sample``, which draws the sampled secrets."""

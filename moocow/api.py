@@ -9,19 +9,19 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from moocow.assistant import Assistant
 from moocow.engine.cost import EvaluationCost
 from moocow.engine.errors import MoocowError, one_line
 from moocow.engine.evaluation import Evaluation
 from moocow.engine.evaluation import estimate as estimate_evaluation
 from moocow.engine.evaluation import evaluate as evaluate_strategy
 from moocow.engine.game import Game
-from moocow.engine.registry import STRATEGIES, parse_strategy_spec
-from moocow.engine.registry import load_strategy as strategy_from_spec
 from moocow.engine.solve import secret_index
 from moocow.engine.solve import solve as play_out
 from moocow.engine.strategies import Strategy
+from moocow.play.assistant import Assistant
 from moocow.plugins import BUILTIN_PLUGINS, game_classes, load_game, load_plugin_file, plugin_errors
+from moocow.plugins.strategy_registry import STRATEGIES, parse_strategy_spec
+from moocow.plugins.strategy_registry import load_strategy as strategy_from_spec
 
 __all__ = [
     "GameInfo",

@@ -11,11 +11,11 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from moocow.assistant import Assistant, OutsideGuess
 from moocow.cli import app
 from moocow.engine.errors import MoocowError
-from moocow.engine.registry import load_strategy
+from moocow.play.assistant import Assistant, OutsideGuess
 from moocow.plugins import game_classes, load_game, load_plugin_file
+from moocow.plugins.strategy_registry import load_strategy
 
 EXAMPLES = Path(__file__).parents[1] / "examples"
 

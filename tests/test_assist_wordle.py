@@ -11,11 +11,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from moocow import api, openings
+from moocow import api
 from moocow.cli import app
-from moocow.interactive import assist
-from moocow.opponent import deal_secret
-from moocow.terminal import MARK_STYLES, TERMINAL_VARIABLES, out
+from moocow.cli.interactive import assist
+from moocow.cli.terminal import MARK_STYLES, TERMINAL_VARIABLES, out
+from moocow.play import openings
+from moocow.play.opponent import deal_secret
 
 OFFICIAL = "wordle:list=official"
 ESCAPE = "\x1b["

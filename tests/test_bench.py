@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from moocow.engine.registry import load_strategy
 from moocow.engine.solve import solve
 from moocow.optimal.prove import prove_optimal
 from moocow.plugins.bottles import Bottles
 from moocow.plugins.mastermind import Mastermind
+from moocow.plugins.strategy_registry import load_strategy
 
 ROOT = Path(__file__).resolve().parent.parent
 

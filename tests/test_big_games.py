@@ -13,18 +13,18 @@ from typer.testing import CliRunner
 
 from moocow import api
 from moocow.cli import app
+from moocow.cli.search_progress import SearchProgress, describe_bounds
+from moocow.cli.terminal import Output, ProgressBars
 from moocow.engine import evaluation, partitions, strategies
 from moocow.engine.evaluation import estimate, evaluate
 from moocow.engine.opening import opening_guesses
 from moocow.engine.position import Position
 from moocow.engine.progress import reporting, task
-from moocow.engine.registry import load_strategy
 from moocow.engine.table import FeedbackTable
-from moocow.optimal.search_progress import SearchProgress, describe_bounds
 from moocow.plugins import load_game
 from moocow.plugins.bottles import Bottles
 from moocow.plugins.mastermind import Mastermind
-from moocow.terminal import Output, ProgressBars
+from moocow.plugins.strategy_registry import load_strategy
 
 
 @pytest.fixture
@@ -133,7 +133,7 @@ def test_over_budget_choices_are_deterministic() -> None:
 
 def test_assist_marks_a_quick_suggestion() -> None:
     """The assistant prints the quick-suggestion note next to a suggestion cut to the budget."""
-    from moocow.interactive import assist
+    from moocow.cli.interactive import assist
 
     lines: list[str] = []
     typed = iter(["1122 0 0", "quit"])
@@ -225,7 +225,7 @@ def test_the_search_shows_bounds_not_a_percentage(monkeypatch: pytest.MonkeyPatc
     """The exact search's line shows the best total, the proven bound and the gap (as a share of
     the best, said so), no share done; off a terminal, as a line whenever it changed (at most
     every ``LOG_SECONDS``, here 0)."""
-    from moocow.optimal import search_progress
+    from moocow.cli import search_progress
 
     quiet = io.StringIO()
     with SearchProgress(Output(console=Console(file=quiet))) as progress:
@@ -269,7 +269,7 @@ def test_off_a_terminal_a_batch_log_gets_a_first_line_and_then_more(monkeypatch:
     after the start, and only from the search's own progress calls, which do not come while it
     waits on its workers. A thread writes it soon after the start, then one at least every
     ``QUIET_LOG_SECONDS`` even if nothing changed, with no progress call at all."""
-    from moocow.optimal import search_progress
+    from moocow.cli import search_progress
 
     monkeypatch.setattr(search_progress, "FIRST_LOG_SECONDS", 0.0)
     monkeypatch.setattr(search_progress, "QUIET_LOG_SECONDS", 0.0)

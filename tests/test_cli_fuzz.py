@@ -23,10 +23,10 @@ from typer.testing import CliRunner
 
 from moocow.cli import app
 from moocow.engine.evaluation import evaluate_with_tree
-from moocow.engine.registry import load_strategy
-from moocow.engine.treefile import save_tree
 from moocow.plugins import reset_plugins
 from moocow.plugins.bottles import Bottles
+from moocow.plugins.strategy_registry import load_strategy
+from moocow.trees.files import save_tree
 
 
 def fuzz(examples: int) -> settings:

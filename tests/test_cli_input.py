@@ -14,12 +14,12 @@ from typer.testing import CliRunner, Result
 
 from moocow.cli import app
 from moocow.engine.evaluation import evaluate_with_tree
-from moocow.engine.registry import load_strategy
-from moocow.engine.treefile import save_tree
 from moocow.plugins import load_game
 from moocow.plugins.bottles import Bottles
+from moocow.plugins.strategy_registry import load_strategy
 from moocow.runner.fouls import Failure, Foul
 from moocow.runner.rules import read_guess
+from moocow.trees.files import save_tree
 
 
 def run(*args: str, input: str | None = None, env: dict[str, str] | None = None) -> Result:

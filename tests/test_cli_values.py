@@ -10,8 +10,8 @@ import typer
 from typer._click.exceptions import BadParameter
 from typer._coercion import build_runtime_param
 
-from moocow import cli_values
 from moocow.cli import app
+from moocow.cli import values as cli_values
 
 SAMPLES: dict[str, list[Any]] = {
     "str": ["mastermind", "", " spaced ", "bottles:n=5", "ünïcode"],

@@ -34,7 +34,7 @@ def test_a_run_on_the_cluster_says_where_it_runs() -> None:
 def test_a_refused_port_is_said_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """Said by moocow's own probe ("connection refused"), not after the ten seconds Dask keeps
     trying a port where nothing listens (it then says it timed out)."""
-    from moocow import dask_cluster
+    from moocow.cluster import connection as dask_cluster
 
     monkeypatch.setattr(dask_cluster, "CONNECT_SECONDS", 2.0)
     result = run(*TOURNAMENT, "--scheduler", "tcp://127.0.0.1:9")
@@ -43,7 +43,7 @@ def test_a_refused_port_is_said_at_once(monkeypatch: pytest.MonkeyPatch) -> None
 
 
 def test_a_cluster_with_no_worker_is_said_in_moocows_words(monkeypatch: pytest.MonkeyPatch) -> None:
-    from moocow import dask_cluster
+    from moocow.cluster import connection as dask_cluster
 
     monkeypatch.setattr(dask_cluster, "CONNECT_SECONDS", 1.0)
     with distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=":0") as cluster:

@@ -17,9 +17,9 @@ from hypothesis import strategies as st
 from moocow.engine import compiled, opening, partitions
 from moocow.engine.evaluation import evaluate
 from moocow.engine.position import Position
-from moocow.engine.registry import load_strategy
 from moocow.engine.table import ENGINE_VARIABLE, FeedbackTable
 from moocow.plugins import load_game
+from moocow.plugins.strategy_registry import load_strategy
 
 GAMES = [
     "mastermind",

@@ -13,12 +13,12 @@ import pytest
 from moocow.engine.errors import MoocowError
 from moocow.engine.evaluation import evaluate
 from moocow.engine.position import Position
-from moocow.engine.registry import STRATEGIES, load_strategy, parse_strategy_spec
 from moocow.engine.solve import solve
 from moocow.engine.table import FeedbackTable
 from moocow.plugins.bottles import Bottles
 from moocow.plugins.digits import Digits
 from moocow.plugins.mastermind import Mastermind
+from moocow.plugins.strategy_registry import STRATEGIES, load_strategy, parse_strategy_spec
 
 BUILT_IN = ["entropy", "expected", "first", "minmax", "parts", "random"]
 SMALL_GAMES = [Mastermind(pegs=3, colors=4), Digits(length=3, symbols=5), Bottles(n=5)]

@@ -14,12 +14,12 @@ import pytest
 from moocow.engine.kernel import ahead, stamp
 from moocow.engine.kernel import entries as serving
 from moocow.engine.kernel.entries import Entry, describe
-from moocow.engine.treefile import tree_to_dict
 from moocow.optimal.kernel import entries, store
 from moocow.optimal.kernel.set_store import SetStore
 from moocow.optimal.kernel_search import as_kernel_set
 from moocow.optimal.prove import prove_optimal
 from moocow.plugins.mastermind import Mastermind
+from moocow.trees.files import tree_to_dict
 
 CHECK_NUMBA = "import atexit, sys; atexit.register(lambda: print('numba loaded:', 'numba' in sys.modules))"
 

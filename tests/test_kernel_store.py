@@ -11,13 +11,13 @@ import pytest
 from moocow.engine.game import Game
 from moocow.engine.kernel import entries as serving
 from moocow.engine.kernel import loading, stamp
-from moocow.engine.treefile import tree_stats
 from moocow.optimal import kernel_search, machine, search
 from moocow.optimal.kernel import branch, entries, set_store, store
 from moocow.optimal.prove import prove_optimal
 from moocow.optimal.search import Search
 from moocow.plugins.bottles import Bottles
 from moocow.plugins.mastermind import Mastermind
+from moocow.trees.files import tree_stats
 
 
 @pytest.mark.parametrize("game", [Mastermind(pegs=3, colors=4), Bottles(n=5)], ids=str)

@@ -14,10 +14,8 @@ from moocow.engine.errors import MoocowError
 from moocow.engine.evaluation import evaluate
 from moocow.engine.game import Game
 from moocow.engine.kernel import relabel
-from moocow.engine.registry import load_strategy
 from moocow.engine.symmetry import GuessClasses, bucket_starts
 from moocow.engine.table import FeedbackTable
-from moocow.engine.treefile import tree_stats, tree_to_dict
 from moocow.optimal import kernel_search, parallel, partition, search
 from moocow.optimal.bounds import INFEASIBLE, level_bounds
 from moocow.optimal.kernel import scores
@@ -28,6 +26,8 @@ from moocow.optimal.search import Search
 from moocow.plugins.bottles import Bottles
 from moocow.plugins.digits import Digits
 from moocow.plugins.mastermind import Mastermind
+from moocow.plugins.strategy_registry import load_strategy
+from moocow.trees.files import tree_stats, tree_to_dict
 
 
 class PlainMastermind(Mastermind):

@@ -12,14 +12,14 @@ from typing import Any
 
 import pytest
 
-from moocow import dask_cluster
+from moocow.cluster import connection as dask_cluster
 from moocow.engine.errors import MoocowError
-from moocow.engine.treefile import tree_stats, tree_to_dict
 from moocow.optimal import opening_tasks, search
 from moocow.optimal.cluster import DaskGuessPool
 from moocow.optimal.prove import prove_optimal
 from moocow.plugins.bottles import Bottles
 from moocow.plugins.mastermind import Mastermind
+from moocow.trees.files import tree_stats, tree_to_dict
 from tests.test_optimal_wide import exhaustive, needs_lists, small_game
 
 distributed = pytest.importorskip("distributed")

@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 
 from moocow.engine.errors import MoocowError
-from moocow.engine.treefile import tree_to_dict
 from moocow.optimal import parallel, search
 from moocow.optimal.prove import prove_optimal
 from moocow.optimal.search import Search
 from moocow.plugins.mastermind import Mastermind
+from moocow.trees.files import tree_to_dict
 
 
 class InlinePool(parallel.GuessPool):

@@ -21,13 +21,13 @@ from moocow.engine.errors import MoocowError
 from moocow.engine.game import Game
 from moocow.engine.guess_rule import GuessRule
 from moocow.engine.table import FeedbackTable
-from moocow.engine.treefile import tree_stats
 from moocow.optimal import openings
 from moocow.optimal.bounds import INFEASIBLE
 from moocow.optimal.kernel.hard import still_legal
 from moocow.optimal.prove import prove_optimal, wide_game
 from moocow.optimal.wide import WideSearch, part_bounds
 from moocow.plugins import load_game
+from moocow.trees.files import tree_stats
 from moocow.wordlists.official import official_lists
 
 

@@ -15,8 +15,8 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
+from moocow.cli.platforms import classroom
 from moocow.platforms.classroom import grade_course, workflow_text
-from moocow.platforms.cli import classroom
 from moocow.runner import sandbox
 from moocow.runner.grading import grade
 from tests.gradescope_helpers import PLAYERS, moocow

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from moocow.platforms.cli import prairielearn
+from moocow.cli.platforms import prairielearn
 from moocow.platforms.prairielearn_grader import prairielearn_results
 from moocow.runner.grading import grade
 from moocow.runner.shown import GUESS_SHOWN, MOST_BYTES

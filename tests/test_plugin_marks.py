@@ -22,9 +22,9 @@ from moocow.engine.evaluation import evaluate
 from moocow.engine.feedback import FeedbackModel
 from moocow.engine.game import Codes, Game
 from moocow.engine.position import Position
-from moocow.engine.registry import load_strategy
 from moocow.engine.table import FeedbackTable
 from moocow.plugins import game_classes, load_game, load_plugin_file
+from moocow.plugins.strategy_registry import load_strategy
 from tests.test_wordle import reference_marks
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"

@@ -71,3 +71,9 @@ def test_an_upward_import_breaks_the_layers(tmp_path: Path) -> None:
     result = _lint_imports(tmp_path)
     assert result.returncode == 1
     assert "moocow.engine.position -> moocow.plugins.wordle" in result.stdout
+
+
+def test_the_package_top_holds_only_the_api_and_rooms() -> None:
+    """Every module lives in a room (a package); the top keeps the API and the entry points."""
+    loose = sorted(path.name for path in (ROOT / "moocow").glob("*.py"))
+    assert loose == ["__init__.py", "__main__.py", "api.py"]

@@ -15,13 +15,13 @@ import numpy as np
 import pytest
 
 from moocow.engine.errors import MoocowError
-from moocow.engine.treefile import tree_stats, tree_to_dict
 from moocow.optimal import parallel, proof_store, search
 from moocow.optimal.proof_store import ProofStore, row_digest
 from moocow.optimal.prove import OptimalResult, open_store, prove_optimal
 from moocow.optimal.search import Search
 from moocow.plugins.bottles import Bottles
 from moocow.plugins.mastermind import Mastermind
+from moocow.trees.files import tree_stats, tree_to_dict
 
 IRVING_SIX_BOTTLES = 3983
 MOOCOW = [sys.executable, "-c", "import sys; from moocow.cli import main; sys.argv[0] = 'moocow'; main()"]

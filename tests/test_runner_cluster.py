@@ -122,7 +122,7 @@ def test_a_scheduler_that_cannot_be_used_is_one_line(
     address: str, message: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """No scheduler there, or no address: one line, exit 2, before any round."""
-    from moocow import dask_cluster as on_dask
+    from moocow.cluster import connection as on_dask
 
     monkeypatch.setattr(on_dask, "CONNECT_SECONDS", 1.0)
     result = CliRunner().invoke(

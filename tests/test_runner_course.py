@@ -16,10 +16,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+from moocow.cli.runner import grade as grade_command
 from moocow.engine.errors import MoocowError
 from moocow.plugins import load_game
 from moocow.runner import bacrunner
-from moocow.runner.cli import grade as grade_command
 from moocow.runner.grading import grade
 from moocow.runner.limits import Limits
 from moocow.wordlists.alpha import ALPHA_FILE

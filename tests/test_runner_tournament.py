@@ -17,8 +17,8 @@ from typer.testing import CliRunner
 
 import moocow
 from moocow.cli import app
+from moocow.cli.runner import tournament as tournament_command
 from moocow.engine.errors import MoocowError
-from moocow.runner.cli import tournament as tournament_command
 from moocow.runner.decks import load_deck
 from moocow.runner.limits import Limits
 from moocow.runner.results import header

@@ -14,13 +14,13 @@ from typer.testing import Result
 
 from moocow.engine.errors import MoocowError
 from moocow.engine.evaluation import evaluate, evaluate_with_tree
-from moocow.engine.registry import load_strategy
-from moocow.engine.selbytree import read_selby_text, selby_text
 from moocow.engine.tree import Node
-from moocow.engine.treefile import load_tree, parse_tree_document, save_tree, tree_stats, walk
 from moocow.plugins import load_game
 from moocow.plugins.bottles import Bottles
 from moocow.plugins.mastermind import Mastermind
+from moocow.plugins.strategy_registry import load_strategy
+from moocow.trees.files import load_tree, parse_tree_document, save_tree, tree_stats, walk
+from moocow.trees.selby import read_selby_text, selby_text
 from tests.test_cli_input import one_line_error, run
 
 WORDS = [

@@ -27,11 +27,11 @@ sys.stderr.write("\\nMODULES " + json.dumps(sorted(sys.modules)) + "\\n")
 SEARCH = ("numba", "moocow.optimal.search", "moocow.optimal.kernel", "moocow.optimal.prove")
 RUNNER = ("moocow.runner.tournament", "moocow.runner.workers", "moocow.runner.process")
 COMMAND_MODULES = (
-    "moocow.runner.cli",
-    "moocow.optimal.cli",
-    "moocow.tree_command",
+    "moocow.cli.runner",
+    "moocow.cli.optimal",
+    "moocow.cli.tree",
     "moocow.runner.sandbox",
-    "moocow.web.serve",
+    "moocow.cli.serve",
     "starlette",
     "uvicorn",
     "jinja2",
@@ -81,14 +81,14 @@ def test_commands_that_do_not_search_do_not_load_numba(arguments: tuple[str, ...
 def test_a_lazy_command_runs_with_its_own_options() -> None:
     """``optimal`` is made when named: its module loads then, and its options work."""
     modules = loaded("optimal", "mastermind:pegs=2,colors=2", "--workers", "1")
-    assert {"moocow.optimal.cli", "moocow.optimal.search"} <= modules
+    assert {"moocow.cli.optimal", "moocow.optimal.search"} <= modules
 
 
 def test_serve_loads_neither_the_search_nor_the_runner() -> None:
     """``moocow serve`` (here refused at once: the port is out of range) loads its own module, not
     numba, the exact search or the runner; the web app's modules load when it runs."""
     modules = loaded("serve", "--port", "70000")
-    assert "moocow.web.serve" in modules
+    assert "moocow.cli.serve" in modules
     assert not modules & {*SEARCH, *RUNNER, "starlette.applications", "uvicorn", "moocow.web.app"}
 
 
@@ -127,7 +127,7 @@ def test_command_line_values_are_read_without_pydantic(arguments: tuple[str, ...
     """typer reads values through pydantic (0.12 s and more of Knuth's 0.4 s); moocow's plain
     values, good or bad, are read by ``cli_values``."""
     modules = loaded(*arguments)
-    assert "moocow.commandline" in modules  # the probe ran the command
+    assert "moocow.cli.group" in modules  # the probe ran the command
     assert not any(module.split(".")[0] == "pydantic" for module in modules)
 
 

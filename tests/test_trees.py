@@ -9,28 +9,28 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from moocow.assistant import Assistant
+from moocow.cli.optimal import optimal
+from moocow.cli.runner import grade
+from moocow.cli.tree import tree
 from moocow.engine.errors import MoocowError
 from moocow.engine.evaluation import evaluate, evaluate_with_tree
 from moocow.engine.position import Position
-from moocow.engine.registry import load_strategy
 from moocow.engine.solve import solve
 from moocow.engine.strategies import Strategy
 from moocow.engine.tree import Node
-from moocow.engine.treefile import format_tree, load_tree, save_tree, tree_stats, tree_to_dot, walk
-from moocow.optimal.cli import optimal
+from moocow.play.assistant import Assistant
 from moocow.plugins.bottles import Bottles
 from moocow.plugins.digits import Digits
 from moocow.plugins.mastermind import Mastermind
+from moocow.plugins.strategy_registry import load_strategy
 from moocow.runner import seats
-from moocow.runner.cli import grade
 from moocow.runner.fouls import Failure, Foul
 from moocow.runner.limits import Limits
 from moocow.runner.players import PlayerKind, parse_player
 from moocow.runner.playertree import player_tree
 from moocow.runner.sandbox import Launch
 from moocow.runner.tournament import build_tournament, run_tournament
-from moocow.tree_command import tree
+from moocow.trees.files import format_tree, load_tree, save_tree, tree_stats, tree_to_dot, walk
 
 CASES = [
     (Mastermind(), "minmax:first=1122"),

@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 from moocow import api
 from moocow.cli import app
 from moocow.engine.solve import secret_index
-from moocow.opponent import deal_secret, scored
+from moocow.play.opponent import deal_secret, scored
 from tests.browser import PHONE, chromium, need_browser, new_phone, served
 
 

@@ -7,7 +7,7 @@ import base64
 import pytest
 
 from moocow import api
-from moocow.opponent import deal_secret
+from moocow.play.opponent import deal_secret
 from moocow.web import ends, tokens
 from tests.web_helpers import as_json, client
 

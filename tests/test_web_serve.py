@@ -12,8 +12,7 @@ import pytest
 import segno
 from typer.testing import CliRunner
 
-from moocow.cli import app
-from moocow.web import serve
+from moocow.cli import app, serve
 
 STARTER = "import sys; from moocow.cli import main; sys.argv[0] = 'moocow'; main()"
 

@@ -14,8 +14,8 @@ from typer.testing import CliRunner
 from moocow import api
 from moocow.cli import app
 from moocow.engine.evaluation import evaluate_with_tree
-from moocow.engine.registry import load_strategy
-from moocow.tree_svg import tree_to_svg
+from moocow.plugins.strategy_registry import load_strategy
+from moocow.trees.svg import tree_to_svg
 from tests.web_helpers import client
 
 SMALL = "mastermind:pegs=2,colors=4"

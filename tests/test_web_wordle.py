@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from moocow import api
 from moocow.cli import app
-from moocow.opponent import deal_secret
+from moocow.play.opponent import deal_secret
 from moocow.plugins import load_plugin_file
 from tests.test_web_fuzz import NASTY
 from tests.web_helpers import as_json, client

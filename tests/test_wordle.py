@@ -12,10 +12,10 @@ from moocow.engine.errors import MoocowError
 from moocow.engine.evaluation import evaluate
 from moocow.engine.feedback import Counts, Marks
 from moocow.engine.position import Position
-from moocow.engine.registry import load_strategy
 from moocow.engine.table import FeedbackTable
 from moocow.plugins import load_game
 from moocow.plugins.mastermind import Mastermind
+from moocow.plugins.strategy_registry import load_strategy
 from moocow.plugins.wordle import Wordle
 from moocow.wordlists import official
 

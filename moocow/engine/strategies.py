@@ -4,7 +4,7 @@ Every strategy is deterministic for its parameters (``random`` too: its choice i
 position), so a decision is a function of the position and is computed once and cached.
 Ties are broken the same way everywhere: candidates first, then (optionally, for games with a
 notion of moving pieces) the fewest moves from the last guess, then the lowest guess index.
-Strategies are found by name in ``moocow.engine.registry``.
+Strategies are found by name in ``moocow.plugins.strategy_registry``.
 
 At the table a strategy may be given a ``budget`` (seconds, by the cost model of
 ``engine.cost``, so that the same position always gets the same suggestion): a heuristic whose

@@ -21,11 +21,11 @@ import threading
 import time
 from typing import Any
 
-from moocow.dask_cluster import connected, load_plugins, threads, where
+from moocow.cluster.connection import connected, load_plugins, threads, where
 from moocow.engine.errors import MoocowError
+from moocow.engine.progress import notify
 from moocow.optimal.parallel import GuessOutcome, GuessPool, GuessSearch, GuessTask, Results, value_of_guess
 from moocow.plugins import local_plugin_files
-from moocow.terminal import err
 
 THREADS_SECONDS = 5.0
 """How often the cluster's thread count is asked again (workers may join or leave)."""
@@ -61,7 +61,7 @@ class DaskGuessPool(GuessPool):
     def __init__(self, search: GuessSearch, spec: SearchSpec, scheduler: str) -> None:
         self._stack = contextlib.ExitStack()
         self.client = self._stack.enter_context(connected(scheduler))
-        err.line(where(self.client))  # a search's errors from here on come mid-search, after its progress
+        notify(where(self.client))  # a search's errors from here on come mid-search, after its progress
         self.spec = spec
         self.plugins = local_plugin_files()
         self._asked = 0.0

@@ -21,14 +21,14 @@ import threading
 import time
 from typing import Any
 
-from moocow.dask_cluster import connected, load_plugins, scheduler_kept, threads, where
+from moocow.cluster.connection import connected, load_plugins, scheduler_kept, threads, where
+from moocow.engine.progress import notify
 from moocow.engine.tree import Node
 from moocow.optimal.cluster import LOST, THREADS_SECONDS, _searches, task_outcome
 from moocow.optimal.openings import Proof, searched
 from moocow.optimal.stopping import stop_if_asked
 from moocow.optimal.wide import STOP_POLL_SECONDS, WideSearch
 from moocow.plugins import local_plugin_files
-from moocow.terminal import err
 
 
 def opening_on_worker(
@@ -49,7 +49,7 @@ def opening_on_worker(
 def on_cluster(proof: Proof, scheduler: str) -> int:
     """Settle the openings on the cluster; the position of the first left untried."""
     with scheduler_kept(LOST), connected(scheduler) as client:
-        err.line(where(client))  # a proof's errors from here on come mid-search, after its progress
+        notify(where(client))  # a proof's errors from here on come mid-search, after its progress
         return _Flight(proof, client).run()
 
 

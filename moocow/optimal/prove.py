@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING
 from moocow.engine.errors import MoocowError
 from moocow.engine.evaluation import evaluate_with_tree
 from moocow.engine.game import Game
-from moocow.engine.registry import load_strategy
 from moocow.engine.tree import Node
 from moocow.optimal.bounds import INFEASIBLE
 from moocow.optimal.kernel.layout import INDEX_BITS
 from moocow.optimal.search import PARALLEL_LEVEL, ProgressHook, Search, SearchStats
+from moocow.plugins.strategy_registry import load_strategy
 
 if TYPE_CHECKING:  # loaded only for a proof kept in a store
     from moocow.optimal.proof_store import ProofStore
@@ -112,7 +112,7 @@ def prove_optimal(
     if not wide and first is not None and store is not None:
         raise MoocowError("--store keeps a proof over every opening: give it without --first")
     if scheduler is not None:  # a wrong address is one line now, not once the search has run long
-        from moocow.dask_cluster import check_scheduler
+        from moocow.cluster.connection import check_scheduler
 
         check_scheduler(scheduler)
     if wide:

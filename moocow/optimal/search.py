@@ -36,12 +36,12 @@ from moocow.engine.game import Game
 from moocow.engine.symmetry import GuessClasses
 from moocow.engine.table import FeedbackTable
 from moocow.engine.tree import Node
-from moocow.engine.treefile import tree_stats
 from moocow.optimal.bounds import INFEASIBLE, level_bounds
 from moocow.optimal.kernel_search import KernelSearch
 from moocow.optimal.partition import answers_present, ordered_guesses, split_parts
 from moocow.optimal.stats import ProgressHook, RootState, SearchStats
 from moocow.optimal.stopping import listening, stop_if_asked
+from moocow.trees.files import tree_stats
 
 if TYPE_CHECKING:  # the workers and the store load only when a search uses them
     from moocow.optimal.parallel import GuessPool, GuessTask

@@ -25,7 +25,7 @@ from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
-from moocow.dask_cluster import connected, load_plugins, scheduler_kept, task_cancelled, where
+from moocow.cluster.connection import connected, load_plugins, scheduler_kept, task_cancelled, where
 from moocow.engine.errors import MoocowError
 from moocow.plugins import local_plugin_files
 from moocow.runner.orphans import adopt_orphans

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from moocow.engine.errors import MoocowError
-from moocow.engine.registry import STRATEGIES, load_strategy, parse_strategy_spec
+from moocow.plugins.strategy_registry import STRATEGIES, load_strategy, parse_strategy_spec
 from moocow.runner.files import identity
 from moocow.runner.sandbox import bindable
 

@@ -20,9 +20,9 @@ from pathlib import Path
 
 from moocow.engine.game import Game
 from moocow.engine.position import Position
-from moocow.engine.registry import load_strategy
 from moocow.engine.strategies import Strategy, check_opening
 from moocow.plugins import local_plugin_files
+from moocow.plugins.strategy_registry import load_strategy
 from moocow.runner import protocol
 from moocow.runner.bacrunner import is_course_deck
 from moocow.runner.decks import load_deck

@@ -18,9 +18,9 @@ from typing import Any, Protocol
 
 from moocow.engine.errors import MoocowError
 from moocow.engine.inputs import open_regular
-from moocow.engine.registry import load_strategy
 from moocow.engine.seeds import checked_seed
 from moocow.engine.strategies import check_opening
+from moocow.plugins.strategy_registry import load_strategy
 from moocow.runner.decks import GameDeck, load_deck
 from moocow.runner.fingerprint import player_digest
 from moocow.runner.leaderboard import Standing, standings

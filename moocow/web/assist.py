@@ -14,10 +14,10 @@ from starlette.datastructures import QueryParams
 from starlette.requests import Request
 from starlette.responses import Response
 
-from moocow.assistant import LIST_LIMIT, Assistant, marked
 from moocow.engine.errors import MoocowError, quoted
 from moocow.engine.wording import plural
-from moocow.pieces import alphabet
+from moocow.play.assistant import LIST_LIMIT, Assistant, marked
+from moocow.play.pieces import alphabet
 from moocow.web.marks import feedback_data, has_tiles, model_data, read_pattern, tiles
 from moocow.web.moves import MAX_TYPED, Url, pieces, read_url, sent_whole, split_entry
 from moocow.web.offload import worked

@@ -8,8 +8,8 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import Response
 
-from moocow.engine.registry import STRATEGIES
 from moocow.plugins import game_classes
+from moocow.plugins.strategy_registry import STRATEGIES
 from moocow.web.pages import link, page
 from moocow.web.specs import FILE_STRATEGIES
 

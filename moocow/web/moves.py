@@ -16,7 +16,7 @@ from starlette.datastructures import QueryParams
 
 from moocow.engine.errors import MoocowError, quoted
 from moocow.engine.game import Game
-from moocow.pieces import alphabet, next_pieces
+from moocow.play.pieces import alphabet, next_pieces
 from moocow.web.pages import link
 
 MAX_MOVES = 40

@@ -16,8 +16,8 @@ from moocow.engine.errors import MoocowError, quoted
 from moocow.engine.game import Game
 from moocow.engine.position import Position
 from moocow.engine.wording import plural
-from moocow.opponent import deal_secret, scored
-from moocow.pieces import alphabet
+from moocow.play.opponent import deal_secret, scored
+from moocow.play.pieces import alphabet
 from moocow.web.ends import Ends
 from moocow.web.marks import feedback_data, model_data
 from moocow.web.moves import MAX_TYPED, Url, pieces, read_url, sent_whole

@@ -1,4 +1,4 @@
-"""A game looked back on, as the web page shows it (``moocow.review``): after a game against the
+"""A game looked back on, as the web page shows it (``moocow.play.review``): after a game against the
 computer and for a tournament's round replayed."""
 
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from moocow.engine.game import Game
-from moocow.review import REVIEWER
-from moocow.review import review as reviewed
+from moocow.play.review import REVIEWER
+from moocow.play.review import review as reviewed
 from moocow.web.marks import feedback_data
 
 __all__ = ["REVIEWER", "review"]

@@ -17,14 +17,14 @@ import threading
 from collections import OrderedDict
 
 from moocow import api
-from moocow.assistant import Assistant
 from moocow.engine.cost import BUILD_NS, scoring_seconds
 from moocow.engine.errors import MoocowError
 from moocow.engine.game import Game
 from moocow.engine.params import parse_spec
-from moocow.engine.registry import parse_strategy_spec
 from moocow.engine.table import FeedbackTable
+from moocow.play.assistant import Assistant
 from moocow.plugins import game_classes, make_game
+from moocow.plugins.strategy_registry import parse_strategy_spec
 
 MAX_SPEC = 200
 """Characters a spec in a URL may have."""

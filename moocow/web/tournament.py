@@ -13,7 +13,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from moocow.engine.errors import MoocowError, quoted
-from moocow.opponent import scored
+from moocow.play.opponent import scored
 from moocow.runner.bacrunner import is_course_deck
 from moocow.runner.leaderboard import Standing, standings
 from moocow.runner.shown_results import ShownResults, read_shown

@@ -20,14 +20,14 @@ from starlette.responses import RedirectResponse, Response
 
 from moocow.engine.errors import MoocowError, quoted
 from moocow.engine.game import Game
-from moocow.engine.treefile import (
+from moocow.trees.files import (
     node_from_document,
     parse_tree_document,
     read_tree_document,
     tree_from_document,
     tree_to_dict,
 )
-from moocow.tree_svg import tree_to_svg
+from moocow.trees.svg import tree_to_svg
 from moocow.web.app import MAX_BODY
 from moocow.web.compare import plan
 from moocow.web.named import named_file

@@ -50,7 +50,7 @@ def evaluate(game: str, strategy: str, pipe: Connection) -> None:
     file's document), or the refusal."""
     from moocow.engine.evaluation import evaluate_with_tree
     from moocow.engine.progress import reporting
-    from moocow.engine.treefile import tree_to_dict
+    from moocow.trees.files import tree_to_dict
 
     try:
         loaded, chosen = api.load_game(game), api.load_strategy(strategy)

@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from moocow.commandline import MoocowCommand, MoocowGroup
+from moocow.cli.group import MoocowCommand, MoocowGroup
+from moocow.cli.terminal import err, one_line_errors, out
 from moocow.runner.display import printable
-from moocow.terminal import err, one_line_errors, out
 
 if TYPE_CHECKING:
     from moocow.gradescope.course import Course

@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from moocow.cli.terminal import Output, err, out
 from moocow.engine.errors import MoocowError
 from moocow.runner.files import check_output
-from moocow.terminal import Output, err, out
 
 if TYPE_CHECKING:
     from moocow.engine.game import Game
@@ -70,7 +70,7 @@ def emit(
     svg: Path | None = None,
 ) -> None:
     """Save, print and export a tree as asked."""
-    from moocow.engine.treefile import format_tree, save_tree, tree_to_dot
+    from moocow.trees.files import format_tree, save_tree, tree_to_dot
 
     if save is not None:
         save_tree(save, game, root, label)
@@ -85,7 +85,7 @@ def emit(
             _write(dot, text)
             out.line(f"Graphviz file written to {dot}")
     if svg is not None:
-        from moocow.tree_svg import tree_to_svg
+        from moocow.trees.svg import tree_to_svg
 
         _write(svg, tree_to_svg(game, root, title=f"{game.spec} with {label}"))
         notes(dot).line(f"SVG drawing written to {svg}")

@@ -8,12 +8,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from moocow.assistant import Assistant, marked
 from moocow.engine.cost import LEVELS_FACTOR, scoring_seconds
 from moocow.engine.errors import MoocowError
 from moocow.engine.game import Game
 from moocow.engine.position import Position
-from moocow.opponent import scored
+from moocow.play.assistant import Assistant, marked
+from moocow.play.opponent import scored
 
 REVIEWER = "minmax"
 """The strategy whose choices a review shows."""

@@ -16,7 +16,7 @@ from moocow.engine.params import Param
 from moocow.engine.position import Position
 from moocow.engine.strategies import OPENING, Strategy
 from moocow.engine.tree import Node
-from moocow.engine.treefile import load_tree
+from moocow.trees.files import load_tree
 
 
 class TreeStrategy(Strategy):

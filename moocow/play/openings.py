@@ -21,7 +21,7 @@ from pathlib import Path
 
 from moocow.engine.game import Game
 from moocow.engine.strategies import Strategy
-from moocow.engine.treestrategy import TreeStrategy
+from moocow.trees.follow import TreeStrategy
 
 KEPT = 64
 """Openings the process keeps."""

@@ -20,8 +20,8 @@ import threading
 import time
 from types import TracebackType
 
+from moocow.cli.terminal import Output, ProgressBars, err, progress_bars
 from moocow.engine.cost import duration
-from moocow.terminal import Output, ProgressBars, err, progress_bars
 
 FIRST_LOG_SECONDS = 10.0
 """Off a terminal, the first line of the interval comes this long after the start."""

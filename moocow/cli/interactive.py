@@ -16,12 +16,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from moocow.assistant import LIST_LIMIT, Assistant, OutsideGuess, marked
 from moocow.engine.errors import MoocowError
 from moocow.engine.game import Game
 from moocow.engine.position import Position
 from moocow.engine.wording import plural
-from moocow.opponent import deal_secret, scored
+from moocow.play.assistant import LIST_LIMIT, Assistant, OutsideGuess, marked
+from moocow.play.opponent import deal_secret, scored
 
 if TYPE_CHECKING:
     from rich.text import Text
@@ -251,7 +251,7 @@ class Shown:
         """``prefix`` and the guess with its feedback; ``echo`` (play's answer) shows the feedback
         alone where there are no tiles, as the computer's answer always read."""
         if self.colour and self.tiled:
-            from moocow.terminal import tiles
+            from moocow.cli.terminal import tiles
 
             return tiles(guess, self.game.feedback_model.parts(value), prefix)
         feedback = self.game.format_feedback(value)
@@ -288,7 +288,7 @@ def _review(game: Game, played: list[tuple[int, int]], say: Say, shown: Shown, s
     what that would have left, and the guesses the engine expects to need from there."""
     if not played:
         return
-    from moocow.review import REVIEWER, review
+    from moocow.play.review import REVIEWER, review
 
     say(f"Review: each guess, what it left, and what {REVIEWER} would have played there.")
     steps = review(game, played, secret)

@@ -17,13 +17,13 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from moocow.cli.terminal import err, one_line_errors, out
 from moocow.engine.errors import MoocowError
 from moocow.engine.wording import plural
 from moocow.runner import bacrunner
 from moocow.runner.display import printable
 from moocow.runner.limits import Limits
 from moocow.runner.sandbox import SandboxPolicy, check_one_name, referee_line
-from moocow.terminal import err, one_line_errors, out
 
 if TYPE_CHECKING:
     from rich.table import Table

@@ -1,7 +1,7 @@
 """The ``moocow`` command line: options in, one library call, results out.
 
 Every command turns ``MoocowError`` (bad input from a person) into one line on stderr and exit
-status 2, and so does the group for usage errors (``moocow.commandline``); anything else is a bug
+status 2, and so does the group for usage errors (``moocow.cli.group``); anything else is a bug
 and keeps its traceback. Each command imports what it uses when it runs: ``moocow --help`` loads
 typer and rich, not numpy, numba, the games or the runner (``tests/test_startup.py`` holds it to
 that).
@@ -19,10 +19,10 @@ from typing import Annotated, Any, ClassVar, TypeVar
 
 import typer
 
-from moocow.commandline import INTERRUPTED, MoocowCommand, MoocowGroup
+from moocow.cli.group import INTERRUPTED, MoocowCommand, MoocowGroup
+from moocow.cli.terminal import err, note_long_evaluation, one_line_errors, out, progress_bars
 from moocow.engine.wording import plural
 from moocow.runner.display import printable
-from moocow.terminal import err, note_long_evaluation, one_line_errors, out, progress_bars
 
 
 class Moocow(MoocowGroup):
@@ -30,15 +30,15 @@ class Moocow(MoocowGroup):
     (or listed by help): Knuth's evaluation does not load their modules."""
 
     lazy_commands: ClassVar[dict[str, str]] = {
-        "tournament": "moocow.runner.cli:tournament",
-        "grade": "moocow.runner.cli:grade",
-        "verify": "moocow.runner.cli:verify",
-        "optimal": "moocow.optimal.cli:optimal",
-        "tree": "moocow.tree_command:tree",
-        "gradescope": "moocow.gradescope.cli:app",
-        "serve": "moocow.web.serve:serve",
-        "prairielearn": "moocow.platforms.cli:prairielearn",
-        "classroom": "moocow.platforms.cli:classroom",
+        "tournament": "moocow.cli.runner:tournament",
+        "grade": "moocow.cli.runner:grade",
+        "verify": "moocow.cli.runner:verify",
+        "optimal": "moocow.cli.optimal:optimal",
+        "tree": "moocow.cli.tree:tree",
+        "gradescope": "moocow.cli.gradescope:app",
+        "serve": "moocow.cli.serve:serve",
+        "prairielearn": "moocow.cli.platforms:prairielearn",
+        "classroom": "moocow.cli.platforms:classroom",
     }
 
 
@@ -220,7 +220,7 @@ def evaluate(
 def assist(game: GameArg, strategy: StrategyOpt = "minmax") -> None:
     """Help at the table: type each guess and its score; see what remains and what to try next."""
     from moocow import api
-    from moocow.interactive import assist as run_assistant
+    from moocow.cli.interactive import assist as run_assistant
 
     _tolerant_stdin()
     ask = Prompt()
@@ -237,7 +237,7 @@ def play(
 ) -> None:
     """Guess the computer's secret."""
     from moocow import api
-    from moocow.interactive import play as run_play
+    from moocow.cli.interactive import play as run_play
 
     _tolerant_stdin()
     ask = Prompt()

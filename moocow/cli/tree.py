@@ -10,12 +10,12 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from moocow.cli.runner import NoSandboxOpt
+from moocow.cli.terminal import err, note_long_evaluation, one_line_errors, progress_bars
+from moocow.cli.tree_output import DotOpt, SaveOpt, ShowOpt, SvgOpt, check_outputs, emit, notes
 from moocow.engine.errors import MoocowError
 from moocow.engine.wording import plural
-from moocow.runner.cli import NoSandboxOpt
 from moocow.runner.sandbox import SandboxPolicy
-from moocow.terminal import err, note_long_evaluation, one_line_errors, progress_bars
-from moocow.tree_output import DotOpt, SaveOpt, ShowOpt, SvgOpt, check_outputs, emit, notes
 
 if TYPE_CHECKING:
     from moocow.engine.game import Game
@@ -58,10 +58,10 @@ def tree(
 ) -> None:
     """Build the tree of a strategy or a player over every secret: save it, print it, or export it."""
     from moocow.engine.evaluation import estimate, evaluate_with_tree
-    from moocow.engine.registry import load_strategy
-    from moocow.engine.treefile import tree_stats
     from moocow.plugins import load_game
+    from moocow.plugins.strategy_registry import load_strategy
     from moocow.runner.players import PlayerKind, parse_player
+    from moocow.trees.files import tree_stats
 
     with one_line_errors():
         if strategy is not None and player is not None:

@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from moocow.cli.terminal import err, one_line_errors
+from moocow.cli.tree_output import DotOpt, SaveOpt, ShowOpt, check_outputs, emit, notes
 from moocow.engine.wording import plural
 from moocow.optimal.machine import usable_cores
-from moocow.terminal import err, one_line_errors
-from moocow.tree_output import DotOpt, SaveOpt, ShowOpt, check_outputs, emit, notes
 
 if TYPE_CHECKING:
     from moocow.optimal.prove import OptimalResult
@@ -77,8 +77,8 @@ def optimal(
     dot: DotOpt = None,
 ) -> None:
     """Find the strategy with the fewest guesses in total, and prove it (Ctrl-C keeps the best so far)."""
+    from moocow.cli.search_progress import SearchProgress
     from moocow.optimal.prove import prove_optimal
-    from moocow.optimal.search_progress import SearchProgress
     from moocow.optimal.stopping import stopped_by_signals
     from moocow.plugins import load_game
 
@@ -111,7 +111,7 @@ def optimal(
 def result_document(result: OptimalResult, first: str | None) -> dict[str, Any]:
     """The result as JSON: the total, whether proven, the worst case and how many secrets each
     number of guesses wins."""
-    from moocow.engine.treefile import tree_stats
+    from moocow.trees.files import tree_stats
 
     document: dict[str, Any] = {
         "game": result.game,

@@ -41,7 +41,7 @@ def serve(
     ] = None,
 ) -> None:
     """Serve the assistant, games against the computer and tournament results as web pages."""
-    from moocow.terminal import one_line_errors
+    from moocow.cli.terminal import one_line_errors
 
     with one_line_errors():
         files = [_readable(path, "results file") for path in results or []]

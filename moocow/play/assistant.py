@@ -16,7 +16,7 @@ from moocow.engine.errors import MoocowError
 from moocow.engine.game import Game
 from moocow.engine.position import Position
 from moocow.engine.strategies import Strategy
-from moocow.openings import built_in, known_opening, opening_key, remember_opening
+from moocow.play.openings import built_in, known_opening, opening_key, remember_opening
 
 LIST_LIMIT = 20
 """The assistant lists the remaining codes when at most this many are left."""

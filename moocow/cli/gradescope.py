@@ -8,10 +8,10 @@ from typing import Annotated
 
 import typer
 
-from moocow.commandline import MoocowCommand, MoocowGroup
+from moocow.cli.group import MoocowCommand, MoocowGroup
+from moocow.cli.terminal import err, one_line_errors, out
 from moocow.engine.errors import MoocowError
 from moocow.runner.display import printable
-from moocow.terminal import err, one_line_errors, out
 
 app = typer.Typer(
     cls=MoocowGroup,

@@ -28,9 +28,9 @@ import typer
 import typer.main
 from typer.core import TyperArgument, TyperCommand, TyperGroup
 
-from moocow import cli_values
+from moocow.cli import values as cli_values
+from moocow.cli.terminal import err
 from moocow.runner.display import printable
-from moocow.terminal import err
 
 try:  # typer from 0.20 on carries its own click
     from typer._click import exceptions as click_errors

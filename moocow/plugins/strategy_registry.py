@@ -21,7 +21,7 @@ from moocow.engine.strategies import (
     RandomCandidate,
     Strategy,
 )
-from moocow.engine.treestrategy import TreeStrategy
+from moocow.trees.follow import TreeStrategy
 
 STRATEGIES: dict[str, type[Strategy]] = {
     cls.name: cls for cls in (Minmax, Expected, Entropy, Parts, FirstCandidate, RandomCandidate, TreeStrategy)

@@ -45,8 +45,8 @@ import numpy as np
 from moocow.engine.errors import MoocowError
 from moocow.engine.game import Game
 from moocow.engine.inputs import open_regular
-from moocow.engine.selbytree import is_selby_text, read_selby_text, rule_breach, selby_text
 from moocow.engine.tree import Node
+from moocow.trees.selby import is_selby_text, read_selby_text, rule_breach, selby_text
 
 FORMAT = "moocow-tree"
 """The ``format`` field of every tree file."""
