@@ -16,7 +16,6 @@ from moocow.cli import app
 from moocow.engine.errors import MoocowError
 from moocow.engine.position import Position
 from moocow.engine.solve import secret_index
-from moocow.engine.table import FeedbackTable
 from moocow.plugins import load_game
 from moocow.runner.fouls import Failure, Foul
 from moocow.runner.grading import grade
@@ -139,11 +138,10 @@ def test_a_hard_mode_breach_loses_the_round_with_the_rules_reason(lists: str) ->
     """zzzzz after aahed's marks: refused as the engine's position refuses it, and not recorded as
     played; in normal mode the same guesses are played until the mercy limit."""
     game = load_game(lists + ",hard=true")
-    table = FeedbackTable.for_game(game)
     opening, breach = game.guess_index("aahed"), game.guess_index("zzzzz")
     hard = grade(BREACH, game=game.spec, rounds=3, seed=3)
     for result in hard.rounds:
-        answered = table.value(opening, secret_index(game, result.secret))
+        answered = game.score(opening, secret_index(game, result.secret))
         with pytest.raises(MoocowError) as refused:
             Position.start(game).after(opening, answered).check_legal(breach)
         assert (result.failure, result.reason, result.guesses) == ("invalid", str(refused.value), ("aahed",))

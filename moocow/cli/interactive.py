@@ -182,7 +182,7 @@ def _example(game: Game) -> str:
 
 
 def _example_feedback(game: Game) -> str:
-    return game.format_feedback(int(game.feedback(game.guesses[:1], game.secrets[-1:])[0, 0]))
+    return game.format_feedback(game.score(0, len(game.secrets) - 1))
 
 
 def play(game: Game, seed: int | None, ask: Ask, say: Say, colour: bool = False) -> int | None:

@@ -274,6 +274,21 @@ class Game(ABC):
         that add up to at most the length). Partitions are counted over these values."""
         return list(Counts(self.feedback_fields, checked_length(self)).values())
 
+    def score(self, guess: int, secret: int) -> int:
+        """The feedback of one guess against one secret, both given as indices (of ``guesses`` and
+        of ``secrets``): every caller holds indices (a deal's secret, a typed guess looked up, a
+        strategy's decision), and indices are what the feedback table is read by, so no code is
+        copied to score a pair. Looked up in the game's feedback table (``caches.feedback_table``)
+        where it is held or small enough to build at once (a referee scores every guess so), else
+        ``feedback`` on the one pair: the same value either way. Every place that scores one pair
+        asks this; whether it wins is ``position.wins``."""
+        table = self.caches.feedback_table
+        if table is not None:
+            value = table.held_value(guess, secret)
+            if value is not None:
+                return value
+        return int(self.feedback(self.guesses[guess : guess + 1], self.secrets[secret : secret + 1])[0, 0])
+
     @property
     def feedback_bound(self) -> int:
         """Exclusive upper bound of the feedback values (``feedback_model.size``)."""

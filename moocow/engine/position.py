@@ -12,6 +12,16 @@ from moocow.engine.game import Game
 from moocow.engine.table import FeedbackTable
 
 
+def wins(game: Game, feedback: int) -> bool:
+    """Whether ``feedback`` ends the game: it is the winning value of the game's feedback model.
+
+    The one rule for a win (``Position.after`` and ``solved`` ask it, and so do the referee, the
+    player tree and a game against the computer): never a comparison of texts or of indices, since
+    the loaded games are checked to give the win to the secret itself only
+    (``checks.check_winning_answer``)."""
+    return feedback == game.feedback_model.win
+
+
 @dataclass(frozen=True, eq=False)
 class Position:
     """What a codebreaker knows: immutable, so a search can branch from it freely."""
@@ -43,7 +53,7 @@ class Position:
     @property
     def solved(self) -> bool:
         """Whether the last guess was answered with the winning feedback."""
-        return bool(self.history) and not self.last_outside and self.history[-1][1] == self.game.win
+        return bool(self.history) and not self.last_outside and wins(self.game, self.history[-1][1])
 
     @property
     def is_start(self) -> bool:
@@ -105,9 +115,10 @@ class Position:
         return legal if self.allowed is None else self.allowed & legal
 
     def after(self, guess: int, feedback: int) -> Position:
-        """The position once ``guess`` got ``feedback``; feedback no candidate could give is refused."""
+        """The position once ``guess`` got ``feedback``; feedback no candidate could give is refused.
+        The winning feedback (``wins``) leaves the guess itself, solved."""
         remaining = self.candidates[self.feedback_to(guess) == feedback]
-        if feedback == self.game.win:
+        if wins(self.game, feedback):
             remaining = remaining[self.game.secret_guess_index[remaining] == guess]
         if len(remaining) == 0:
             shown = self.game.format_feedback(feedback)
@@ -125,12 +136,13 @@ class Position:
         itself scores the win, and a code outside the guesses is no secret: the win is refused."""
         code = np.asarray(code, dtype=np.uint8)
         scores = self.game.feedback(code[None, :], self.game.secrets[self.candidates])[0]
-        remaining = self.candidates[(scores == feedback) & (feedback != self.game.win)]
+        won = wins(self.game, feedback)
+        remaining = self.candidates[scores == feedback] if not won else self.candidates[:0]
         if len(remaining) == 0:
             shown = self.game.format_feedback(feedback)
             why = (
                 "it is not in the game's list, so it is not the secret"
-                if feedback == self.game.win
+                if won
                 else ("no secret fits all the feedback so far")
             )
             raise MoocowError(f"feedback {shown} to {self.game.format_code(code)} is impossible: {why}")

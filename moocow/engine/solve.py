@@ -32,14 +32,13 @@ def solve(game: Game, strategy: Strategy, secret: int) -> list[Step]:
     """The guesses ``strategy`` makes against the secret with index ``secret``, until it wins."""
     check_opening(strategy, game)
     position = Position.start(game)
-    secret_code = game.secrets[secret : secret + 1]
     steps: list[Step] = []
     while not position.solved:
         if len(steps) > position.table.guess_count:
             raise MoocowError(f"strategy {strategy.spec} makes no progress in {game.spec}")
         guess = strategy.decide(position)
         note = strategy.note(position)
-        feedback = int(game.feedback(game.guesses[guess : guess + 1], secret_code)[0, 0])
+        feedback = game.score(guess, secret)
         was_candidate = bool((position.candidate_guesses == guess).any())
         before = len(position.candidates)
         position = position.after(guess, feedback)

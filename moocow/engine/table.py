@@ -228,13 +228,16 @@ class FeedbackTable:
         game = self.game
         return game.feedback(game.guesses[guess : guess + 1], game.secrets[secrets])[0]
 
-    def value(self, guess: int, secret: int) -> int:
-        """Feedback of one guess against one secret: a lookup where the table is held or small
-        enough to build at once (the referee asks this at every guess), else one pair scored."""
-        if self._use_held(1):
-            return int(self._held()[secret, guess])
-        game = self.game
-        return int(game.feedback(game.guesses[guess : guess + 1], game.secrets[secret : secret + 1])[0, 0])
+    def held_value(self, guess: int, secret: int) -> int | None:
+        """Feedback of one guess against one secret from the held table, built first if it is
+        small enough to build at once (the referee asks at every guess, through ``Game.score``);
+        ``None`` where the table is not held, and the game scores the one pair itself."""
+        rows = self._rows
+        if rows is None:
+            if not self._use_held(1):
+                return None
+            rows = self._held()
+        return int(rows[secret, guess])
 
     @property
     def built(self) -> bool:

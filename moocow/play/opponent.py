@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 
 from moocow.engine.game import Game
+from moocow.engine.position import wins
 from moocow.engine.seeds import checked_seed
 
 
@@ -19,6 +20,6 @@ def deal_secret(game: Game, seed: int | None) -> int:
 
 def scored(game: Game, secret: int, guess: int) -> tuple[int, bool]:
     """The computer's answer to ``guess`` (an index of the guesses) when the secret is ``secret``
-    (an index of the secrets), and whether it wins."""
-    value = int(game.feedback(game.guesses[guess : guess + 1], game.secrets[secret : secret + 1])[0, 0])
-    return value, value == game.win and int(game.secret_guess_index[secret]) == guess
+    (an index of the secrets), and whether it wins (``position.wins``: by the feedback alone)."""
+    value = game.score(guess, secret)
+    return value, wins(game, value)

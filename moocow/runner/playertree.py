@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 from moocow.engine.errors import MoocowError
 from moocow.engine.game import Game
+from moocow.engine.position import wins
 from moocow.engine.tree import Node
 from moocow.runner.bacrunner import MERCY
 from moocow.runner.decks import Deal
@@ -67,7 +68,6 @@ class _Merge:
     def add(self, deal: Deal, guesses: tuple[str, ...]) -> None:
         """Follow one solved game down the tree, adding the nodes it reaches first."""
         game = self.game
-        secret = game.secrets[deal.secret : deal.secret + 1]
         parent: Node | None = None
         answer = 0
         node = self.root
@@ -84,8 +84,8 @@ class _Merge:
             elif node.guess != guess:
                 raise MoocowError(self._undecided(history, node, text, deal.secret_text))
             node.size += 1
-            answer = int(game.feedback(game.guesses[guess : guess + 1], secret)[0, 0])
-            if answer == game.win:
+            answer = game.score(guess, deal.secret)
+            if wins(game, answer):
                 return
             history.append(f"{text} {game.format_feedback(answer)}")
             parent, node = node, node.children.get(answer)

@@ -3,10 +3,11 @@
 A round ends when the guess is the secret or after the mercy limit of guesses, as in the course
 runner: the score is the number of guesses, the winning one included, and a round that is not won
 (by the mercy limit or by a foul) scores the mercy limit. A guess of the game is answered with the
-game's feedback, looked up in its table; a course guess, any text (``rules.py``), with the course's
-bulls and cows. In a game whose rule narrows the guesses as it goes (Wordle's hard mode) a guess
-that breaks it loses the round as invalid, unplayed: the referee follows the rule's state, which
-no other game pays for.
+game's feedback (``Game.score``, looked up in its table) and wins by it (``position.wins``); a
+course guess, any text (``rules.py``), with the course's bulls and cows, and it wins as in the
+course, by being the secret's text. In a game whose rule narrows the guesses as it goes (Wordle's
+hard mode) a guess that breaks it loses the round as invalid, unplayed: the referee follows the
+rule's state, which no other game pays for.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from moocow.engine.position import wins
 from moocow.engine.table import FeedbackTable
 from moocow.runner.bacrunner import count_bulls_and_cows
 from moocow.runner.decks import Deal
@@ -46,7 +48,7 @@ def play_round(seat: Seat, deal: Deal, mercy: int) -> Outcome:
     """Play one round of ``deal`` with ``seat``; a foul loses the round, it never escapes."""
     game = deal.game
     secret, secret_text = deal.secret, deal.secret_text
-    table = FeedbackTable.for_game(game)
+    table = FeedbackTable.for_game(game)  # kept with the game: Game.score reads each guess from it
     rule = RuleInForce.of(game, table)
     guesses: list[str] = []
     seconds = 0.0
@@ -62,12 +64,14 @@ def play_round(seat: Seat, deal: Deal, mercy: int) -> Outcome:
             if rule is not None:
                 refused(seat, rule, guess)
             guesses.append(guess.text)
-            if guess.text == secret_text:
-                return Outcome(tuple(guesses), True, len(guesses), None, None, seconds)
-            if guess.index is None:
+            if guess.index is not None:
+                feedback = game.score(guess.index, secret)
+                won = wins(game, feedback)
+            else:  # the course's rule: its count gives 12345 four bulls against 1234, no win
+                won = guess.text == secret_text
                 feedback = game.feedback_model.encode(count_bulls_and_cows(guess.text, secret_text))
-            else:
-                feedback = table.value(guess.index, secret)
+            if won:
+                return Outcome(tuple(guesses), True, len(guesses), None, None, seconds)
             if rule is not None:
                 rule.answered(guess, feedback)
     except Foul as foul:

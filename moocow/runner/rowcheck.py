@@ -14,7 +14,6 @@ import math
 import re
 from typing import Any
 
-from moocow.engine.table import FeedbackTable
 from moocow.engine.wording import plural
 from moocow.runner.bacrunner import is_course_deck
 from moocow.runner.decks import Deal, load_deck
@@ -113,7 +112,7 @@ class RowCheck:
                 played = read_course_guess(guess) if course else read_guess(deal.game, guess)
                 if rule is not None and played.index is not None:
                     rule.check(played)
-                    rule.answered(played, FeedbackTable.for_game(deal.game).value(played.index, deal.secret))
+                    rule.answered(played, deal.game.score(played.index, deal.secret))
             except Foul as foul:
                 raise BadRow(f"guess {_shown(guess)} could not have been played: {foul.reason}") from None
             if played.text != guess:
