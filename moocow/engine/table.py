@@ -237,7 +237,7 @@ class FeedbackTable:
             if not self._use_held(1):
                 return None
             rows = self._held()
-        return int(rows[secret, guess])
+        return rows.item(secret, guess)  # a Python int, without the numpy scalar int() takes
 
     @property
     def built(self) -> bool:
