@@ -4,7 +4,7 @@ After the first guess of seven bottles the secrets fall into parts by how many b
 right (1,854, 1,855, 924, 315, 70, 21, 1). Each row searches one part alone, as the proof does,
 with the parts of every guess bounded one level deeper than counting before any is searched
 (``kernel.branch.set_bound``: each part's bound is its best guess's) against the same search
-with counting bounds alone (``kernel_search.PARTS_BOUNDED_DEEPER`` off), alternated in one process.
+with counting bounds alone (``Search.parts_bounded_deeper`` off), alternated in one process.
 
 A part is either solved exactly or, with a budget, refuted: proving that it needs at least the
 budget is most of a proof's work, and where exact search of the part takes too long (the
@@ -23,7 +23,7 @@ from bench.fresh import fresh_game
 from bench.measure import Measured, measure, median
 from bench.rows import Row, ratio
 from moocow.engine.game import Game
-from moocow.optimal import kernel_search, search
+from moocow.optimal import search
 from moocow.optimal.bounds import INFEASIBLE
 from moocow.optimal.search import Search
 from moocow.optimal.stats import SearchStats
@@ -36,14 +36,14 @@ FIRST_GUESS = 0
 
 @contextmanager
 def counting_bounds_only() -> Iterator[None]:
-    """Parts bounded by counting alone, as before ``set_bound``: in the compiled kernel and at
-    the Python levels (``search.PROBE_LEVEL``)."""
-    deeper, probe_level = kernel_search.PARTS_BOUNDED_DEEPER, search.PROBE_LEVEL
-    kernel_search.PARTS_BOUNDED_DEEPER, search.PROBE_LEVEL = False, 1 << 30
+    """Parts bounded by counting alone at the Python levels (``search.PROBE_LEVEL``), as before
+    ``set_bound``; the search's kernel is told so itself (``Search.parts_bounded_deeper``)."""
+    probe_level = search.PROBE_LEVEL
+    search.PROBE_LEVEL = 1 << 30
     try:
         yield
     finally:
-        kernel_search.PARTS_BOUNDED_DEEPER, search.PROBE_LEVEL = deeper, probe_level
+        search.PROBE_LEVEL = probe_level
 
 
 PartOutcome = tuple[int, SearchStats]
@@ -73,7 +73,7 @@ class BoundsWorkload:
         for _ in range(self.repeats):
             ours.append(measure(self._search))
             with counting_bounds_only():
-                theirs.append(measure(self._search))
+                theirs.append(measure(self._search, False))
         (value, stats), (their_value, their_stats) = ours[0].value, theirs[0].value
         size = len(self._part(load_game(GAME)))
         job = "solved exactly" if self.budget is None else f"refuted below {self.budget:,}"
@@ -108,9 +108,9 @@ class BoundsWorkload:
         right = (secrets == secrets[FIRST_GUESS]).sum(axis=1)
         return np.flatnonzero(right == self.right).astype(np.int32)
 
-    def _search(self) -> PartOutcome:
+    def _search(self, deeper: bool = True) -> PartOutcome:
         game = fresh_game(GAME)
-        searching = Search(game)
+        searching = Search(game, parts_bounded_deeper=deeper)
         beta = INFEASIBLE if self.budget is None else self.budget
         value = searching.solve(self._part(game), None, beta, (FIRST_GUESS,), 1)
         return value, searching.stats

@@ -7,11 +7,12 @@ import os
 import shutil
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
+from moocow.optimal.kernel import entries
 from moocow.plugins import LOAD_PLUGINS_VARIABLE, reset_plugins
 from moocow.runner import sandbox
 from tests.gradescope_helpers import system_venv
@@ -39,6 +40,19 @@ def private_state() -> Iterator[None]:
     else:
         os.environ["XDG_STATE_HOME"] = before
     shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture
+def serve_anew() -> Iterator[Callable[[bool], None]]:
+    """Called with ``ahead_of_time``: every entry point of the kernels forgets the code it was served
+    and serves each kind anew, ahead of time or (off) by numba alone; after the test, ahead of time."""
+
+    def serve(ahead_of_time: bool) -> None:
+        for entry in entries.ALL_ENTRIES:
+            entry.reset(ahead_of_time)
+
+    yield serve
+    serve(True)
 
 
 @pytest.fixture

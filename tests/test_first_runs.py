@@ -7,6 +7,7 @@ import dataclasses
 import os
 import subprocess
 import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
@@ -17,19 +18,18 @@ import moocow
 from moocow.cli import app
 from moocow.engine import progress, warmup
 from moocow.engine.kernel import ahead
-from moocow.optimal.kernel import entries
 from moocow.runner import tournament as running
 
 
 @pytest.fixture
-def heard(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+def heard() -> Iterator[list[str]]:
     """The engine's notices, and a process whose kernels are not warm yet."""
     notices: list[str] = []
     progress.listen(notices.append)
-    monkeypatch.setattr(warmup, "_warm", False)
-    monkeypatch.setattr(warmup, "_checked", False)
+    warmup.KERNELS.reset()
     yield notices
     progress.listen(None)
+    warmup.KERNELS.reset()  # what the test left is no real kernel's state
 
 
 @pytest.mark.parametrize("cached", [False, True], ids=["cold cache", "warm cache"])
@@ -143,18 +143,17 @@ def test_a_warm_cache_is_not_loaded_up_front(heard: list[str], monkeypatch: pyte
 
 
 def test_the_first_proof_of_a_game_says_it_builds(
-    heard: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    heard: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, serve_anew: Callable[[bool], None]
 ) -> None:
     """Building the exact search's modules took 35 to 60 s with nothing said: it is said once, as
     the first build starts, however many modules follow."""
     monkeypatch.setattr(ahead, "cache_directory", lambda: tmp_path)
-    monkeypatch.setattr(ahead, "_announced", False)
     monkeypatch.setattr(ahead, "build_command", lambda request: [sys.executable, "-c", "raise SystemExit(1)"])
     from moocow.optimal.prove import prove_optimal
     from moocow.plugins.mastermind import Mastermind
 
-    for entry in entries.ALL_ENTRIES:
-        monkeypatch.setattr(entry, "_served", {})
+    ahead.BUILDING.reset()
+    serve_anew(True)
     prove_optimal(Mastermind(pegs=3, colors=4))
     assert heard == [ahead.BUILD_NOTICE]
     assert len(list(tmp_path.glob("*.failed"))) > 1

@@ -6,13 +6,13 @@ from __future__ import annotations
 import importlib.util
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from moocow.engine.kernel import ahead, stamp
-from moocow.engine.kernel import entries as serving
 from moocow.engine.kernel.entries import Entry, describe
 from moocow.optimal.kernel import entries, store
 from moocow.optimal.kernel.set_store import SetStore
@@ -80,13 +80,11 @@ def test_a_damaged_module_is_set_aside_for_numba(tmp_path: Path, monkeypatch: py
     assert "does not load" in (tmp_path / f"{name}.failed").read_text()
 
 
-def test_the_same_proof_with_every_entry_served_by_numba(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_same_proof_with_every_entry_served_by_numba(serve_anew: Callable[[bool], None]) -> None:
     """The two ways of serving the kernel find the same optimum and the same tree."""
     game = Mastermind(pegs=3, colors=4)
     built = prove_optimal(game)
-    monkeypatch.setattr(serving, "AHEAD_OF_TIME", False)
-    for entry in entries.ALL_ENTRIES:
-        monkeypatch.setattr(entry, "_served", {})
+    serve_anew(False)
     jitted = prove_optimal(game)
     assert jitted.total == built.total and built.root is not None and jitted.root is not None
     assert tree_to_dict(game, jitted.root, "optimal") == tree_to_dict(game, built.root, "optimal")

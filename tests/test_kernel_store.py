@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from moocow.engine.game import Game
-from moocow.engine.kernel import entries as serving
 from moocow.engine.kernel import loading, stamp
 from moocow.optimal import kernel_search, machine, search
 from moocow.optimal.kernel import branch, entries, set_store, store
@@ -128,12 +128,13 @@ def test_every_module_of_the_kernel_stamps_its_cache() -> None:
 
 
 @pytest.mark.parametrize("ahead_of_time", [True, False], ids=["ahead of time", "numba"])
-def test_the_search_compiles_once_for_every_job(ahead_of_time: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_search_compiles_once_for_every_job(
+    ahead_of_time: bool, serve_anew: Callable[[bool], None]
+) -> None:
     """Every job of ``search`` (a set, a guess's parts, a bound) and its recursion share one
     kind of arguments, built ahead of time once; and one signature for numba, whose cache cannot
     load a recursion across signatures."""
-    monkeypatch.setattr(serving, "AHEAD_OF_TIME", ahead_of_time)
-    monkeypatch.setattr(entries.SEARCH, "_served", {})
+    serve_anew(ahead_of_time)
     prove_optimal(Mastermind(pegs=3, colors=3), max_depth=4)
     prove_optimal(Mastermind(pegs=3, colors=3))
     assert len(entries.SEARCH.kinds) == 1

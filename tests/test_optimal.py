@@ -16,7 +16,7 @@ from moocow.engine.game import Game
 from moocow.engine.kernel import relabel
 from moocow.engine.symmetry import GuessClasses, bucket_starts
 from moocow.engine.table import FeedbackTable
-from moocow.optimal import kernel_search, parallel, partition, search
+from moocow.optimal import parallel, partition, search
 from moocow.optimal.bounds import INFEASIBLE, level_bounds
 from moocow.optimal.kernel import scores
 from moocow.optimal.parallel import ForkedGuessPool
@@ -484,16 +484,12 @@ def test_compiled_relabelling_matches_the_python_classes(game: Game) -> None:
                 assert (mask == expected).all()
 
 
-def test_deeper_part_bounds_change_the_work_not_the_optimum(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_deeper_part_bounds_change_the_work_not_the_optimum() -> None:
     """Bounding a guess's parts by their best guesses (``set_bound``) only prunes: six bottles
-    are proven 3,924 with it and with counting bounds alone, with far fewer sets searched."""
-    proofs = {}
-    for deeper in (True, False):
-        monkeypatch.setattr(kernel_search, "PARTS_BOUNDED_DEEPER", deeper)
-        proofs[deeper] = prove_optimal(Bottles(n=6))
-    assert proofs[True].total == proofs[False].total == 3924
-    assert proofs[True].proven and proofs[False].proven
-    assert proofs[True].stats.nodes * 10 < proofs[False].stats.nodes
+    are solved 3,924 with it and with counting bounds alone, with far fewer sets searched."""
+    searches = {deeper: Search(Bottles(n=6), parts_bounded_deeper=deeper) for deeper in (True, False)}
+    assert [searching.run() for searching in searches.values()] == [3924, 3924]
+    assert searches[True].stats.nodes * 10 < searches[False].stats.nodes
 
 
 def test_a_resumed_long_proof_starts_its_workers_at_once(

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from moocow.plugins import _games
+from moocow.plugins import PLUGINS
 from moocow.web import specs, workers
 from tests.web_helpers import client
 
@@ -18,16 +18,16 @@ BIG = "mastermind:pegs=7,colors=9"
 def a_fresh_server() -> Iterator[None]:
     """No game built or priced yet, as in a server just started, whatever tests ran before in this
     process (the caches are the process's: an earlier test that built a game made it look cheap)."""
-    games, known = dict(_games), specs._known.copy()
-    _games.clear()
+    games, known = dict(PLUGINS.games), specs._known.copy()
+    PLUGINS.games.clear()
     specs._known.clear()
     yield
-    _games.update(games)
+    PLUGINS.games.update(games)
     specs._known.update(known)
 
 
 def built_here(spec: str) -> bool:
-    return any(key[1] == spec for key in _games)
+    return any(key[1] == spec for key in PLUGINS.games)
 
 
 def test_a_game_not_known_to_be_cheap_is_worked_out_in_a_worker(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -44,6 +44,27 @@ def notify(text: str) -> None:
         listener(text)
 
 
+class Notice:
+    """A notice said once per process (``say``), however often its occasion comes: what it warns
+    of (a build of compiled code) is the process's, whichever call meets it first. ``reset`` lets
+    it be said again (for tests)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.said = False
+        """Whether this process has said it."""
+
+    def say(self) -> None:
+        """Say it, unless this process already has."""
+        if not self.said:
+            self.said = True
+            notify(self.text)
+
+    def reset(self) -> None:
+        """Let it be said again."""
+        self.said = False
+
+
 @contextlib.contextmanager
 def reporting(reporter: Reporter | None) -> Iterator[None]:
     """Send the tasks opened inside the block to ``reporter`` (``None``: to nobody)."""

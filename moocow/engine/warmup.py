@@ -29,12 +29,6 @@ WARM_UP_SECONDS = 15
 """About how long the compile takes on a 2-core machine (5 s idle, 20 s under load), for the notice."""
 NOTICE = "compiling the engine's kernels once for this machine (about {seconds} s; later runs load them)..."
 
-_lock = threading.Lock()
-_warm = False
-"""Whether every kernel is compiled or loaded in this process."""
-_checked = False
-"""Whether this process has found numba's cache warm, or filled it."""
-
 
 def kernels_cached() -> bool:
     """Whether numba's cache holds every kernel Python calls, compiled from their present source
@@ -51,44 +45,62 @@ def kernels_cached() -> bool:
         return False
 
 
-def compile_if_cold() -> bool:
-    """Compile every kernel now, saying so first, if numba's cache lacks one; whether it did. A
-    warm cache is left alone: each kernel is loaded at its first call. Once per process; safe
-    from several threads."""
-    global _checked
-    with _lock:
-        if _checked or _warm:
-            return False
-        _checked = True
-        if kernels_cached():
-            return False
-        _load_all(say=True)
-        return True
+class ProcessKernels:
+    """What this process has done with the compiled engine's kernels: process-wide, as numba's
+    kernels are, compiled or loaded once whatever game or thread calls them first. Safe from
+    several threads (one lock); ``reset`` makes the process cold again, for tests."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.warm = False
+        """Whether every kernel is compiled or loaded in this process."""
+        self.checked = False
+        """Whether this process has found numba's cache warm, or filled it."""
+
+    def compile_if_cold(self) -> bool:
+        """Compile every kernel now, saying so first, if numba's cache lacks one; whether it did. A
+        warm cache is left alone: each kernel is loaded at its first call. Once per process."""
+        with self._lock:
+            if self.checked or self.warm:
+                return False
+            self.checked = True
+            if kernels_cached():
+                return False
+            self._load_all(say=True)
+            return True
+
+    def warm_up(self) -> bool:
+        """Compile (or load) every kernel of the compiled engine now, saying so first when a compile
+        is due; whether one was. For a clock about to run: whatever a strategy calls is then ready.
+        Once per process."""
+        with self._lock:
+            if self.warm:
+                return False
+            compiling = not self.checked and not kernels_cached()
+            self.checked = True
+            self._load_all(say=compiling)
+            return compiling
+
+    def reset(self) -> None:
+        """Take the kernels as neither checked nor loaded, as in a fresh process."""
+        with self._lock:
+            self.warm = self.checked = False
+
+    def _load_all(self, say: bool) -> None:
+        """Compile or load every kernel, after the notice if ``say`` (the caller holds the lock)."""
+        if say:
+            from moocow.engine.progress import notify
+
+            notify(NOTICE.format(seconds=WARM_UP_SECONDS))
+        _exercise()
+        self.warm = True
 
 
-def warm_up() -> bool:
-    """Compile (or load) every kernel of the compiled engine now, saying so first when a compile
-    is due; whether one was. For a clock about to run: whatever a strategy calls is then ready.
-    Once per process; safe from several threads."""
-    global _checked
-    with _lock:
-        if _warm:
-            return False
-        compiling = not _checked and not kernels_cached()
-        _checked = True
-        _load_all(say=compiling)
-        return compiling
-
-
-def _load_all(say: bool) -> None:
-    """Compile or load every kernel, after the notice if ``say`` (the caller holds ``_lock``)."""
-    global _warm
-    if say:
-        from moocow.engine.progress import notify
-
-        notify(NOTICE.format(seconds=WARM_UP_SECONDS))
-    _exercise()
-    _warm = True
+KERNELS = ProcessKernels()
+"""This process's kernels. ``compile_if_cold`` and ``warm_up`` are its methods, as ``random``'s
+functions are its one ``Random``'s."""
+compile_if_cold = KERNELS.compile_if_cold
+warm_up = KERNELS.warm_up
 
 
 class WarmUpGame(Game):

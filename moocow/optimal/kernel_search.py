@@ -19,11 +19,6 @@ from moocow.optimal.stats import SearchStats
 if TYPE_CHECKING:
     from moocow.optimal.search import Search
 
-PARTS_BOUNDED_DEEPER = True
-"""Whether the parts of a guess are bounded one level deeper than counting (by their best guess's
-parts, ``kernel.branch.set_bound``) before any is searched. Off only in ``bench.bounds``, to
-measure what that pays."""
-
 
 def as_kernel_set(candidates: np.ndarray) -> np.ndarray:
     """Candidates as the kernel takes them: int32, contiguous, aligned and writable, copied if
@@ -57,7 +52,8 @@ class KernelArgs(NamedTuple):
     codes: np.ndarray
     """The guesses' codes, for the relabellings."""
     parts_bounded_deeper: bool
-    """``PARTS_BOUNDED_DEEPER``."""
+    """Whether the parts of a guess are bounded one level deeper than counting (by their best
+    guess's parts, ``kernel.branch.set_bound``) before any is searched (``Search.parts_bounded_deeper``)."""
 
 
 class KernelSearch:
@@ -79,7 +75,7 @@ class KernelSearch:
             search.answer_limit,
             len(search.answers),
             search.classes.codes,
-            PARTS_BOUNDED_DEEPER,
+            search.parts_bounded_deeper,
         )
         """What ``kernel.branch.search`` reads (``KernelArgs``)."""
         self.store = SetStore()

@@ -85,6 +85,7 @@ class Search:
         scheduler: str | None = None,
         shared_level: int = PARALLEL_LEVEL,
         first: int | None = None,
+        parts_bounded_deeper: bool = True,
     ) -> None:
         if shared_level not in (1, 2):
             raise MoocowError(f"the workers share out the guesses of level 1 or 2, not {shared_level}")
@@ -137,6 +138,9 @@ class Search:
         self._plans: dict[tuple[bytes, int], Plan] = {}
         self.first = first
         """The opening every strategy must start with, if one is fixed (``--first``)."""
+        self.parts_bounded_deeper = parts_bounded_deeper
+        """Whether the kernel bounds a guess's parts one level deeper than counting before it
+        searches any (``KernelSearch``); off only to measure what that pays (``bench.bounds``)."""
         self.store: ProofStore | None = None
         """Where every set and guess settled at the Python levels is kept, if anywhere (``use_store``)."""
 

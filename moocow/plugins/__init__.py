@@ -1,8 +1,9 @@
 """Which games exist, found through pluggy plugins, and building one from its spec.
 
 Every game, built-in or not, comes from a plugin's ``register_games`` hook. The process keeps one
-plugin manager, built on first use; tests start from a clean one with ``reset_plugins``, after
-setting ``MOOCOW_LOAD_PLUGINS=""`` so that plugins installed on the machine stay out.
+plugin manager, built on first use, and one instance of each game (``PLUGINS``); tests start from a
+clean manager with ``reset_plugins``, after setting ``MOOCOW_LOAD_PLUGINS=""`` so that plugins
+installed on the machine stay out.
 """
 
 from __future__ import annotations
@@ -28,7 +29,9 @@ __all__ = [
     "BUILTIN_PLUGINS",
     "ENTRY_POINT_GROUP",
     "LOAD_PLUGINS_VARIABLE",
+    "PLUGINS",
     "PluginManager",
+    "ProcessPlugins",
     "build_plugin_manager",
     "game_classes",
     "get_plugin_manager",
@@ -42,26 +45,49 @@ __all__ = [
     "reset_plugins",
 ]
 
-_manager: PluginManager | None = None
-_lock = threading.Lock()
-_games: dict[tuple[type[Game], str], Game] = {}
-"""Games by class and canonical spec: one instance, so one feedback table, per game in a process."""
+
+class ProcessPlugins:
+    """This process's plugin manager and its games, one of each per process: the command line, the
+    runner, the API and the web server all see the same plugins and the same game instances.
+
+    The manager is built on first use (reading the entry points costs a short command's time) and
+    grows with each ``--plugin`` file. A game is kept by its class and canonical spec, so its code
+    spaces and feedback table are built once per process, whoever asks for it. ``reset`` starts
+    over with another manager: each test, and a web worker loading the server's plugins."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._manager: PluginManager | None = None
+        self.games: dict[tuple[type[Game], str], Game] = {}
+        """Games by class and canonical spec: one instance, so one feedback table, per game."""
+
+    @property
+    def manager(self) -> PluginManager:
+        """The plugin manager, built once: built-ins plus the allowed entry points."""
+        with self._lock:
+            if self._manager is None:
+                self._manager = build_plugin_manager()
+            return self._manager
+
+    def reset(self, manager: PluginManager | None = None) -> None:
+        """Use ``manager`` from now on, or with ``None`` build a fresh one on next use. The games
+        made are kept: a game's key holds its class, so another manager's game is another key."""
+        with self._lock:
+            self._manager = manager
+
+
+PLUGINS = ProcessPlugins()
+"""The process's plugins (``get_plugin_manager``, ``reset_plugins``, ``load_game``)."""
 
 
 def get_plugin_manager() -> PluginManager:
     """The process's plugin manager, built once: built-ins plus the allowed entry points."""
-    global _manager
-    with _lock:
-        if _manager is None:
-            _manager = build_plugin_manager()
-        return _manager
+    return PLUGINS.manager
 
 
 def reset_plugins(manager: PluginManager | None = None) -> None:
     """Use ``manager`` from now on, or with ``None`` build a fresh one on next use (for tests)."""
-    global _manager
-    with _lock:
-        _manager = manager
+    PLUGINS.reset(manager)
 
 
 def load_plugin_file(path: str | os.PathLike[str], strict: bool = False) -> None:
@@ -105,7 +131,7 @@ def load_game(spec: str | Game) -> Game:
         check_winning_answer(spec)
         return spec
     game = make_game(spec)
-    game = _games.setdefault((type(game), game.spec), game)
+    game = PLUGINS.games.setdefault((type(game), game.spec), game)
     check_winning_answer(game)
     return game
 

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from moocow.engine.kernel.stamp import PACKAGE, package_stamp
+from moocow.engine.progress import Notice
 
 if TYPE_CHECKING:
     from moocow.engine.kernel.entries import Entry, Kind
@@ -104,7 +105,7 @@ def load(entry: Entry, kind: Kind) -> Callable[..., Any] | None:
     path, failure = directory / f"{name}{SUFFIX}", directory / f"{name}.failed"
     if not path.exists() and not failure.exists():
         prune(directory)
-        _announce()
+        BUILDING.say()
         _build(entry, kind, directory, name)
     if not path.exists():
         return None
@@ -125,18 +126,9 @@ BUILD_NOTICE = (
     "building the exact search's compiled code for this machine and this kind of game once "
     "(about a minute; later runs load it at once)..."
 )
-_announced = False
-
-
-def _announce() -> None:
-    """Say that builds begin, once per process: the first proof of a game took 35 to 60 s more,
-    with nothing said on a terminal or off it."""
-    global _announced
-    if not _announced:
-        _announced = True
-        from moocow.engine.progress import notify
-
-        notify(BUILD_NOTICE)
+BUILDING = Notice(BUILD_NOTICE)
+"""Said as builds begin, once per process: the first proof of a game took 35 to 60 s more, with
+nothing said on a terminal or off it."""
 
 
 def build_command(request: str) -> list[str]:

@@ -19,10 +19,6 @@ from typing import Any
 
 import numpy as np
 
-AHEAD_OF_TIME = True
-"""Whether entry points are served by modules built ahead of time where they can be; off, numba
-serves them all (the tests of that path turn it off)."""
-
 Kind = Hashable
 """What compiled code must know of its arguments (``describe``): nested tuples of strings,
 numbers, booleans and numpy dtypes."""
@@ -55,12 +51,15 @@ def array_kind(dtype: type, ndim: int) -> Kind:
 
 class Entry:
     """One function of a kernel called from Python: ``function`` of ``module`` (its full name),
-    returning ``returns`` (a kind: code built ahead of time declares it)."""
+    returning ``returns`` (a kind: code built ahead of time declares it). With ``ahead_of_time``
+    off, numba serves every kind (the tests of that path turn it off, ``reset``)."""
 
-    def __init__(self, module: str, function: str, returns: Kind) -> None:
+    def __init__(self, module: str, function: str, returns: Kind, ahead_of_time: bool = True) -> None:
         self.module = module
         self.function = function
         self.returns = returns
+        self.ahead_of_time = ahead_of_time
+        """Whether kinds are served by modules built ahead of time where they can be."""
         self._served: dict[Kind | None, Callable[..., Any]] = {}
         self._numba: Callable[..., Any] | None = None
 
@@ -79,9 +78,15 @@ class Entry:
         """The kinds of arguments served so far in this process (``None``: ones numba typed)."""
         return list(self._served)
 
+    def reset(self, ahead_of_time: bool = True) -> None:
+        """Forget the code served so far, and serve each kind anew: ahead of time where it can be,
+        or (off) by numba alone."""
+        self._served = {}
+        self.ahead_of_time = ahead_of_time
+
     def _serve(self, kind: Kind | None) -> Callable[..., Any]:
-        """The code for ``kind``: built ahead of time if it can be, else numba's."""
-        if kind is not None and AHEAD_OF_TIME:
+        """The code for ``kind``: built ahead of time if it can be (and ``ahead_of_time``), else numba's."""
+        if kind is not None and self.ahead_of_time:
             from moocow.engine.kernel import ahead
 
             built = ahead.load(self, kind)
