@@ -45,6 +45,7 @@ import numpy as np
 from moocow.engine.errors import MoocowError
 from moocow.engine.game import Game
 from moocow.engine.inputs import open_regular
+from moocow.engine.position import wins
 from moocow.engine.tree import Node
 from moocow.trees.selby import is_selby_text, read_selby_text, rule_breach, selby_text
 
@@ -250,7 +251,7 @@ def _node_from_dict(game: Game, shown: Any, where: str) -> Node:
             value = game.parse_feedback(answer)
         except MoocowError as error:
             raise MoocowError(f"{where}: {error}") from None
-        if value == game.win:
+        if wins(game, value):
             raise MoocowError(f"{where}: the winning answer {answer} cannot have a subtree")
         if value in node.children:
             raise MoocowError(f"{where}: the answer {answer} has two subtrees")

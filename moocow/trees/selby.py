@@ -29,6 +29,7 @@ import numpy as np
 
 from moocow.engine.errors import MoocowError, quoted
 from moocow.engine.game import Game
+from moocow.engine.position import wins
 from moocow.engine.tree import Node
 
 IMPOSSIBLE = "IMPOSSIBLE"
@@ -139,7 +140,7 @@ class _Reader:
                 answer = self.game.parse_feedback(marked[: -len(str(turn))])
             except MoocowError as error:
                 raise self.fail(number, str(error)) from None
-            won = answer == self.game.win
+            won = wins(self.game, answer)
             if won != (turn == len(words) // 2):
                 shown = self.game.format_feedback(answer)
                 why = (

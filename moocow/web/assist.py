@@ -15,6 +15,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from moocow.engine.errors import MoocowError, quoted
+from moocow.engine.position import wins
 from moocow.engine.wording import plural
 from moocow.play.assistant import LIST_LIMIT, Assistant, marked
 from moocow.play.pieces import alphabet
@@ -172,7 +173,7 @@ def answers(assistant: Assistant, url: Url) -> list[dict[str, Any]]:
         {
             **feedback_data(game, value),
             "remaining": left,
-            "win": value == game.win,
+            "win": wins(game, value),
             "link": url.to(moves=[*url.moves, f"{shown}:{game.format_feedback(value)}"]),
         }
         for value, left in assistant.answers(guess)

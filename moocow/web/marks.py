@@ -14,6 +14,7 @@ from typing import Any
 from moocow.engine.errors import MoocowError, quoted
 from moocow.engine.feedback import MARK_LETTERS, MARK_NAMES
 from moocow.engine.game import Game
+from moocow.engine.position import wins
 from moocow.web.moves import Url
 
 
@@ -70,7 +71,7 @@ def tiles(game: Game, url: Url, guess: str, marks: list[int], left: dict[int, in
             for place, (letter, mark) in enumerate(zip(letters, marks, strict=True))
         ],
         "left": count,
-        "win": value == game.win,
+        "win": wins(game, value),
         "record": url.to(moves=[*url.moves, entry]) if count else None,
         "refused": None if count else f"no remaining {game.code_noun} gives {pattern} to {guess}",
     }
