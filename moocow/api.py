@@ -80,8 +80,8 @@ def _differ(param: Param, owner: str, own: Any, override: Any) -> bool:
 
 
 SUGGESTION_BUDGET = 5.0
-"""Modelled seconds a suggestion in ``solve`` and the assistant may take (``engine.cost``):
-within about 10 s on the largest games; ``None`` makes every decision exact."""
+"""Modelled seconds a suggestion in ``solve`` and the assistant may take (``engine.cost``, whose
+model is within a factor of 2 either way); ``None`` makes every decision exact."""
 
 
 def evaluate(game: str | Game, strategy: str | Strategy = "minmax", first: str | None = None) -> Evaluation:
