@@ -9,19 +9,24 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
+import moocow.engine.solve
+from moocow.engine import evaluation
 from moocow.engine.cost import EvaluationCost
 from moocow.engine.errors import MoocowError, one_line
 from moocow.engine.evaluation import Evaluation
-from moocow.engine.evaluation import estimate as estimate_evaluation
-from moocow.engine.evaluation import evaluate as evaluate_strategy
 from moocow.engine.game import Game
+from moocow.engine.params import Param
 from moocow.engine.solve import secret_index
-from moocow.engine.solve import solve as play_out
 from moocow.engine.strategies import Strategy
 from moocow.play.assistant import Assistant
-from moocow.plugins import BUILTIN_PLUGINS, game_classes, load_game, load_plugin_file, plugin_errors
-from moocow.plugins.strategy_registry import STRATEGIES, parse_strategy_spec
-from moocow.plugins.strategy_registry import load_strategy as strategy_from_spec
+from moocow.plugins import (
+    BUILTIN_PLUGINS,
+    game_classes,
+    load_game,
+    load_plugin_file,
+    plugin_errors,
+    strategy_registry,
+)
 
 __all__ = [
     "GameInfo",
@@ -40,31 +45,55 @@ __all__ = [
 ]
 
 
-def load_strategy(spec: str | Strategy, first: str | None = None) -> Strategy:
-    """A strategy from its spec; ``first`` sets its fixed first guess, unless the spec sets another."""
-    if first is None:
-        return strategy_from_spec(spec)
-    name, own = (spec.name, spec.values) if isinstance(spec, Strategy) else parse_strategy_spec(spec)
-    if own.get("first") is not None and str(own["first"]).strip() != first.strip():
-        raise MoocowError(f"two first guesses: {name}:first={own['first']} and --first {first}; give one")
-    return strategy_from_spec(spec, first=first)
+def load_strategy(spec: str | Strategy, **overrides: Any) -> Strategy:
+    """A strategy from its spec, as ``strategy_registry.load_strategy(spec, **overrides)`` makes it,
+    with one rule more for people who give a value twice: an override (``first="1122"``, the command
+    line's ``--first``) may restate a value the spec gives itself but not contradict it, and an
+    override of ``None`` is none (``evaluate(..., first=None)`` keeps the spec's own)."""
+    given = {key: value for key, value in overrides.items() if value is not None}
+    name, own = _given_values(spec)
+    cls = strategy_registry.STRATEGIES.get(name)
+    params = {} if cls is None else {param.name: param for param in cls.params}
+    for key, value in given.items():
+        if own.get(key) is not None and key in params and _differ(params[key], name, own[key], value):
+            flag = key.replace("_", "-")
+            raise MoocowError(f"two values of {key}: {name}:{key}={own[key]} and --{flag} {value}; give one")
+    return strategy_registry.load_strategy(spec, **given)
+
+
+def _given_values(spec: str | Strategy) -> tuple[str, dict[str, Any]]:
+    """A strategy's name and the values its spec gives itself (a built one's: those not at their
+    default, since it no longer says which it was given)."""
+    if isinstance(spec, Strategy):
+        defaults = {param.name: param.default for param in spec.params}
+        return spec.name, {key: value for key, value in spec.values.items() if value != defaults.get(key)}
+    return strategy_registry.parse_strategy_spec(spec)
+
+
+def _differ(param: Param, owner: str, own: Any, override: Any) -> bool:
+    """Whether two values of one parameter mean different things (``true`` is ``True``, `` 1122`` is
+    ``1122``)."""
+    first, second = param.convert(own, owner), param.convert(override, owner)
+    if isinstance(first, str) and isinstance(second, str):
+        return first.strip() != second.strip()
+    return first != second
 
 
 SUGGESTION_BUDGET = 5.0
-"""Modelled seconds a suggestion in ``solve`` and the assistant may take (``engine.cost``):
-within about 10 s on the largest games; ``None`` makes every decision exact."""
+"""Modelled seconds a suggestion in ``solve`` and the assistant may take (``engine.cost``, whose
+model is within a factor of 2 either way); ``None`` makes every decision exact."""
 
 
 def evaluate(game: str | Game, strategy: str | Strategy = "minmax", first: str | None = None) -> Evaluation:
     """Play a strategy against every secret of a game."""
-    return evaluate_strategy(load_game(game), load_strategy(strategy, first))
+    return evaluation.evaluate(load_game(game), load_strategy(strategy, first=first))
 
 
 def evaluation_cost(
     game: str | Game, strategy: str | Strategy = "minmax", first: str | None = None
 ) -> EvaluationCost:
     """What ``evaluate`` with the same arguments will cost, modelled from the sizes (nothing is run)."""
-    return estimate_evaluation(load_game(game), load_strategy(strategy, first))
+    return evaluation.estimate(load_game(game), load_strategy(strategy, first=first))
 
 
 @dataclass(frozen=True)
@@ -119,10 +148,10 @@ def solve(
 ) -> Playout:
     """Watch a strategy find ``secret``; each decision within ``budget`` (see ``SUGGESTION_BUDGET``)."""
     loaded = load_game(game)
-    chosen = load_strategy(strategy, first)
+    chosen = load_strategy(strategy, first=first)
     chosen.budget = budget
     found = secret_index(loaded, secret)
-    steps = play_out(loaded, chosen, found)
+    steps = moocow.engine.solve.solve(loaded, chosen, found)
     shown = tuple(
         ShownStep(
             loaded.format_code(loaded.guesses[step.guess]),
@@ -200,5 +229,5 @@ def describe_strategies() -> list[StrategyInfo]:
     """Every built-in strategy: name, summary, parameters with defaults."""
     return [
         StrategyInfo(name, cls.summary, {param.name: param.default for param in cls.params})
-        for name, cls in STRATEGIES.items()
+        for name, cls in strategy_registry.STRATEGIES.items()
     ]

@@ -392,7 +392,7 @@ def test_a_first_guess_given_twice_is_refused(command: tuple[str, ...]) -> None:
     """`--first` against a strategy's own, different `first=` is refused; the same guess twice is not."""
     one_line_error(
         run(*command, "--strategy", "minmax:first=1122", "--first", "3456"),
-        "two first guesses: minmax:first=1122 and --first 3456; give one",
+        "two values of first: minmax:first=1122 and --first 3456; give one",
     )
     agreed = run("evaluate", "bottles:n=3", "--strategy", "first:first=ABC", "--first", "ABC")
     assert agreed.exit_code == 0, agreed.stderr

@@ -1,16 +1,16 @@
 """What a long exact search shows while it runs: the best total found and the lower bound proven.
 
 No share of the search done: how much is done is not known until it ends (a share of the first
-guesses settled read 50% after 24 s of a search that takes a day). What is known, and shown, is
-the interval the optimum lies in, ``[bound, best]``, and its gap, which only ever narrows (also
-as a share of the best total: how far the best may be from optimal, not how far the search has
-got). Work the engine reports with a measurable total (building the table, evaluating the
-starting strategy) gets its own bar with an estimate, drawn by the same display. Off a terminal
-(a batch job's log, a proof left running for days) the interval is a line with the time
-searched: the first after ``FIRST_LOG_SECONDS`` (a batch log once stayed empty for minutes),
-then whenever it changed, at most every ``LOG_SECONDS``, and at least every
-``QUIET_LOG_SECONDS``; a search of seconds adds nothing to piped output. A thread of its own
-writes them, so they come while the search waits on its workers.
+guesses settled runs far ahead: their easy parts settle at once, the hard ones take all the time).
+What is known, and shown, is the interval the optimum lies in, ``[bound, best]``, and its gap, which
+only ever narrows (also as a share of the best total: how far the best may be from optimal, not how
+far the search has got). Work the engine reports with a measurable total (building the table,
+evaluating the starting strategy) gets its own bar with an estimate, drawn by the same display. Off
+a terminal (a batch job's log, a proof left running for days) the interval is a line with the time
+searched: the first after ``FIRST_LOG_SECONDS`` (a batch log once stayed empty for minutes), then
+whenever it changed, at most every ``LOG_SECONDS``, and at least every ``QUIET_LOG_SECONDS``; a
+search of seconds adds nothing to piped output. A thread of its own writes them, so they come while
+the search waits on its workers.
 """
 
 from __future__ import annotations

@@ -28,8 +28,8 @@ TERMINAL_VARIABLES = frozenset({"FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIV
 
 class Output:
     """stdout or stderr: plain lines as they are, anything richer (tables, bars) through a rich
-    ``Console`` made on first use. Most commands print lines only, and importing rich is about
-    20 ms of a command that takes 0.3 s."""
+    ``Console`` made on first use. Most commands print lines only, and importing rich is a
+    noticeable share of a short command (``bench/process.py`` times whole commands)."""
 
     def __init__(self, stderr: bool = False, console: Console | None = None) -> None:
         self.stderr = stderr

@@ -1,11 +1,11 @@
 """Command-line values of plain types (text, numbers, flags, paths) read without pydantic.
 
 typer 0.29 reads every value through a pydantic ``TypeAdapter`` built per parameter: importing
-pydantic and building the adapters took 0.12 to 0.18 s of a 0.40 s ``moocow evaluate`` (Knuth on
-Mastermind), more than the evaluation. Every moocow parameter is a ``str``, ``int``, ``bool``,
-``Path`` or a list of one of them, with no parser, so this module reads those itself and leaves
-anything else to typer. It uses typer's private coercion contract; with a typer without it,
-``install`` does nothing and typer reads every value.
+pydantic and building the adapters took more of a ``moocow evaluate`` (Knuth on Mastermind) than the
+evaluation (``bench/process.py`` times whole commands). Every moocow parameter is a ``str``,
+``int``, ``bool``, ``Path`` or a list of one of them, with no parser, so this module reads those
+itself and leaves anything else to typer. It uses typer's private coercion contract; with a typer
+without it, ``install`` does nothing and typer reads every value.
 """
 
 from __future__ import annotations

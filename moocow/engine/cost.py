@@ -2,24 +2,23 @@
 
 Every heuristic decision scores guesses against candidates, one feedback lookup and one count per
 (candidate, guess) pair, so its time is its number of pairs times a cost per pair. The costs
-were calibrated on the 2-core machine the project is measured on (``bench/``; numpy, no numba):
+were calibrated on the 2-core machine the project is measured on (numpy, no numba), against the
+evaluations ``bench/evaluations.py`` times:
 
-- a pair read from the held table and counted: ``HELD_NS + VALUE_NS`` per feedback value
-  (1.3 ns with the 9 values of 8 bottles, 2.2 ns with the 21 of ``mastermind:pegs=5,colors=8``);
-- a pair computed from the game's kernel and counted, when the table does not fit:
-  ``KERNEL_NS + VALUE_NS`` per value (1.3 to 1.6 ns for 9 and 10 bottles, 3 to 3.5 ns for
-  ``mastermind:pegs=6,colors=10``, 8 to 19 ns for the 66 values of ``digits:length=10``);
+- a pair read from the held table and counted: ``HELD_NS`` plus ``VALUE_NS`` per feedback value
+  the game declares (``MANY_VALUES_NS`` in all past ``FEW_VALUES``, counted compiled);
+- a pair computed from the game's kernel and counted, when the table does not fit: ``KERNEL_NS``
+  plus the same count;
 - plus, computed from the kernel, ``GUESS_NS`` per guess and tile for the kernel's work on the
-  guesses alone, which dominates small candidate sets (3.6 million guesses against 14 candidates
-  took 3 to 6 s in ``digits:length=10``, 0.3 s in ``bottles:n=10``; a value between is used);
-- building the held table: ``BUILD_NS`` a cell (3 to 3.8 ns: 8 bottles 5 s, 22,509 words 1.9 s).
+  guesses alone, which dominates small candidate sets (many guesses against a few candidates:
+  its cost varies several times from game to game, and a value between is used);
+- building the held table: ``BUILD_NS`` a cell.
 
 A whole evaluation scores, at each level of the strategy's tree, every secret still in play
 against every guess (against the node's candidates with ``candidates_only``), about
-``1.4 log(secrets) / log(values)`` levels deep, plus a fixed cost per decision. Checked against
-measured evaluations (bottles 6 to 8, 7 and 8 with the table computed as needed, Mastermind 4x6,
-4x8 and 5x8, digits 4 and 5): within a factor of 2 either way, which is what telling minutes
-from hours needs.
+``LEVELS_FACTOR * log(secrets) / log(values)`` levels deep, plus a fixed cost per decision. Checked
+against measured evaluations (bottles, Mastermind and digits of several sizes): within a factor
+of 2 either way, which is what telling minutes from hours needs.
 """
 
 from __future__ import annotations
@@ -39,12 +38,12 @@ GUESS_NS = 600.0
 VALUE_NS = 0.11
 """Nanoseconds per pair and per feedback value to count the parts."""
 MANY_VALUES_NS = 2.0
-"""Nanoseconds per pair to count the parts of a game of many values (Wordle's 238), compiled."""
+"""Nanoseconds per pair to count the parts of a game of many values (Wordle's), compiled."""
 BUILD_NS = 3.5
 """Nanoseconds per cell to build the held table."""
 LEVELS_FACTOR = 1.4
 """Levels scored, per ``log(secrets) / log(values)``: answers are far from equally likely (fitted
-on bottles 6 to 8, Mastermind 4x6 and 5x8, digits 4 and 5, whose averages are 1.3 to 1.6 times it)."""
+on bottles, Mastermind and digits evaluations of several sizes)."""
 DECISION_SECONDS = 100e-6
 """Fixed cost of one decision of a heuristic (numpy calls on a small set)."""
 

@@ -49,8 +49,8 @@ def opening_guesses(game: Game) -> np.ndarray | None:
 
 SYMMETRY_CELLS = 1 << 22
 """Scoring this many pairs or more, after some guesses, first drops the guesses alike by symmetry
-(finding them takes 1 to 5 ms: Mastermind 5x8 1.81 s from 2^24 pairs, 1.61 to 1.72 s from 2^22
-and 2^20; 8 bottles the same within noise, 3.5 to 3.9 s)."""
+(finding them takes milliseconds: whole evaluations of Mastermind 5x8 and 8 bottles were no
+faster with a lower threshold, and slower with a higher one)."""
 
 
 def later_guesses(game: Game, played: tuple[int, ...], cells: int) -> np.ndarray | None:
@@ -70,8 +70,8 @@ def later_guesses(game: Game, played: tuple[int, ...], cells: int) -> np.ndarray
 
 def warm_up_relabellings(game: Game) -> None:
     """Build (or load) the compiled relabellings ``later_guesses`` takes on ``game`` now, before
-    any clock runs: their first build on a machine takes tens of seconds, and a fresh install's
-    first tournament charged it to minmax's ``ms/guess`` on Bulls and Cows (17.8 ms, not 0.1)."""
+    any clock runs: their first build on a machine is a compile, and a fresh install's first
+    tournament charged it to minmax's ``ms/guess`` on Bulls and Cows."""
     if len(game.secrets) * len(game.guesses) >= SYMMETRY_CELLS and opening_guesses(game) is not None:
         _guess_classes(game).canonical((0,))
 
@@ -88,7 +88,7 @@ def _guess_classes(game: Game) -> GuessClasses:
 
 RENAMING_CELLS = 1 << 20
 """Scoring this many pairs or more, first drop the guesses alike by renaming absent symbols
-(finding them takes about 0.1 ms on Mastermind 5x8: below this, more than it saves)."""
+(cheap to find, but below this more than it saves)."""
 
 
 def absent_symbol_guesses(position: Position, cells: int) -> np.ndarray | None:
@@ -104,8 +104,8 @@ def absent_symbol_guesses(position: Position, cells: int) -> np.ndarray | None:
 
     Renaming symbols no guess played holds is one of the relabellings of ``later_guesses``: every
     answer so far is unchanged, so the candidates map onto themselves. Alone it is found as
-    cheaply as the first (about 0.1 ms on 5x8, where all the relabellings take about 10 ms), so it
-    applies from ``RENAMING_CELLS``. A guess least in its class under a group of relabellings is
+    cheaply as the first (a small share of what all the relabellings take), so it applies from
+    ``RENAMING_CELLS``. A guess least in its class under a group of relabellings is
     least under each part of it, so the masks are combined (AND): the choice is unchanged.
 
     ``None`` where no two symbols are absent either way, under ``RENAMING_CELLS``, or where symmetry

@@ -1,11 +1,10 @@
 """Which of two ways of doing the same work is faster on this machine now, learned as it runs.
 
-Sharing a mid-sized scoring among numba's threads pays on an idle machine (8 bottles minmax: 7.3 s
-with calls under 2^22 pairs serial, 5.6 s with calls from 2^19 pairs shared) and costs dearly
-under load: every parallel call ends at a barrier, where one thread the machine descheduled keeps
-the others waiting (Mastermind 5x8 beside a busy core: 15 s shared from 2^18 pairs, 5.6 s
-serial). So such calls go the way that has lately been faster per pair, and every ``EXPLORE``-th
-call goes the other way, so that a change of load is noticed. Both ways compute the same result:
+Sharing a mid-sized scoring among numba's threads pays on an idle machine and costs dearly under
+load: every parallel call ends at a barrier, where one thread the machine descheduled keeps the
+others waiting (a whole evaluation beside a busy core took several times as long shared). So
+such calls go the way that has lately been faster per pair, and every ``EXPLORE``-th call goes the
+other way, so that a change of load is noticed. Both ways compute the same result:
 the choice changes the time, never a result.
 """
 

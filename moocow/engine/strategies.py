@@ -58,7 +58,7 @@ class QuickChoice:
 
 EXACT_KEY_CANDIDATES = 4096
 """Up to this many candidates a position keys the decision cache by its candidates themselves
-(at most 32 KB); larger ones, a few near the top of a big game, by a 16-byte digest."""
+(at most this many indices); larger ones, a few near the top of a big game, by a 16-byte digest."""
 
 
 FAST_PATH_METHODS = ("decide", "choose", "choose_noted", "_tie_break", "least")
@@ -153,7 +153,7 @@ class Strategy(ABC):
         return int.from_bytes(self._position_digest(position)[:8], "little")
 
     def _position_digest(self, position: Position) -> bytes:
-        import hashlib  # here, not at the top: a plain evaluation never hashes (3 to 7 ms to load)
+        import hashlib  # here, not at the top: a plain evaluation never hashes, nor pays for the import
 
         digest = hashlib.blake2b(position.candidates.astype("<i8").tobytes(), digest_size=16)
         digest.update(position.rule_key())

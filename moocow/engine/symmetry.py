@@ -13,7 +13,7 @@ every guess costs their product (8 bottles after one guess: 40,320 of each), so 
 found from a few relabellings, the least guess of each is checked against every relabelling,
 and any relabelling that maps one lower joins the few until none does (``_least_of_orbits``).
 The loops over every guess are compiled, in ``kernel.relabel``, which the compiled search inlines too:
-the classes of 8 bottles' minmax evaluation are found 4.5 times faster than with numpy.
+the classes of an evaluation are found several times faster than they were with numpy.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 ``search.Search`` walks its first levels in numpy so that relabellings can cut the guesses to a
 few classes; a game without relabellings gains nothing there and pays numpy's cost per set, on
-12,972 guesses and 243 answers. ``WideSearch`` runs the whole search in the compiled kernel
+thousands of guesses and hundreds of answers. ``WideSearch`` runs the whole search in the compiled kernel
 (``kernel.wide``) instead, and holds what it reads: the table guess-major (a guess's answers to
 every secret, one contiguous row), the counting bounds with the most answers any guess gets, and
 the rule on guesses, checked against the game's own. ``prove.prove_optimal`` takes it for such

@@ -35,7 +35,7 @@ SOURCES = ("engine", "plugins")
 
 LISTED = 200_000
 """Codes up to which the key holds the codes themselves: lists of words, read from packages that
-may change. Larger games are made from their spec alone (hashing 40 million codes took 0.5 s)."""
+may change. Larger games are made from their spec alone (hashing all their codes is slow)."""
 
 Decision = tuple[int, str | None]
 """A guess index, and why it is a quick one (``None``: it is not)."""

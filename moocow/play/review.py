@@ -19,8 +19,8 @@ REVIEWER = "minmax"
 """The strategy whose choices a review shows."""
 BUDGET = 1.0
 """Modelled seconds each of the reviewer's choices may take: a fifth of the assistant's, since a
-review makes one per guess at once (at the assistant's, two guesses of ``bottles:n=10`` took 31 s
-of CPU to review; Wordle's first choice, 0.8 s modelled, still fits whole)."""
+review makes one per guess at once (at the assistant's, a review of a big game's few guesses
+took many times a suggestion's wait; Wordle's first choice still fits whole)."""
 EXPECTED_BUDGET = 0.5
 """Modelled seconds the expected guesses from one position may take (the reviewer played against
 every code left there); past it the review leaves the number out rather than keep a player waiting."""

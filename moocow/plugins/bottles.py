@@ -91,7 +91,7 @@ def _cycle_graph_successor(pi: np.ndarray) -> np.ndarray:
 
     ``pi[pos(v + 1) - 1]`` is the left neighbour of ``v + 1`` in ``0, pi_1, ..., pi_n, n + 1``.
     ``pi`` is ``(n, guesses)``, values ``1..n``; neighbours are found by comparing columns, which
-    with n <= 10 was measured 2.5 times faster than scattering through an inverse permutation.
+    with n <= 10 was measured faster than scattering through an inverse permutation.
     """
     n, count = pi.shape
     successor = np.zeros((n + 1, count), np.uint8)

@@ -127,10 +127,11 @@ class PluginManager(pluggy.PluginManager):
 def entry_points(group: str) -> Sequence[EntryPoint]:
     """The installed entry points of ``group``, by ``importlib.metadata``.
 
-    Importing it costs 20 to 40 ms, a tenth of a short command, and most machines have no moocow
-    plugin installed. So the installed distributions' ``entry_points.txt`` files are first read
-    for the group's header, and ``importlib.metadata`` is asked only if one has it, or if some
-    path holds distributions this reading cannot see into (a zip or an egg).
+    Importing it is a noticeable share of a short command (``bench/process.py`` times whole commands),
+    and most machines have no moocow plugin installed. So the installed distributions'
+    ``entry_points.txt`` files are first read for the group's header, and ``importlib.metadata`` is
+    asked only if one has it, or if some path holds distributions this reading cannot see into (a
+    zip or an egg).
     """
     if not _may_declare(group):
         return ()

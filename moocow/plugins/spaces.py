@@ -18,8 +18,8 @@ def permutation_space(symbols: int, length: int) -> Codes:
 
     Built from the tail up: the codes over ``s`` symbols are, for each first symbol ``f`` in
     increasing order, ``f`` followed by the codes over ``s - 1`` symbols renumbered to skip ``f``
-    (``tail + (tail >= f)`` keeps their order). Measured 10! in 0.1 s, where a nonzero-based
-    prefix expansion took 1.4 s and ``np.fromiter`` over itertools 0.7 s.
+    (``tail + (tail >= f)`` keeps their order). Measured on 10 symbols, many times faster than a
+    nonzero-based prefix expansion or ``np.fromiter`` over itertools.
     """
     tails = np.zeros((1, 0), np.uint8)
     for count in range(symbols - length + 1, symbols + 1):

@@ -128,7 +128,7 @@ def common_lists(length: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 
 MASKS_KEPT = 4096
-"""Hard-mode masks a game keeps (about 53 MB on the official lists); an evaluation meets fewer."""
+"""Hard-mode masks a game keeps (a byte per guess each); an evaluation meets fewer."""
 
 
 class WordleHardMode(GuessRule):
@@ -147,7 +147,7 @@ class WordleHardMode(GuessRule):
         self._format = game.format_code
         self._masks: dict[tuple[bytes, int], np.ndarray] = {}
         """Masks made so far, the oldest dropped beyond ``MASKS_KEPT`` (a referee's long session
-        meets ever new guesses: 13 KB each on the official lists)."""
+        meets ever new guesses, and each holds a byte per guess)."""
 
     def _demands(self, code: np.ndarray, feedback: int) -> tuple[list[int], dict[int, int]]:
         """The places that must keep their letter, and the least count of each revealed letter."""

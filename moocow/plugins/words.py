@@ -100,7 +100,7 @@ def _wordfreq_playable(wordlist: str, zipf: float, length: int) -> tuple[str, ..
 
 @lru_cache(maxsize=16)
 def _sorted_playable(source: tuple[str, ...], length: int) -> tuple[str, ...]:
-    """Filtering the large list takes ~50 ms; games are rebuilt often enough to keep the result."""
+    """Filtering the large list is slow, and games are rebuilt often enough to keep the result."""
     return tuple(sorted(set(playable(source, length))))
 
 

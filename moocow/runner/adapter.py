@@ -119,7 +119,8 @@ class MoocowPlayer(ModulePlayer):
 def word_list(deck: str) -> list[str]:
     """The words a course player is given: the course's list, or every guess of another game.
 
-    Imported here, not above: a player of moocow's interface needs neither (20 ms of its start)."""
+    Imported here, not above: a player of moocow's interface needs neither, and would pay for both
+    at its start."""
     from moocow.runner import bacrunner
 
     if bacrunner.is_course_deck(deck):

@@ -29,8 +29,7 @@ import signal
 from pathlib import Path
 
 from moocow.runner.launch import become_subreaper, is_subreaper
-from moocow.runner.uids import process_uids
-from moocow.runner.usage import children_of, process_stat
+from moocow.runner.usage import children_of, process_stat, runs_as
 
 START = 19
 """Where a process's start time is among its ``stat`` fields after the command: with its id, it
@@ -105,7 +104,7 @@ class Orphans:
             return False
         if (pid, fields[START]) in self._known or str(leader).encode() in (fields[2], fields[3]):
             return True
-        if uid is not None and str(uid) in process_uids(pid):
+        if uid is not None and runs_as(pid, uid):
             return True
         named = cgroup_of(pid) if cgroup is not None else None
         return cgroup is not None and named is not None and cgroup.as_posix().endswith(named)

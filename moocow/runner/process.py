@@ -444,7 +444,8 @@ class PlayerProcess:
         """Say ``goodbye`` if given, then kill all the player's processes and clean up; safe to call twice.
 
         Nothing waits for the player to exit by itself: whatever it would do after ``quit`` goes with
-        its sandbox, and an interpreter's own exit took 10 to 15 ms of every close."""
+        its sandbox, and waiting for an interpreter's own exit was most of a close (``bench/rounds.py``
+        times rounds, each player's start and close included)."""
         if self._closed:
             return
         self._closed = True

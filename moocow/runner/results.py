@@ -101,8 +101,8 @@ class RoundResult:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict of the whole round, as it crosses between processes (``stderr`` is
-        left out): built field by field, since ``asdict`` deep-copies (a third of a round's
-        bookkeeping)."""
+        left out): built field by field, since ``asdict`` deep-copies (a large share of a round's
+        bookkeeping, which ``bench/tournament.py`` measures)."""
         return {
             "player": self.player,
             "game": self.game,
@@ -126,8 +126,9 @@ class RoundResult:
 
     def row_text(self) -> str | None:
         """``to_row()`` as ``chain.LINE`` writes it, built without the dict (encoding the dict was
-        a tenth of a round's bookkeeping), or ``None`` where that may differ: a course round (its
-        guesses may be cut), a field not of its usual type, a float JSON writes as a word."""
+        a share of a round's bookkeeping, ``bench/tournament.py``), or ``None`` where that may
+        differ: a course round (its guesses may be cut), a field not of its usual type, a float JSON
+        writes as a word."""
         player, game, secret, guesses, failure, reason, seconds = (
             self.player,
             self.game,

@@ -145,7 +145,7 @@ class ResultsFile:
 
     def _put(self, line: bytes, number: int) -> None:
         """Write line ``number`` whole, then record the chain's head."""
-        try:  # not self._writing(): a context manager a round is a tenth of the round's bookkeeping
+        try:  # not self._writing(): a context manager a round is a share of the round's bookkeeping
             written = os.write(self._fd, line)
             while written < len(line):  # a short write: the disk is full, and the next one says so
                 written += os.write(self._fd, line[written:])

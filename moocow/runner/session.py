@@ -86,7 +86,8 @@ def uses_compiled_engine(player: PlayerSpec, deck: Deck) -> bool:
 
 def round_result(player: str, deck: str, number: int, deal: Deal, outcome: Outcome) -> RoundResult:
     """The record of a round. A solved round's secret is its last guess, which ``play_round`` found
-    equal to the secret's text: formatting the secret again took a third of the round's record."""
+    equal to the secret's text: formatting the secret again was a large share of the round's record
+    (``bench/tournament.py`` measures the bookkeeping)."""
     return RoundResult(
         player=player,
         game=deck,

@@ -255,7 +255,7 @@ def tournament_from(
 def check_openings(tournament: Tournament) -> None:
     """Deal every entry once and check each strategy's fixed first guess in every game dealt."""
     strategies = [load_strategy(p.source) for p in tournament.players if p.kind is PlayerKind.STRATEGY]
-    if not strategies:  # nothing to check: dealing every round only to check nothing cost ~2 µs a round
+    if not strategies:  # nothing to check: every round would be dealt only to check nothing
         return
     for game in tournament.games:
         deals = load_deck(game).deal(tournament.seed, tournament.rounds)

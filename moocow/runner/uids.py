@@ -23,7 +23,7 @@ import tempfile
 from pathlib import Path
 
 from moocow.engine.errors import MoocowError
-from moocow.runner.usage import status_fields
+from moocow.runner.usage import runs_as
 
 LEASE_FOLDER = "moocow-player-uids"
 """The folder of lock files, one per id, in the first of ``PLACES`` that is root's alone."""
@@ -110,16 +110,11 @@ def kill_processes_of(uid: int) -> bool:
 
 
 def processes_of(uid: int) -> list[int]:
-    """The processes whose real, effective or saved user id is ``uid``, by their ``status``: the owner
-    of ``/proc/PID`` is root for a process that made itself not dumpable."""
-    wanted, found = str(uid), []
+    """The processes that run as ``uid`` (``usage.runs_as``: by their user ids, not by the owner of
+    their ``/proc`` entry)."""
+    found = []
     with contextlib.suppress(OSError):
         for name in os.listdir("/proc"):
-            if name.isdigit() and wanted in process_uids(int(name)):
+            if name.isdigit() and runs_as(int(name), uid):
                 found.append(int(name))
     return found
-
-
-def process_uids(pid: int) -> list[str]:
-    """The real, effective, saved and file-system user ids of a process (none if it is gone)."""
-    return [field.decode() for field in status_fields(pid, b"Uid:")]

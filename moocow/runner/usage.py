@@ -12,8 +12,8 @@ CPU-seconds against 2, both seen), so the runner counts over every process of th
   (the runner is root) or the descendants of the sandbox's first process (orphans stay its
   descendants: inside the sandbox they go to its own init).
 
-Reading is split by cost, because the player chooses what a look at all its processes costs (128
-processes holding 1,024 descriptors each made one take half a second). What the kernel keeps as one
+Reading is split by cost, because the player chooses what a look at all its processes costs (a
+look reads every descriptor each process holds, and a player may hold thousands). What the kernel keeps as one
 number is read at every message, from files kept open and read with ``pread`` (no path to look up,
 nothing to open): the cgroup's CPU time and, where its memory controller is on, its memory; without
 a cgroup, the first process's own CPU time. What needs a look at every process is a ``scan``: the
@@ -181,15 +181,38 @@ def census(pids: list[int], ask_hiding: bool = False, weightless: Collection[int
 
 def status_fields(pid: int, key: bytes) -> list[bytes]:
     """The fields of the line ``key`` (``b"Uid:"``) of ``/proc/PID/status`` after its name; none if
-    the process is gone or has no such line."""
+    the process is gone or has no such line. One read of the whole file (the kernel writes all of it
+    anyway): a scan reads it for every process on the machine (``runs_as``)."""
+    kept = KernelFile.opened(f"/proc/{pid}/status")
+    if kept is None:
+        return []
     try:
-        with open(f"/proc/{pid}/status", "rb") as status:
-            for line in status:
-                if line.startswith(key):
-                    return line.split()[1:]
+        text = kept.read()
     except OSError:
-        pass
-    return []
+        return []
+    finally:
+        kept.close()
+    start = 0 if text.startswith(key) else text.find(b"\n" + key) + 1
+    if start == 0 and not text.startswith(key):
+        return []  # no such line
+    return text[start:].partition(b"\n")[0].split()[1:]
+
+
+def user_ids(pid: int) -> list[int]:
+    """The real, effective, saved and file-system user ids of a process (none if it is gone)."""
+    return [int(field) for field in status_fields(pid, b"Uid:")]
+
+
+def runs_as(pid: int, uid: int) -> bool:
+    """Whether a process is the user's: one of its user ids (``/proc/PID/status``) is ``uid``.
+
+    The one rule the runner has for whose a process is: its scans, the uid leases and the orphans'
+    sweep all ask it. Real, effective and saved ids: a setuid program a player ran (where no
+    ``no_new_privs`` stops it) runs as root with the player's real id, started by the
+    player and counted in its ``RLIMIT_NPROC``. Not the owner of ``/proc/PID``, which is the
+    effective id alone; nor the owner of the files in it, which the kernel makes root's for a
+    process that is not dumpable (``tests/test_runner_undumpable.py``)."""
+    return uid in user_ids(pid)
 
 
 def ignores_children(pid: int) -> bool:
@@ -271,13 +294,14 @@ class ScannedGroup(ProcessGroup):
         """The CPU seconds of the first process and of the player at the last reading (kept once gone)."""
         self._keepers: set[int] = set()
         """The members not of the player's user id, at the last look."""
-        self._root_owner: int | None = None
+        self._root_keeper: bool | None = None
+        """Whether the first process is not the player's user id's, once asked."""
 
     def members(self) -> list[int]:
         """The processes of the group now."""
         pids = [int(name) for name in os.listdir("/proc") if name.isdigit()]
         if self.uid is not None:
-            owned = [pid for pid in pids if _owner(pid) == self.uid and pid != self.root]
+            owned = [pid for pid in pids if runs_as(pid, self.uid) and pid != self.root]
             self._keepers = self._between(owned) | {self.root}
             return owned + sorted(self._keepers)
         parents: dict[int, list[int]] = {}
@@ -309,9 +333,12 @@ class ScannedGroup(ProcessGroup):
 
     def _root_keeps(self) -> bool:
         """Whether the first process is not the player's user id's (a launcher that stays its parent)."""
-        if self._root_owner is None:
-            self._root_owner = _owner(self.root)
-        return self._root_owner is not None and self._root_owner != self.uid
+        if self._root_keeper is None:
+            ids = user_ids(self.root)
+            if not ids:
+                return False  # gone
+            self._root_keeper = self.uid not in ids  # runs_as, read once
+        return self._root_keeper
 
     def _watch_player(self, pid: int) -> None:
         kept = KernelFile.opened(f"/proc/{pid}/stat")
@@ -349,13 +376,6 @@ class ScannedGroup(ProcessGroup):
 def _parent(pid: int) -> int | None:
     fields = process_stat(pid)
     return None if fields is None else int(fields[1])
-
-
-def _owner(pid: int) -> int | None:
-    try:
-        return os.stat(f"/proc/{pid}").st_uid
-    except OSError:
-        return None
 
 
 class CgroupGroup(ProcessGroup):

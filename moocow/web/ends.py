@@ -20,7 +20,7 @@ import threading
 from dataclasses import dataclass
 
 KEPT = 100_000
-"""Ended games remembered before the key is changed (about 20 MB)."""
+"""Ended games remembered before the key is changed (a token each: memory bounded by the count)."""
 REPLAYED = "this game is over: its token was {how}; start a new game"
 
 

@@ -2,8 +2,8 @@
 
 Every evaluation, and every page whose game the cost model (``specs.page_seconds``) puts past
 ``specs.INLINE_SECONDS`` or does not know yet, runs in a process forked for it from a small server
-process that imported moocow once (multiprocessing's ``forkserver``: about 0.1 s, not a fresh
-interpreter's 0.5 s). At most ``RUNNING`` run at once and ``WAITING`` more wait; beyond that a
+process that imported moocow once (multiprocessing's ``forkserver``: a fork, not a fresh
+interpreter's start and imports). At most ``RUNNING`` run at once and ``WAITING`` more wait; beyond that a
 visitor gets a one-line 503. Each process may map at most ``MEMORY`` bytes (``RLIMIT_AS``) and
 ends with its task, so whatever it held goes back to the system. It loads the server's plugins
 (its ``--plugin`` files, the entry points ``MOOCOW_LOAD_PLUGINS`` allows), so a plugin's game
@@ -28,9 +28,9 @@ RUNNING = 2
 WAITING = 8
 """Tasks that may wait for a process; more is refused with 503."""
 MEMORY = 3 << 29
-"""Bytes of address space each process may map (1.5 GiB: numpy and numba take 340 MB of it, and a
+"""Bytes of address space each process may map (1.5 GiB: numpy and numba map part of it, and a
 quarter is the feedback table a process may hold, ``MOOCOW_TABLE_BUDGET``; bigger ones are computed
-as needed). The largest page, the assistant on 4.8 million codes, took 330 MB when unbounded."""
+as needed). ``bench/flood.py`` measures what the largest pages hold, bounded and not."""
 PRELOADED = ["moocow.web.worker_tasks", "moocow.engine.compiled"]
 """Modules the fork server imports once, so each process starts with them."""
 

@@ -46,7 +46,7 @@ def is_english(word: str) -> bool:
 
 @cache
 def _lemmas() -> Callable[[str], dict[str, tuple[str, ...]]]:
-    """lemminflect's lookup, imported on first use: its tables take ~0.2 s to load."""
+    """lemminflect's lookup, imported on first use: its tables are slow to load."""
     from lemminflect import getAllLemmas
 
     return getAllLemmas

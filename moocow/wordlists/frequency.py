@@ -15,7 +15,7 @@ def wordfreq_words(wordlist: str = "small", zipf: float = 0.0) -> tuple[str, ...
     wordfreq stores its lists as bands of equal frequency, band ``i`` at Zipf ``9 - i / 100``
     (``zipf_frequency`` agrees exactly for every plain word), so the floor just cuts the band list:
     no per-word lookups. Order is wordfreq's: descending frequency, alphabetical within a band.
-    wordfreq is imported here, not at the top: it takes ~0.1 s and every CLI start imports this
+    wordfreq is imported here, not at the top: it is slow to import, and every CLI start imports this
     module through the word game plugin, mostly to play something else.
     """
     import wordfreq
