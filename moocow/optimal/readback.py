@@ -17,10 +17,11 @@ import numpy as np
 
 from moocow.engine.tree import Node
 from moocow.optimal.bounds import INFEASIBLE
-from moocow.optimal.settled import Parts, SetKey
+from moocow.optimal.settled import SetKey
 from moocow.optimal.stats import SearchStats
 
 if TYPE_CHECKING:
+    from moocow.optimal.arrays import SearchArrays
     from moocow.optimal.kernel_search import KernelSearch
 
 
@@ -29,31 +30,25 @@ class TreeReader:
 
     def __init__(
         self,
-        rows: np.ndarray,
-        guess_of: np.ndarray,
-        parts: Parts,
+        arrays: SearchArrays,
         sets: dict[SetKey, tuple[int, int]],
         kernel: Callable[[], KernelSearch],
         stats: SearchStats,
-        max_depth: int | None,
     ) -> None:
-        self.rows = rows
-        self.guess_of = guess_of
-        """The guess index of each secret (the guess that wins on it)."""
-        self.parts = parts
+        self.arrays = arrays
+        """The game's table: the parts a guess leaves, the answer that leaves each, the winning guesses."""
         self.sets = sets
         """The search's settled sets (``settled.Settled.sets``): each solved one's best guess."""
         self.kernel = kernel
         """The search's compiled kernel (set up on first use): the best guesses below the Python levels."""
         self.stats = stats
-        self.max_depth = max_depth
         self.kept: dict[SetKey, Node] = {}
         """Trees of sets solved elsewhere (a worker, an earlier run) or whose parts the kernel may forget."""
 
     def tree(self) -> Node:
         """The tree of the best strategy found, read from the settled sets."""
-        everything = np.arange(len(self.rows), dtype=np.int32)
-        return self.subtree(everything, self.max_depth)
+        everything = np.arange(len(self.arrays.rows), dtype=np.int32)
+        return self.subtree(everything, self.arrays.max_depth)
 
     def keep(self, candidates: np.ndarray, depth: int | None, tree: Node) -> None:
         """Remember the tree of a set solved exactly elsewhere (by a worker process)."""
@@ -61,7 +56,7 @@ class TreeReader:
 
     def keep_part_trees(self, candidates: np.ndarray, guess: int, depth: int | None) -> None:
         """Keep the trees of the best guess's parts now: the kernel's store may forget them."""
-        for part in self.parts(candidates, guess):
+        for part in self.arrays.parts(candidates, guess):
             self.keep(part, depth, self.subtree(part, depth))
 
     def subtree(self, candidates: np.ndarray, depth: int | None) -> Node:
@@ -81,16 +76,18 @@ class TreeReader:
         assert guess >= 0, "the tree is read only along exactly solved sets"
         node = Node(guess, len(candidates))
         child_depth = None if depth is None else depth - 1
-        for part in self.parts(candidates, guess):
-            node.children[int(self.rows[part[0], guess])] = self.subtree(part, child_depth)
+        rows = self.arrays.rows
+        for part in self.arrays.parts(candidates, guess):
+            node.children[int(rows[part[0], guess])] = self.subtree(part, child_depth)
         return node
 
     def _small_tree(self, candidates: np.ndarray) -> Node:
         """The tree of one or two candidates: guess the first, then the other. Built directly:
         these make up most nodes, and the same ones recur under every guess."""
+        guess_of = self.arrays.guess_of
         first = int(candidates[0])
-        node = Node(int(self.guess_of[first]), len(candidates))
+        node = Node(int(guess_of[first]), len(candidates))
         if len(candidates) == 2:
             second = int(candidates[1])
-            node.children[int(self.rows[second, node.guess])] = Node(int(self.guess_of[second]), 1)
+            node.children[int(self.arrays.rows[second, node.guess])] = Node(int(guess_of[second]), 1)
         return node

@@ -91,7 +91,7 @@ class RootBook:
         best = self.state.tree
         if best is None or best.guess != guess:
             return
-        answer = int(self.reader.rows[part[0], guess])
+        answer = int(self.reader.arrays.rows[part[0], guess])
         gain = tree_stats(best.children[answer]).total - value
         if gain > 0:
             best.children[answer] = self.reader.subtree(part, depth)

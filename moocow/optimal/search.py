@@ -22,10 +22,12 @@ A set's value does not depend on how it was reached, so the cache is keyed by th
 guesses left, under a depth limit); the tree of the best strategy is read back from the cache.
 
 ``Search`` is the search itself, and the object callers use; its other jobs are each a class of
-their own that it holds, so that the search reads as the algorithm above: what was settled, in
-memory and in a proof store (``settled.Settled``), reading the best tree back from it
-(``readback.TreeReader``), and the root's bookkeeping: progress, the best strategy so far and
-the proven bound (``root.RootBook``).
+their own, so that the search reads as the algorithm above. It is one of the game's arrays as
+the search reads them (``arrays.SearchArrays``: the table, answers, guess classes, counting
+bounds, which the kernel reads too) and holds the rest: what was settled, in memory and in a
+proof store (``settled.Settled``), reading the best tree back from it (``readback.TreeReader``),
+and the root's bookkeeping: progress, the best strategy so far and the proven bound
+(``root.RootBook``).
 """
 
 from __future__ import annotations
@@ -36,15 +38,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from moocow.engine.checks import check_wins
 from moocow.engine.errors import MoocowError
 from moocow.engine.game import Game
-from moocow.engine.symmetry import GuessClasses
-from moocow.engine.table import FeedbackTable
 from moocow.engine.tree import Node
-from moocow.optimal.bounds import INFEASIBLE, level_bounds
+from moocow.optimal.arrays import SearchArrays
+from moocow.optimal.bounds import INFEASIBLE
 from moocow.optimal.kernel_search import KernelSearch
-from moocow.optimal.partition import answers_present, ordered_guesses, split_parts
+from moocow.optimal.partition import ordered_guesses
 from moocow.optimal.readback import TreeReader
 from moocow.optimal.root import RootBook
 from moocow.optimal.settled import Settled
@@ -78,8 +78,9 @@ PARALLEL_SECONDS = 1.0
 among them) takes less than starting them."""
 
 
-class Search:
-    """One exact search over one game; ``run`` may be called again with a different bound."""
+class Search(SearchArrays):
+    """One exact search over one game (its arrays: ``arrays.SearchArrays``); ``run`` may be called
+    again with a different bound."""
 
     def __init__(
         self,
@@ -94,38 +95,11 @@ class Search:
     ) -> None:
         if shared_level not in (1, 2):
             raise MoocowError(f"the workers share out the guesses of level 1 or 2, not {shared_level}")
-        table = FeedbackTable.for_game(game)
-        if not table.in_memory:
-            raise MoocowError(f"{game.spec} is too large for the exact search (its table does not fit)")
-        secrets = np.arange(table.secret_count, dtype=np.int32)
-        self.game = game
-        self.max_depth = max_depth
-        self.candidates_only = candidates_only
-        self.rows = table.rows(secrets)
-        """The whole feedback table, ``[secret, guess]``."""
-        self.guess_of = game.secret_guess_index.astype(np.int32)
-        self._all_guesses = np.arange(self.rows.shape[1], dtype=np.int32)
-        self.win = game.win
-        present = answers_present(self.rows)
-        present[self.win] = False
-        self.answers = np.flatnonzero(present).astype(np.uint8)
-        """The non-winning answers any guess can get."""
-        self.answer_limit = int(self.rows.max()) + 1
-        self._check_win_identifies_secret()
-        self.classes = GuessClasses(game)
-        self._bounds: dict[int | None, np.ndarray] = {}
+        super().__init__(game, max_depth, candidates_only)
         self.stats = SearchStats()
-        self.settled = Settled(self.rows, self.parts)
+        self.settled = Settled(self)
         """The sets settled, and the proof store they are kept in, if any (``use_store``)."""
-        self.reader = TreeReader(
-            self.rows,
-            self.guess_of,
-            self.parts,
-            self.settled.sets,
-            lambda: self.kernel,
-            self.stats,
-            max_depth,
-        )
+        self.reader = TreeReader(self, self.settled.sets, lambda: self.kernel, self.stats)
         """The best strategy's tree, read back from the settled sets and the kernel."""
         self.book = RootBook(progress, self.reader, self.settled)
         """The root's bookkeeping: progress, the best strategy so far, the proven bound (``root``)."""
@@ -148,16 +122,6 @@ class Search:
         self._plans: dict[tuple[bytes, int], Plan] = {}
         self.first = first
         """The opening every strategy must start with, if one is fixed (``--first``)."""
-
-    def _check_win_identifies_secret(self) -> None:
-        """Every pair, not the sample ``load_game`` checks: a proof rests on it."""
-        check_wins(self.game, self.rows, np.arange(len(self.rows)))
-
-    def bounds(self, depth: int | None) -> np.ndarray:
-        """Counting bounds for sets of every size with ``depth`` guesses left."""
-        if depth not in self._bounds:
-            self._bounds[depth] = level_bounds(len(self.rows), len(self.answers), depth)
-        return self._bounds[depth]
 
     # ------------------------------------------------------------------ the search
     def run(self, beta: int = INFEASIBLE) -> int:
@@ -372,16 +336,6 @@ class Search:
         if self._kernel is None:
             self._kernel = KernelSearch(self)
         return self._kernel
-
-    def parts(self, candidates: np.ndarray, guess: int) -> list[np.ndarray]:
-        """The non-winning parts ``guess`` splits the candidates into, largest first."""
-        return split_parts(candidates, self.rows[candidates, guess], self.win)
-
-    def _allowed(self, candidates: np.ndarray) -> np.ndarray:
-        """The guesses allowed with these candidates left."""
-        if self.candidates_only:
-            return self.guess_of[candidates]
-        return self._all_guesses
 
     def _parts_total(
         self,

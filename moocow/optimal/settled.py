@@ -16,21 +16,19 @@ import numpy as np
 from moocow.engine.tree import Node
 
 if TYPE_CHECKING:  # the store loads only when a search keeps one
+    from moocow.optimal.arrays import SearchArrays
     from moocow.optimal.proof_store import ProofStore
 
 SetKey = tuple[bytes, int | None]
 """A set (its candidates' bytes) and the guesses left (``None``: no depth limit)."""
-Parts = Callable[[np.ndarray, int], list[np.ndarray]]
-"""The non-winning parts a guess splits a set into, largest first (``Search.parts``)."""
 
 
 class Settled:
     """The sets one search settled (``sets``) and, if it keeps one, its proof store (``store``)."""
 
-    def __init__(self, rows: np.ndarray, parts: Parts) -> None:
-        self.rows = rows
-        """The feedback table, ``[secret, guess]``: which answer leaves each part."""
-        self.parts = parts
+    def __init__(self, arrays: SearchArrays) -> None:
+        self.arrays = arrays
+        """The game's table: the parts a guess leaves, and the answer that leaves each."""
         self.sets: dict[SetKey, tuple[int, int]] = {}
         """Set (and guesses left) to (value, guess): an exact value with its guess, or (bound, -1)."""
         self.store: ProofStore | None = None
@@ -71,9 +69,9 @@ class Settled:
             return settled.value, None
         if settled.tree is None:  # a bound below this budget: the guess must be searched again
             return None
-        children = settled.tree.children
-        parts = self.parts(candidates, guess)
-        return settled.value, [children[int(self.rows[part[0], guess])] for part in parts]
+        children, rows = settled.tree.children, self.arrays.rows
+        parts = self.arrays.parts(candidates, guess)
+        return settled.value, [children[int(rows[part[0], guess])] for part in parts]
 
     def remember_guess(
         self,
@@ -91,6 +89,6 @@ class Settled:
         tree = None
         if trees is not None and total < budget:
             tree = Node(guess, len(candidates))
-            for part, child in zip(self.parts(candidates, guess), trees, strict=True):
-                tree.children[int(self.rows[part[0], guess])] = child
+            for part, child in zip(self.arrays.parts(candidates, guess), trees, strict=True):
+                tree.children[int(self.arrays.rows[part[0], guess])] = child
         self.store.put_guess(candidates, depth, guess, total, tree)
