@@ -22,9 +22,9 @@ A set's value does not depend on how it was reached, so the cache is keyed by th
 guesses left, under a depth limit); the tree of the best strategy is read back from the cache.
 
 ``Search`` is the search itself, and the object callers use; its other jobs are each a class of
-their own, so that the search reads as the algorithm above. It is one of the game's arrays as
-the search reads them (``arrays.SearchArrays``: the table, answers, guess classes, counting
-bounds, which the kernel reads too) and holds the rest: what was settled, in memory and in a
+their own, so that the search reads as the algorithm above. It extends the game's arrays as the
+search reads them (``arrays.SearchArrays``: the table, answers, guess classes, counting bounds,
+which the kernel reads too) and holds the rest: what was settled, in memory and in a
 proof store (``settled.Settled``), reading the best tree back from it (``readback.TreeReader``),
 and the root's bookkeeping: progress, the best strategy so far and the proven bound
 (``root.RootBook``).
