@@ -14,7 +14,7 @@ from moocow.engine.kernel import loading, stamp
 from moocow.optimal import kernel_search, machine, search
 from moocow.optimal.kernel import branch, entries, set_store, store
 from moocow.optimal.prove import prove_optimal
-from moocow.optimal.search import Search
+from moocow.optimal.readback import TreeReader
 from moocow.plugins.bottles import Bottles
 from moocow.plugins.mastermind import Mastermind
 from moocow.trees.files import tree_stats
@@ -48,7 +48,7 @@ def test_a_store_that_forgets_everything_changes_no_result(
     tree that was not kept is searched again (each alone suffices here; neither does nothing)."""
     roomy = prove_optimal(game)
     if not kept:
-        monkeypatch.setattr(Search, "_keep_part_trees", lambda *_: None)
+        monkeypatch.setattr(TreeReader, "keep_part_trees", lambda *_: None)
     made: list[set_store.SetStore] = []
 
     def forgetful() -> set_store.SetStore:

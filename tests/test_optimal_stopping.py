@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from moocow.engine.errors import MoocowError
-from moocow.optimal import parallel, search
+from moocow.optimal import parallel, root, search
 from moocow.optimal.prove import prove_optimal
 from moocow.optimal.search import Search
 from moocow.optimal.stopping import stopped_by_signals
@@ -35,7 +35,7 @@ def test_a_sigterm_whose_interrupt_is_lost_still_stops_the_search(
     """Python can lose the ``KeyboardInterrupt`` a signal handler raises (inside a ``__del__``,
     say); the search still stops, at its next wait or progress mark."""
     monkeypatch.setattr(search, "PARALLEL_SECONDS", 0.0)
-    monkeypatch.setattr(search, "PROGRESS_SECONDS", 0.0)
+    monkeypatch.setattr(root, "PROGRESS_SECONDS", 0.0)
     signalled: list[bool] = []
 
     def sigterm_then_lose_its_interrupt(done: float, best: int | None, lower: int) -> None:

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from moocow.engine.errors import MoocowError
-from moocow.optimal import parallel, proof_store, search
+from moocow.optimal import parallel, proof_store, root, search
 from moocow.optimal.proof_store import ProofStore, row_digest
 from moocow.optimal.prove import OptimalResult, open_store, prove_optimal
 from moocow.optimal.search import Search
@@ -51,7 +51,7 @@ def test_an_interrupted_search_resumes_from_its_store_doing_less_work(
     happen to have time for, and under load they made the second run's count vary from 0.58 to
     0.81 of the first (``test_idle_workers_start_the_parts_still_to_come`` tests them)."""
     monkeypatch.setattr(search, "PARALLEL_SECONDS", 0.0)
-    monkeypatch.setattr(search, "PROGRESS_SECONDS", 0.0)
+    monkeypatch.setattr(root, "PROGRESS_SECONDS", 0.0)
     monkeypatch.setattr(search.Search, "guesses_ahead", lambda self: iter(()))
     game, store = Mastermind(), tmp_path / "proof.db"
     scratch = prove_optimal(game, workers=workers)
@@ -193,7 +193,7 @@ def test_the_time_is_kept_while_workers_are_waited_for(
     """Forked workers write what they settle, so the searching process may write nothing for
     hours: it keeps the seconds while it waits, and a killed proof loses at most one of them."""
     monkeypatch.setattr(search, "PARALLEL_SECONDS", 0.0)
-    monkeypatch.setattr(search, "PROGRESS_SECONDS", 0.0)
+    monkeypatch.setattr(root, "PROGRESS_SECONDS", 0.0)
     monkeypatch.setattr(parallel, "_guess_value", slow_worker)
     store = tmp_path / "proof.db"
     kept: list[float] = []

@@ -30,7 +30,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from multiprocessing.context import ForkContext
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
@@ -38,12 +38,23 @@ from moocow.engine.errors import MoocowError
 from moocow.engine.tree import Node
 from moocow.optimal.stats import ProgressHook, SearchStats
 
+if TYPE_CHECKING:
+    from moocow.optimal.readback import TreeReader
+    from moocow.optimal.root import RootBook
+    from moocow.optimal.settled import Settled
+
 
 class GuessSearch(Protocol):
     """What the pool needs of the search it works for (``search.Search``), which imports this module."""
 
     stats: SearchStats
     progress: ProgressHook | None
+    settled: Settled
+    """The guesses an earlier run settled (the store), and where a worker's outcome is kept."""
+    reader: TreeReader
+    """Where the trees of the parts a worker solved are kept, and read from in a worker."""
+    book: RootBook
+    """The progress of the guesses shared out."""
 
     def guess_value(
         self,
@@ -59,28 +70,7 @@ class GuessSearch(Protocol):
 
     def guesses_ahead(self) -> Iterator[GuessTask]: ...
 
-    def subtree(self, candidates: np.ndarray, depth: int | None) -> Node: ...
-
-    def keep_subtree(self, candidates: np.ndarray, depth: int | None, tree: Node) -> None: ...
-
-    def mark_guess(self, level: int, index: int, count: int) -> None: ...
-
     def keep_time(self) -> None: ...
-
-    def known_guess(
-        self, candidates: np.ndarray, guess: int, depth: int | None, budget: int, level: int
-    ) -> tuple[int, list[Node] | None] | None: ...
-
-    def remember_guess(
-        self,
-        candidates: np.ndarray,
-        guess: int,
-        depth: int | None,
-        budget: int,
-        total: int,
-        trees: list[Node] | None,
-        level: int,
-    ) -> None: ...
 
 
 _search: GuessSearch | None = None
@@ -115,7 +105,7 @@ def value_of_guess(search: GuessSearch, task: GuessTask) -> GuessOutcome:
     total = search.guess_value(candidates, guess, depth, budget, played, level)
     trees = None
     if total < budget:
-        trees = [search.subtree(part, depth) for part in search.parts(candidates, guess)]
+        trees = [search.reader.subtree(part, depth) for part in search.parts(candidates, guess)]
     after = search.stats.counters()
     return total, trees, (after[0] - before[0], after[1] - before[1], after[2] - before[2])
 
@@ -227,14 +217,14 @@ class GuessPool(ABC):
                 continue  # a guess started early, kept for its set
             running -= 1
             total, trees, _ = outcome
-            search.mark_guess(level, position - running, len(guesses))
+            search.book.mark_guess(level, position - running, len(guesses))
             value = count + total
             if value < bound or (best_guess >= 0 and value == bound and at < best_position):
                 guess = guesses[at]
                 best, best_guess, bound, best_position = value, guess, value, at
                 assert trees is not None
                 for part, tree in zip(search.parts(candidates, guess), trees, strict=True):
-                    search.keep_subtree(part, depth, tree)
+                    search.reader.keep(part, depth, tree)
             else:
                 best = min(best, value)
 
@@ -243,7 +233,7 @@ class GuessPool(ABC):
         least this budget, or on a free worker; ``False`` when no worker is free."""
         candidates, guess, depth, budget, _, level = task
         key = (candidates.tobytes(), guess)
-        known = self.search.known_guess(candidates, guess, depth, budget, level)
+        known = self.search.settled.known_guess(candidates, guess, depth, budget, level)
         early = self._early.get(key)
         if known is not None:  # settled by an earlier run (the store): no worker needed
             self._results.put((position, (*known, (0, 0, 0))))
@@ -268,7 +258,7 @@ class GuessPool(ABC):
                 return
             candidates, guess, depth, budget, _, level = task
             key = (candidates.tobytes(), guess)
-            if key in self._early or self.search.known_guess(candidates, guess, depth, budget, level):
+            if key in self._early or self.search.settled.known_guess(candidates, guess, depth, budget, level):
                 continue
             early = self._early[key] = Early(task)
             self._out[early] = task
@@ -287,7 +277,7 @@ class GuessPool(ABC):
             self.search.stats.add(*counted)
             if not self.workers_keep_results:
                 candidates, guess, depth, budget, _, level = task
-                self.search.remember_guess(candidates, guess, depth, budget, total, trees, level)
+                self.search.settled.remember_guess(candidates, guess, depth, budget, total, trees, level)
         if isinstance(at, Early):
             if at.position is None:
                 at.outcome = outcome

@@ -12,14 +12,22 @@ guess leaves, the winning answer excluded. Pruning, in the order it happens at a
   that splits into singletons (its bound is exact) ends the node at once;
 - the parts a guess leaves bounded one level deeper (their best guess's counting bound, cached)
   before any is searched: counting alone is far below the truth for large sets, and refuting a
-  guess on it meant solving most of its parts exactly (Bulls and Cows: hours against minutes);
+  guess on it meant solving most of its parts exactly (``bench/bounds.py`` measures the gain);
 - parts largest first, each with the budget the others' bounds leave, so a bad guess fails early;
-- a cache of every set solved (exact value and guess) or refuted (a lower bound);
+- a cache of every set solved (exact value and guess) or refuted (a lower bound) (``settled``);
 - with ``workers > 1``, the second guesses of each set tried side by side (``parallel``);
 - below the second guess, the compiled kernel (``kernel``), which runs the same search.
 
 A set's value does not depend on how it was reached, so the cache is keyed by the set (and the
 guesses left, under a depth limit); the tree of the best strategy is read back from the cache.
+
+``Search`` is the search itself, and the object callers use; its other jobs are each a class of
+their own, so that the search reads as the algorithm above. It extends the game's arrays as the
+search reads them (``arrays.SearchArrays``: the table, answers, guess classes, counting bounds,
+which the kernel reads too) and holds the rest: what was settled, in memory and in a
+proof store (``settled.Settled``), reading the best tree back from it (``readback.TreeReader``),
+and the root's bookkeeping: progress, the best strategy so far and the proven bound
+(``root.RootBook``).
 """
 
 from __future__ import annotations
@@ -30,18 +38,18 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from moocow.engine.checks import check_wins
 from moocow.engine.errors import MoocowError
 from moocow.engine.game import Game
-from moocow.engine.symmetry import GuessClasses
-from moocow.engine.table import FeedbackTable
 from moocow.engine.tree import Node
-from moocow.optimal.bounds import INFEASIBLE, level_bounds
+from moocow.optimal.arrays import SearchArrays
+from moocow.optimal.bounds import INFEASIBLE
 from moocow.optimal.kernel_search import KernelSearch
-from moocow.optimal.partition import answers_present, ordered_guesses, split_parts
+from moocow.optimal.partition import ordered_guesses
+from moocow.optimal.readback import TreeReader
+from moocow.optimal.root import RootBook
+from moocow.optimal.settled import Settled
 from moocow.optimal.stats import ProgressHook, RootState, SearchStats
 from moocow.optimal.stopping import listening, stop_if_asked
-from moocow.trees.files import tree_stats
 
 if TYPE_CHECKING:  # the workers and the store load only when a search uses them
     from moocow.optimal.parallel import GuessPool, GuessTask
@@ -51,7 +59,8 @@ KERNEL_LEVEL = 2
 """From this level down (0: the first guess's set), sets go to the compiled kernel."""
 CHECKPOINT_SIZE = 200
 """With a store, a set this large stays in Python at any level, so that it and its guesses are
-kept: a part of seven bottles' second guesses takes hours, the second guess itself days."""
+kept: below the second guess, the kernel would hold a search of seven bottles' large parts in
+one call, and an interrupted proof would lose all of it."""
 PROBE_LEVEL = 1
 """From this level down, a guess's parts are bounded one level deeper before any is searched."""
 PARALLEL_LEVEL = 1
@@ -65,15 +74,13 @@ Plan = tuple[list[int], list[int], int, History]
 the history as the levels below take it (``Search.plan``)."""
 
 PARALLEL_SECONDS = 1.0
-"""The workers start once the search has run this long: Mastermind's whole proof takes less than
-starting them (on 2 busy cores, 2 workers took it from 0.4 s to 1 to 2 s)."""
-
-PROGRESS_SECONDS = 0.2
-"""Least time between two calls of the progress hook."""
+"""The workers start once the search has run this long: a small game's whole proof (Mastermind's
+among them) takes less than starting them."""
 
 
-class Search:
-    """One exact search over one game; ``run`` may be called again with a different bound."""
+class Search(SearchArrays):
+    """One exact search over one game (its arrays: ``arrays.SearchArrays``); ``run`` may be called
+    again with a different bound."""
 
     def __init__(
         self,
@@ -89,46 +96,24 @@ class Search:
     ) -> None:
         if shared_level not in (1, 2):
             raise MoocowError(f"the workers share out the guesses of level 1 or 2, not {shared_level}")
-        table = FeedbackTable.for_game(game)
-        if not table.in_memory:
-            raise MoocowError(f"{game.spec} is too large for the exact search (its table does not fit)")
-        secrets = np.arange(table.secret_count, dtype=np.int32)
-        self.game = game
-        self.max_depth = max_depth
-        self.candidates_only = candidates_only
-        self.progress = progress
-        self.rows = table.rows(secrets)
-        """The whole feedback table, ``[secret, guess]``."""
-        self.guess_of = game.secret_guess_index.astype(np.int32)
-        self._all_guesses = np.arange(self.rows.shape[1], dtype=np.int32)
-        self.win = game.win
-        present = answers_present(self.rows)
-        present[self.win] = False
-        self.answers = np.flatnonzero(present).astype(np.uint8)
-        """The non-winning answers any guess can get."""
-        self.answer_limit = int(self.rows.max()) + 1
-        self._check_win_identifies_secret()
-        self.classes = GuessClasses(game)
-        self._bounds: dict[int | None, np.ndarray] = {}
-        self.cache: dict[tuple[bytes, int | None], tuple[int, int]] = {}
-        """Set (and guesses left) to (value, guess): an exact value with its guess, or (bound, -1)."""
+        super().__init__(game, max_depth, candidates_only)
         self.stats = SearchStats()
-        self.root = RootState()
+        self.settled = Settled(self)
+        """The sets settled, and the proof store they are kept in, if any (``use_store``)."""
+        self.reader = TreeReader(self, self.settled.sets, lambda: self.kernel, self.stats)
+        """The best strategy's tree, read back from the settled sets and the kernel."""
+        self.book = RootBook(progress, self.reader, self.settled)
+        """The root's bookkeeping: progress, the best strategy so far, the proven bound (``root``)."""
         self.workers = workers
         """Processes searching the parts of each first guess side by side (1: this one alone)."""
         self.scheduler = scheduler
         """A Dask scheduler's address: its workers search them instead (``cluster``)."""
         self.shared_level = shared_level
         """The level whose sets' guesses are shared out: 1, or 2 for far more, smaller tasks (seven
-        bottles: 28 second guesses of days each, but 32,662 third guesses of seconds to minutes)."""
+        bottles: 28 second guesses, but 32,662 third guesses)."""
         self._kernel_level = KERNEL_LEVEL + shared_level - PARALLEL_LEVEL
         """Sets go to the kernel from this level down: the sets whose guesses are shared stay here."""
         self._pool: GuessPool | None = None
-        self._subtrees: dict[tuple[bytes, int | None], Node] = {}
-        self._marks: list[tuple[int, int]] = []
-        self._root_guess = (0, 0, 0)
-        """The first guess being searched: candidates, the bound it must beat, the next guess's bound."""
-        self._shown = 0.0
         self._started = time.monotonic()
         self._kernel: KernelSearch | None = None
         self._ahead: list[tuple[np.ndarray, int, int | None, History]] = []
@@ -141,18 +126,6 @@ class Search:
         self.parts_bounded_deeper = parts_bounded_deeper
         """Whether the kernel bounds a guess's parts one level deeper than counting before it
         searches any (``KernelSearch``); off only to measure what that pays (``bench.bounds``)."""
-        self.store: ProofStore | None = None
-        """Where every set and guess settled at the Python levels is kept, if anywhere (``use_store``)."""
-
-    def _check_win_identifies_secret(self) -> None:
-        """Every pair, not the sample ``load_game`` checks: a proof rests on it."""
-        check_wins(self.game, self.rows, np.arange(len(self.rows)))
-
-    def bounds(self, depth: int | None) -> np.ndarray:
-        """Counting bounds for sets of every size with ``depth`` guesses left."""
-        if depth not in self._bounds:
-            self._bounds[depth] = level_bounds(len(self.rows), len(self.answers), depth)
-        return self._bounds[depth]
 
     # ------------------------------------------------------------------ the search
     def run(self, beta: int = INFEASIBLE) -> int:
@@ -168,9 +141,9 @@ class Search:
                 self._pool.close()
                 self._pool = None
         if value < self.root.best:  # the whole game read back solved from a store kept no best
-            self._record_best(value, self.subtree(everything, self.max_depth))
+            self.book.record_best(value, self.subtree(everything, self.max_depth))
         self.root.lower = max(self.root.lower, min(value, self.root.best))
-        self.stats.cached = len(self.cache) + (len(self._kernel.store) if self._kernel else 0)
+        self.stats.cached = len(self.settled.sets) + (len(self._kernel.store) if self._kernel else 0)
         return value
 
     def solve(self, candidates: np.ndarray, depth: int | None, beta: int, played: History, level: int) -> int:
@@ -182,7 +155,7 @@ class Search:
         if not self.searched_here(level, count):
             return self.kernel.solve(candidates, played, depth, beta, self.stats)
         key = (candidates.tobytes(), depth)
-        known = self.cache.get(key)
+        known = self.settled.sets.get(key)
         if known is not None:
             value, guess = known
             if guess >= 0 or value >= beta:
@@ -202,10 +175,7 @@ class Search:
                 candidates, guess_order, bound_order, floor, beta, child_depth, played, level
             )
         value = best if best_guess >= 0 else max(best, beta)
-        self.cache[key] = (value, best_guess)
-        if self.store is not None:
-            tree = self.subtree(candidates, depth) if best_guess >= 0 else None
-            self.store.put_set(key, value, best_guess, tree)
+        self.settled.put_set(key, value, best_guess, lambda: self.subtree(candidates, depth))
         return value
 
     def plan(self, candidates: np.ndarray, depth: int | None, beta: int, played: History) -> Plan:
@@ -222,7 +192,7 @@ class Search:
             # there is, the least left out included: only those are scored (5 of Mastermind's
             # 1,296 first guesses), and only their columns of the table are kept.
             guesses = guesses[canonical[guesses]]
-        rows = self.rows[candidates]  # whole rows, then columns: 2 to 3 times faster than np.ix_
+        rows = self.rows[candidates]  # whole rows, then columns: faster than np.ix_
         if guesses is not self._all_guesses:
             rows = rows[:, guesses]
         child_bounds = self.bounds(None if depth is None else depth - 1)
@@ -236,9 +206,10 @@ class Search:
         A part's budget only shrinks as the parts before it settle, and a guess's outcome at a
         larger budget holds at a smaller one (an exact total, or a bound above both).
         """
+        settled = self.settled.sets
         for part, beta, depth, played in self._ahead:
             key = (part.tobytes(), beta)
-            if len(part) <= 2 or self.bounds(depth)[len(part)] >= beta or (key[0], depth) in self.cache:
+            if len(part) <= 2 or self.bounds(depth)[len(part)] >= beta or (key[0], depth) in settled:
                 continue  # settled without a guess tried, or already
             if key not in self._plans:
                 self._plans[key] = self.plan(part, depth, beta, played)
@@ -254,12 +225,13 @@ class Search:
         counting the earlier runs on its store (a resumed proof reaches its long sets at once).
 
         A proof kept in a store, or one a signal may stop (the command's), forks even its one
-        worker: this process then only waits, so a stop takes seconds instead of waiting for the
-        compiled search under way (18 minutes once; a minute without a store).
+        worker: this process then only waits, so a stop does not wait for the compiled search
+        under way, which cannot be interrupted.
         """
-        stoppable = self.store is not None or listening()
+        store = self.settled.store
+        stoppable = store is not None or listening()
         wanted = self.workers > 1 or self.scheduler is not None or stoppable
-        searched = time.monotonic() - self._started if self.store is None else self.store.seconds()
+        searched = time.monotonic() - self._started if store is None else store.seconds()
         return wanted and searched >= PARALLEL_SECONDS
 
     def _start_pool(self) -> GuessPool:
@@ -294,20 +266,19 @@ class Search:
                 break
             if level == 0:
                 following = guess_bounds[position + 1] if position + 1 < len(guesses) else INFEASIBLE
-                self._root_guess = (count, bound, following)
-                self.raise_lower(guess_bounds[position] - count)
+                self.book.first_guess(count, bound, following, guess_bounds[position])
             if level <= 1:
-                self.mark_guess(level, position, len(guesses))
+                self.book.mark_guess(level, position, len(guesses))
             alone = level == 0 and len(guesses) == 1
             budget = bound - count
             parts_total = self.guess_value(candidates, guess, child_depth, budget, played, level, alone)
             value = count + parts_total
             if value < bound:
                 best, best_guess, bound = value, guess, value
-                self._keep_part_trees(candidates, guess, child_depth)
+                self.reader.keep_part_trees(candidates, guess, child_depth)
                 if level == 0:
-                    self.cache[(candidates.tobytes(), self.max_depth)] = (value, guess)
-                    self._record_best(value)
+                    self.settled.sets[(candidates.tobytes(), self.max_depth)] = (value, guess)
+                    self.book.record_best(value)
             else:
                 best = min(best, value)
         return best, best_guess
@@ -328,14 +299,14 @@ class Search:
         no rival (every opening of the bottle game is alike) has nothing to fail against early:
         its parts go ``smallest_first``, each one solved tightening the budgets of the large
         ones, and an interrupted search keeps every part quick to settle (7 bottles: the parts of
-        21, 70 and 315 in 15 s; those of 1,854 and 1,855 take weeks of a core). With a store, a
-        guess it settled is taken from it, and a guess searched is kept there.
+        21, 70 and 315 settle long before those of 1,854 and 1,855). With a store, a guess it
+        settled is taken from it, and a guess searched is kept there.
         """
-        known = self.known_guess(candidates, guess, depth, budget, level)
+        known = self.settled.known_guess(candidates, guess, depth, budget, level)
         if known is not None:  # settled by an earlier run
             total, trees = known
             for part, tree in zip(self.parts(candidates, guess), trees or [], strict=False):
-                self.keep_subtree(part, depth, tree)
+                self.reader.keep(part, depth, tree)
             return total
         if level > 0 and not self._a_part_searched_here(candidates, guess, level + 1):
             set_depth = None if depth is None else depth + 1  # the parts go to the kernel: it takes the guess
@@ -345,62 +316,15 @@ class Search:
             if smallest_first:
                 parts.reverse()
             total = self._parts_total(parts, guess, depth, budget, _extend(played, guess), level)
-        if self.store is not None and level > 0:
+        if self.settled.store is not None and level > 0:
             exact = total < budget
             trees = [self.subtree(part, depth) for part in self.parts(candidates, guess)] if exact else None
-            self.remember_guess(candidates, guess, depth, budget, total, trees, level)
+            self.settled.remember_guess(candidates, guess, depth, budget, total, trees, level)
         return total
-
-    # ------------------------------------------------------------------ the store
-    def use_store(self, store: ProofStore) -> None:
-        """Resume from the results ``store`` holds, and keep each new one there."""
-        self.store = store
-        for key, settled in store.sets.items():
-            self.cache[key] = (settled.value, -1 if settled.tree is None else settled.tree.guess)
-            if settled.tree is not None:
-                self._subtrees[key] = settled.tree
-
-    def known_guess(
-        self, candidates: np.ndarray, guess: int, depth: int | None, budget: int, level: int
-    ) -> tuple[int, list[Node] | None] | None:
-        """What the store settled for the parts ``guess`` leaves, if that decides it at ``budget``:
-        their total with their trees (under the budget), or a bound at least the budget."""
-        if self.store is None or level == 0:
-            return None
-        settled = self.store.guess_settled(candidates, depth, guess)
-        if settled is None:
-            return None
-        if settled.value >= budget:  # a bound, or an exact value no better than the budget
-            return settled.value, None
-        if settled.tree is None:  # a bound below this budget: the guess must be searched again
-            return None
-        children = settled.tree.children
-        parts = self.parts(candidates, guess)
-        return settled.value, [children[int(self.rows[part[0], guess])] for part in parts]
-
-    def remember_guess(
-        self,
-        candidates: np.ndarray,
-        guess: int,
-        depth: int | None,
-        budget: int,
-        total: int,
-        trees: list[Node] | None,
-        level: int,
-    ) -> None:
-        """Keep what a guess was found to cost: ``trees`` of its parts when exact (below ``budget``)."""
-        if self.store is None or level == 0:
-            return
-        tree = None
-        if trees is not None and total < budget:
-            tree = Node(guess, len(candidates))
-            for part, child in zip(self.parts(candidates, guess), trees, strict=True):
-                tree.children[int(self.rows[part[0], guess])] = child
-        self.store.put_guess(candidates, depth, guess, total, tree)
 
     def _a_part_searched_here(self, candidates: np.ndarray, guess: int, level: int) -> bool:
         """Whether a part ``guess`` leaves is searched by this class (``searched_here``)."""
-        if self.store is None:
+        if self.settled.store is None:
             return level < self._kernel_level
         sizes = np.bincount(self.rows[candidates, guess], minlength=self.answer_limit)
         sizes[self.win] = 0
@@ -408,7 +332,7 @@ class Search:
 
     def searched_here(self, level: int, size: int) -> bool:
         """Whether a set is searched by this class (and kept in the store) rather than by the kernel."""
-        return level < self._kernel_level or (self.store is not None and size >= CHECKPOINT_SIZE)
+        return level < self._kernel_level or (self.settled.store is not None and size >= CHECKPOINT_SIZE)
 
     @property
     def kernel(self) -> KernelSearch:
@@ -416,16 +340,6 @@ class Search:
         if self._kernel is None:
             self._kernel = KernelSearch(self)
         return self._kernel
-
-    def parts(self, candidates: np.ndarray, guess: int) -> list[np.ndarray]:
-        """The non-winning parts ``guess`` splits the candidates into, largest first."""
-        return split_parts(candidates, self.rows[candidates, guess], self.win)
-
-    def _allowed(self, candidates: np.ndarray) -> np.ndarray:
-        """The guesses allowed with these candidates left."""
-        if self.candidates_only:
-            return self.guess_of[candidates]
-        return self._all_guesses
 
     def _parts_total(
         self,
@@ -443,7 +357,7 @@ class Search:
         try:
             for index, (part, part_bound) in enumerate(zip(parts, part_bounds, strict=True)):
                 if level == 0:
-                    self.mark_part(index, len(parts))
+                    self.book.mark_part(index, len(parts))
                 if level == self.shared_level - 1:  # the parts whose guesses are shared out
                     pending = budget - total - remaining  # the parts from this one on, bounded
                     later = zip(parts[index + 1 :], part_bounds[index + 1 :], strict=True)
@@ -454,9 +368,9 @@ class Search:
                 value = self.solve(part, depth, part_budget, played, level + 1)
                 total += value
                 if level == 0:
-                    self.raise_lower(total + remaining)
+                    self.book.raise_lower(total + remaining)
                     if value < part_budget:
-                        self._improve_best(guess, part, value, depth)
+                        self.book.improve_best(guess, part, value, depth)
                 if total + remaining >= budget:
                     return total + remaining
             return total
@@ -471,121 +385,39 @@ class Search:
             return self.kernel.set_bound(part, depth, self.stats)
         return int(self.bounds(depth)[len(part)])
 
-    # ------------------------------------------------------------------ root bookkeeping
-    def raise_lower(self, parts_lower: int) -> None:
-        """Raise the proven bound while a first guess is searched, its parts known to need ``parts_lower``.
+    # ------------------------------------------------------------------ for callers and workers
+    @property
+    def root(self) -> RootState:
+        """What the root has established: the best strategy so far, its total, the proven bound."""
+        return self.book.state
 
-        Every strategy starts with this guess (at least its guesses plus ``parts_lower``), with one
-        tried before (at least the bound it was refuted against) or with one after (at least the
-        next guess's counting bound).
-        """
-        count, bound, following = self._root_guess
-        self.root.lower = max(self.root.lower, min(bound, following, count + parts_lower))
+    @property
+    def progress(self) -> ProgressHook | None:
+        """Called with the fraction done, the best total so far and the bound (``None``: no one watches)."""
+        return self.book.progress
+
+    @progress.setter
+    def progress(self, hook: ProgressHook | None) -> None:
+        self.book.progress = hook  # a worker's search reports nothing (``parallel``)
+
+    @property
+    def store(self) -> ProofStore | None:
+        """Where every set and guess settled at the Python levels is kept, if anywhere (``use_store``)."""
+        return self.settled.store
+
+    def use_store(self, store: ProofStore) -> None:
+        """Resume from the results ``store`` holds, and keep each new one there."""
+        self.reader.kept.update(self.settled.use(store))
 
     def keep_time(self) -> None:
         """Keep the time searched in the store, if any (while workers are waited for), and stop if
         a signal asked to."""
         stop_if_asked()
-        if self.store is not None:
-            self.store.count_seconds()
-
-    def mark_guess(self, level: int, index: int, count: int) -> None:
-        """Progress: ``index`` of the ``count`` guesses tried at a set of ``level`` 0 or 1."""
-        self._mark(2 * level, index, count)
-
-    def mark_part(self, index: int, count: int) -> None:
-        """Progress: ``index`` of the ``count`` parts of the first guess being searched."""
-        self._mark(1, index, count)
-
-    def _mark(self, step: int, index: int, count: int) -> None:
-        """Progress: ``index`` of ``count`` at one of three steps (root guesses, their parts, guesses).
-
-        The hook is called at most every ``PROGRESS_SECONDS``. A stop a signal asked for is seen here.
-        """
-        stop_if_asked()
-        del self._marks[step:]
-        self._marks.append((index, count))
-        done = 0.0
-        for index_here, count_here in reversed(self._marks):
-            done = (index_here + done) / max(count_here, 1)
-        self.root.done = done
-        now = time.monotonic()
-        if self.progress is not None and now - self._shown >= PROGRESS_SECONDS:
-            self._shown = now
-            self.progress(done, self._best_or_none(), self.root.lower)
-
-    def _improve_best(self, guess: int, part: np.ndarray, value: int, depth: int | None) -> None:
-        """A part of a first guess solved exactly: graft its tree onto the best strategy so far
-        when that strategy opens with the same guess and does worse there.
-
-        So an interrupted search hands back every part it finished, not only the heuristic it
-        started from, even when the first guess itself was never finished.
-        """
-        best = self.root.tree
-        if best is None or best.guess != guess:
-            return
-        answer = int(self.rows[part[0], guess])
-        gain = tree_stats(best.children[answer]).total - value
-        if gain > 0:
-            best.children[answer] = self.subtree(part, depth)
-            self._record_best(self.root.best - gain, best)
-
-    def _record_best(self, value: int, tree: Node | None = None) -> None:
-        self.root.best = value
-        self.root.tree = self.tree() if tree is None else tree
-        if self.store is not None:
-            self.store.put_best(value, self.root.tree, self.root.lower)
-        if self.progress is not None:
-            self.progress(self.root.done, value, self.root.lower)
-
-    def _best_or_none(self) -> int | None:
-        return None if self.root.best >= INFEASIBLE else self.root.best
-
-    # ------------------------------------------------------------------ reading the tree back
-    def tree(self) -> Node:
-        """The tree of the best strategy found, read from the cache of exact values."""
-        everything = np.arange(len(self.rows), dtype=np.int32)
-        return self.subtree(everything, self.max_depth)
-
-    def keep_subtree(self, candidates: np.ndarray, depth: int | None, tree: Node) -> None:
-        """Remember the tree of a set solved exactly elsewhere (by a worker process)."""
-        self._subtrees[(candidates.tobytes(), depth)] = tree
-
-    def _keep_part_trees(self, candidates: np.ndarray, guess: int, depth: int | None) -> None:
-        """Keep the trees of the best guess's parts now: the kernel's store may forget them."""
-        for part in self.parts(candidates, guess):
-            self.keep_subtree(part, depth, self.subtree(part, depth))
+        self.settled.count_seconds()
 
     def subtree(self, candidates: np.ndarray, depth: int | None) -> Node:
-        """The best tree of a set solved exactly (by this search or a worker's)."""
-        if len(candidates) <= 2:
-            return self._small_tree(candidates)
-        key = (candidates.tobytes(), depth)
-        kept = self._subtrees.get(key)
-        if kept is not None:
-            return kept
-        _, guess = self.cache.get(key, (-1, -1))
-        if guess < 0:
-            guess = self.kernel.guess(candidates, depth)
-        if guess < 0:  # forgotten by the kernel's store, a cache with a budget: search it again
-            self.kernel.solve(candidates, None, depth, INFEASIBLE, self.stats)
-            guess = self.kernel.guess(candidates, depth)
-        assert guess >= 0, "the tree is read only along exactly solved sets"
-        node = Node(guess, len(candidates))
-        child_depth = None if depth is None else depth - 1
-        for part in self.parts(candidates, guess):
-            node.children[int(self.rows[part[0], guess])] = self.subtree(part, child_depth)
-        return node
-
-    def _small_tree(self, candidates: np.ndarray) -> Node:
-        """The tree of one or two candidates: guess the first, then the other. Built directly:
-        these make up most nodes, and the same ones recur under every guess."""
-        first = int(candidates[0])
-        node = Node(int(self.guess_of[first]), len(candidates))
-        if len(candidates) == 2:
-            second = int(candidates[1])
-            node.children[int(self.rows[second, node.guess])] = Node(int(self.guess_of[second]), 1)
-        return node
+        """The best tree of a set solved exactly, by this search or a worker's (``TreeReader.subtree``)."""
+        return self.reader.subtree(candidates, depth)
 
 
 def _extend(played: History, guess: int) -> tuple[int, ...] | None:

@@ -38,7 +38,7 @@ LARGE = 200
 
 
 def open_parts(search: Search) -> dict[int, np.ndarray]:
-    everything = np.arange(len(search.table), dtype=np.int32)
+    everything = np.arange(len(search.rows), dtype=np.int32)
     parts = {len(part): part for part in search.parts(everything, OPENING) if len(part) in BEST_PART_TOTALS}
     return dict(sorted(parts.items()))  # in the order the search takes them
 
