@@ -26,7 +26,7 @@ from moocow.engine.progress import task
 from moocow.engine.table import FeedbackTable
 
 if TYPE_CHECKING:
-    from moocow.engine.compiled import Prepared
+    from moocow.engine.kernel.greedy import Prepared
 
 CHUNK_ROWS = 255
 """Candidates counted at a time: a ``uint8`` count of one chunk cannot overflow."""
@@ -72,18 +72,18 @@ def _compiled_sizes(
     prepared: Prepared, table: FeedbackTable, candidates: np.ndarray, guesses: np.ndarray | None
 ) -> np.ndarray:
     """``partition_sizes`` by the compiled engine, in slices of guesses so that progress shows."""
-    from moocow.engine import compiled
+    from moocow.engine.kernel import greedy
 
     cells = len(candidates) * (table.guess_count if guesses is None else len(guesses))
     if cells < REPORT_CELLS:
-        return compiled.partition_sizes(prepared, table.values, candidates, guesses)
+        return greedy.partition_sizes(prepared, table.values, candidates, guesses)
     guesses = np.arange(table.guess_count) if guesses is None else guesses
     step = max(1, REPORT_CELLS // 16 // max(1, len(candidates)))
     parts = []
     with task("scoring guesses", cells, "pairs") as advance:
         for start in range(0, len(guesses), step):
             chosen = guesses[start : start + step]
-            parts.append(compiled.partition_sizes(prepared, table.values, candidates, chosen))
+            parts.append(greedy.partition_sizes(prepared, table.values, candidates, chosen))
             advance(len(candidates) * (start + len(chosen)))
     return np.concatenate(parts, axis=1)
 
@@ -96,12 +96,12 @@ def compiled_scores(
     first_perfect: bool = False,
 ) -> np.ndarray | None:
     """``score(partition_sizes(table, candidates, guesses))`` without the sizes, on the compiled
-    engine (``compiled.scores``: Mastermind 5x8's minmax 1.3 times faster than sizes, then
+    engine (``greedy.scores``: Mastermind 5x8's minmax 1.3 times faster than sizes, then
     scores); ``None`` where that does not apply: the numpy path, a score it does not know, or
     work large enough to show its progress (``REPORT_CELLS``).
 
     ``first_perfect``: stop at the first guess (``guesses`` ascending) that tells every candidate
-    apart, the best score there is; the guesses after it score ``compiled.UNSCORED``.
+    apart, the best score there is; the guesses after it score ``greedy.UNSCORED``.
     """
     kind = COMPILED_KINDS.get(score)
     width = table.guess_count if guesses is None else len(guesses)
@@ -110,12 +110,12 @@ def compiled_scores(
     prepared = table.compiled(0)  # only if the game's work has taken the engine: counted there
     if prepared is None:
         return None
-    from moocow.engine import compiled
+    from moocow.engine.kernel import greedy
 
     perfect = (1, len(candidates), -len(candidates))[kind]
     ascending = guesses is None or bool((np.diff(guesses) > 0).all())
     enough = perfect if first_perfect and ascending else None
-    return compiled.scores(prepared, candidates, guesses, kind, enough)
+    return greedy.scores(prepared, candidates, guesses, kind, enough)
 
 
 def _count(rows: np.ndarray, counted: np.ndarray, sizes: np.ndarray) -> None:
@@ -218,7 +218,7 @@ COMPILED_KINDS: dict[Callable[[np.ndarray], np.ndarray], int] = {
     expected_size: 1,
     parts_cost: 2,
 }
-"""The scores ``compiled.scores`` computes, by its number for them."""
+"""The scores ``greedy.scores`` computes, by its number for them."""
 
 
 def split_by_answer(candidates: np.ndarray, answers: np.ndarray) -> list[tuple[int, np.ndarray]]:
