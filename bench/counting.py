@@ -64,12 +64,8 @@ class CountingWorkload:
 
     game: str
     repeats: int = 5
+    """Alternations of the three ways at each size; the median of each way counts."""
     quick: bool = False
-
-    @property
-    def name(self) -> str:
-        """The workload's name in the table and for ``--only``."""
-        return f"counting {self.game}"
 
     def timings(self) -> tuple[dict[int, dict[str, float]], bool, int]:
         """Median seconds per size and way, whether every way counted alike, and the values."""
@@ -120,6 +116,11 @@ class CountingWorkload:
             )
             for way in ("compared", "bincount")
         ]
+
+    @property
+    def name(self) -> str:
+        """The workload's name in the table and for ``--only``."""
+        return f"counting {self.game}"
 
 
 GAMES = ("mastermind", "digits", "bottles:n=6", "bottles:n=7", "mastermind:pegs=3,colors=5")
