@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from bench.measure import median
+from bench.measure import median, peak_rss, reset_peak
 from bench.rows import Row, ratio
 from moocow.engine import partitions
 from moocow.engine.table import FeedbackTable
@@ -99,7 +99,9 @@ class CountingWorkload:
 
     def run(self) -> list[Row]:
         """One row per baseline: the routine's time over every size against that way's."""
+        reset_peak()
         found, agree, values = self.timings()
+        peak = peak_rss()
         total = {way: sum(by_way[way] for by_way in found.values()) for way in WAYS}
         basis = f"{SETS_PER_SIZE} sets of each size 2 to {max(found):,}, every guess; {values} values"
         return [
@@ -109,7 +111,7 @@ class CountingWorkload:
                 moocow_seconds=total["shared"],
                 baseline_seconds=total[way],
                 ratio=ratio(total[way], total["shared"]),
-                peak_rss=None,
+                peak_rss=peak,
                 result=f"worst size's ratio {min(by[way] / by['shared'] for by in found.values()):.2f}",
                 agree=agree,
                 details={str(size): by_way for size, by_way in found.items()},
