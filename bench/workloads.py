@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from bench.bounds import BoundsWorkload
+from bench.counting import CountingWorkload
 from bench.engines import EngineWorkload
 from bench.evaluations import EvaluationWorkload
 from bench.flood import FloodWorkload
@@ -56,6 +57,10 @@ WORKLOADS: tuple[Workload, ...] = (
     EvaluationWorkload("entropy", "mastermind:pegs=3,colors=4", sample=12, quick=True),
     EngineWorkload("minmax:first=11223", "mastermind:pegs=5,colors=8"),
     EngineWorkload("minmax", "bottles:n=8", repeats=1),
+    CountingWorkload("mastermind"),
+    CountingWorkload("digits"),
+    CountingWorkload("bottles:n=7"),
+    CountingWorkload("mastermind:pegs=3,colors=4", quick=True),
     RunnerWorkload("strategy"),
     RunnerWorkload("module"),
     RunnerWorkload("program"),

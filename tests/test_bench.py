@@ -45,6 +45,7 @@ def test_quick_suite_runs_and_agrees(tmp_path: Path) -> None:
         "referee",
         "optimal",
         "bounds",
+        "counting",
         "process",
         "web",
         "tournament",

@@ -14,8 +14,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from moocow.engine import compiled, opening, partitions
+from moocow.engine import opening, partitions
 from moocow.engine.evaluation import evaluate
+from moocow.engine.kernel import greedy
 from moocow.engine.position import Position
 from moocow.engine.table import ENGINE_VARIABLE, FeedbackTable
 from moocow.plugins import load_game
@@ -66,7 +67,7 @@ def test_compiled_scores_are_those_of_the_sizes(spec: str, data: st.DataObject) 
     heuristics computed from the numpy path's sizes, over every guess or some; stopped at the
     first guess telling every candidate apart, they choose the same guess."""
     table = FeedbackTable(load_game(spec))
-    most = data.draw(st.sampled_from([compiled.FEW_CANDIDATES, 4 * compiled.FEW_CANDIDATES]))
+    most = data.draw(st.sampled_from([greedy.FEW_CANDIDATES, 4 * greedy.FEW_CANDIDATES]))
     chosen = data.draw(st.sets(st.integers(0, table.secret_count - 1), min_size=1, max_size=most))
     candidates = np.array(sorted(chosen), dtype=np.int64)
     guesses = None
@@ -78,14 +79,14 @@ def test_compiled_scores_are_those_of_the_sizes(spec: str, data: st.DataObject) 
         sizes = partitions.partition_sizes(table, candidates, guesses)
     with (
         mock.patch.dict(os.environ, {ENGINE_VARIABLE: "compiled"}),
-        mock.patch.object(compiled, "PARALLEL_CELLS", 0 if shared else compiled.PARALLEL_CELLS),
+        mock.patch.object(greedy, "PARALLEL_CELLS", 0 if shared else greedy.PARALLEL_CELLS),
     ):
         for score in partitions.COMPILED_KINDS:
             scores = partitions.compiled_scores(table, candidates, guesses, score)
             assert np.array_equal(scores, score(sizes))
             stopped = partitions.compiled_scores(table, candidates, guesses, score, first_perfect=True)
             assert stopped is not None and stopped.argmin() == scores.argmin()
-            scored = stopped != compiled.UNSCORED
+            scored = stopped != greedy.UNSCORED
             assert np.array_equal(stopped[scored], scores[scored])
             perfect = score(np.ones((len(candidates), 1), np.int32))[0]
             assert scored.all() or stopped.min() == perfect
@@ -95,13 +96,13 @@ def test_compiled_scores_are_those_of_the_sizes(spec: str, data: st.DataObject) 
 @pytest.mark.parametrize("spec", GAMES)
 def test_forms_give_each_games_feedback(spec: str) -> None:
     game = load_game(spec)
-    prepared = compiled.prepare(game, game.feedback_form())
+    prepared = greedy.prepare(game, game.feedback_form())
     assert prepared is not None
     rng = np.random.default_rng(0)
     secrets = np.arange(len(game.secrets))
     for guess in rng.choice(len(game.guesses), size=20):
         expected = game.feedback(game.guesses[[guess]], game.secrets)[0]
-        assert np.array_equal(compiled.column(prepared, int(guess), secrets), expected)
+        assert np.array_equal(greedy.column(prepared, int(guess), secrets), expected)
 
 
 @pytest.mark.parametrize(
@@ -152,10 +153,10 @@ def test_games_without_a_form_stay_on_numpy(monkeypatch: pytest.MonkeyPatch) -> 
 
 def test_too_many_symbol_copies_stay_on_numpy() -> None:
     """13 colours, up to 5 copies each: masks of 65 bits, so the numpy path does it."""
-    assert compiled.prepare(load_game("mastermind:pegs=5,colors=12"), load_game("mastermind").feedback_form())
+    assert greedy.prepare(load_game("mastermind:pegs=5,colors=12"), load_game("mastermind").feedback_form())
     game = load_game("mastermind:pegs=5,colors=13")
     assert game.feedback_form() is not None
-    assert compiled.prepare(game, game.feedback_form()) is None
+    assert greedy.prepare(game, game.feedback_form()) is None
 
 
 def test_small_work_stays_on_numpy_until_the_games_work_adds_up(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -92,9 +92,9 @@ def test_a_cold_cache_is_filled_at_once_and_a_warm_one_loaded_as_used(tmp_path: 
     front, whatever it called). Each process counts the kernels' signatures
     numba holds after an evaluation, then after every kernel is called (``warmup._exercise``)."""
     program = (
-        "import moocow; from moocow.engine import compiled, progress, warmup; "
+        "import moocow; from moocow.engine import progress, warmup; from moocow.engine.kernel import greedy; "
         "from moocow.plugins.mastermind import Mastermind; progress.listen(print); "
-        "count = lambda: sum(len(kernel.signatures) for kernel in compiled.ENTRY_POINTS); "
+        "count = lambda: sum(len(kernel.signatures) for kernel in greedy.ENTRY_POINTS); "
         "moocow.evaluate(Mastermind(pegs=3, colors=4), 'minmax'); used = count(); warmup._exercise(); "
         "print('loaded', used, 'of', count(), 'cached:', warmup.kernels_cached())"
     )
@@ -117,9 +117,9 @@ def test_a_cold_cache_is_filled_at_once_and_a_warm_one_loaded_as_used(tmp_path: 
 def test_a_stale_or_missing_cache_is_cold(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """An index numba would not load (another source, another numba) is as cold as none: the
     warm-up compiles it, said first, not numba at some later first call, unsaid."""
-    from moocow.engine import compiled
+    from moocow.engine.kernel import greedy
 
-    kernel = compiled.ENTRY_POINTS[0]
+    kernel = greedy.ENTRY_POINTS[0]
     cache_file = kernel._cache._cache_file
     monkeypatch.setattr(cache_file, "_index_path", str(tmp_path / "missing.nbi"))
     assert not warmup.kernels_cached()
@@ -181,7 +181,7 @@ def test_a_session_loads_the_kernels_before_its_first_round(
 def test_the_warm_up_game_scores_as_mastermind() -> None:
     """The engine's own warm-up game is Mastermind 2x4, scored by the compiled kernels as by numpy:
     the kernels are warmed on the argument types a real game gives them."""
-    from moocow.engine import compiled
+    from moocow.engine.kernel import greedy
     from moocow.plugins.mastermind import Mastermind
 
     game, mastermind = warmup.WarmUpGame(), Mastermind(pegs=2, colors=4)
@@ -189,8 +189,8 @@ def test_the_warm_up_game_scores_as_mastermind() -> None:
     assert (codes == mastermind.secrets).all()
     assert (game.feedback(codes, codes) == mastermind.feedback(codes, codes)).all()
     ours, theirs = (
-        compiled.prepare(game, game.feedback_form()),
-        compiled.prepare(mastermind, mastermind.feedback_form()),
+        greedy.prepare(game, game.feedback_form()),
+        greedy.prepare(mastermind, mastermind.feedback_form()),
     )
     assert ours is not None and theirs is not None
     for field in dataclasses.fields(ours):

@@ -119,12 +119,15 @@ def test_stored_sets_are_found_again_and_only_they() -> None:
 
 def test_every_module_of_the_kernel_stamps_its_cache() -> None:
     """A kernel function's cache is checked against all the compiled sources, not its own file alone."""
-    locator = branch.search._cache._impl.locator
-    assert isinstance(locator, loading.LOCATORS)
-    assert locator.get_source_stamp() == stamp.package_stamp()
+    from moocow.engine.kernel import greedy
+
+    for kernel in (branch.search, greedy._few_scores):  # the exact search's and the greedy engine's
+        locator = kernel._cache._impl.locator
+        assert isinstance(locator, loading.LOCATORS)
+        assert locator.get_source_stamp() == stamp.package_stamp()
     names = {path.name for path in stamp.compiled_sources()}
-    assert {"branch.py", "scores.py", "relabel.py", "store.py", "layout.py"} <= names
-    assert not names & {"entries.py", "ahead.py"}
+    assert {"branch.py", "scores.py", "relabel.py", "store.py", "layout.py", "greedy.py", "bits.py"} <= names
+    assert not names & {"entries.py", "ahead.py", "masks.py"}
 
 
 @pytest.mark.parametrize("ahead_of_time", [True, False], ids=["ahead of time", "numba"])

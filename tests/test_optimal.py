@@ -262,7 +262,7 @@ def test_the_best_guess_bound_counts_columns_or_rows_alike(game: Game) -> None:
     for _ in range(30):
         size = int(rng.integers(4, len(game.secrets) + 1))
         secrets = np.sort(rng.choice(len(game.secrets), size, replace=False)).astype(np.int32)
-        sizes = part_sizes(search.rows[secrets], search.answers, search.answer_limit)
+        sizes = part_sizes(search.rows[secrets], search.answers)
         is_candidate = np.zeros(len(guesses), dtype=np.uint8)
         is_candidate[search.guess_of[secrets]] = 1
         plain = int((size + bounds[sizes].sum(axis=0)).min())

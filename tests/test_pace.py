@@ -7,7 +7,8 @@ from unittest import mock
 
 import numpy as np
 
-from moocow.engine import compiled, partitions
+from moocow.engine import partitions
+from moocow.engine.kernel import greedy
 from moocow.engine.pace import EXPLORE, RECENT, Pace
 from moocow.engine.table import ENGINE_VARIABLE, FeedbackTable
 from moocow.plugins import load_game
@@ -46,15 +47,32 @@ def test_a_way_that_becomes_slow_loses_the_choice() -> None:
     assert pace.choose() == 0
 
 
-def test_both_ways_compute_the_same_sizes() -> None:
-    """Mid-sized scorings go serial or shared by ``compiled.PACE``: each way gives the sizes."""
+class Fixed(Pace):
+    """A pace that always takes one way."""
+
+    def __init__(self, way: int) -> None:
+        super().__init__()
+        self.way = way
+
+    def choose(self) -> int:
+        return self.way
+
+
+def test_both_ways_compute_the_same_sizes_and_scores() -> None:
+    """Mid-sized scorings go serial or shared as the ``Pace`` they are given chooses (the
+    process's own by default): each way gives the sizes and the scores, and the way is timed."""
     game = load_game("mastermind:pegs=5,colors=8")
     table = FeedbackTable(game)
     candidates = np.arange(0, table.secret_count, 4)[:20]
-    assert compiled.SHARED_CELLS <= len(candidates) * table.guess_count < compiled.PARALLEL_CELLS
+    assert greedy.SHARED_CELLS <= len(candidates) * table.guess_count < greedy.PARALLEL_CELLS
     with mock.patch.dict(os.environ, {ENGINE_VARIABLE: "numpy"}):
         expected = partitions.partition_sizes(table, candidates)
-    with mock.patch.dict(os.environ, {ENGINE_VARIABLE: "compiled"}):
-        for way in (0, 1):
-            with mock.patch.object(compiled.PACE, "choose", return_value=way):
-                assert np.array_equal(partitions.partition_sizes(table, candidates), expected)
+    prepared = greedy.prepare(game, game.feedback_form())
+    assert prepared is not None
+    for way in (0, 1):
+        pace = Fixed(way)
+        sizes = greedy.partition_sizes(prepared, table.values, candidates, None, pace)
+        assert np.array_equal(sizes, expected)
+        worst = greedy.scores(prepared, candidates, None, 0, None, pace)
+        assert np.array_equal(worst, expected.max(axis=0))
+        assert pace.seconds_per_unit(way) < float("inf") and pace.seconds_per_unit(1 - way) == float("inf")

@@ -117,7 +117,7 @@ def absent_symbol_guesses(position: Position, cells: int) -> np.ndarray | None:
     prepared = table.compiled(0)
     if prepared is None:
         return None
-    from moocow.engine.compiled import absent_in_order
+    from moocow.engine.kernel.greedy import absent_in_order
 
     played = [guess for guess, _ in position.history]
     least: np.ndarray | None = None

@@ -1,15 +1,10 @@
 """How each guess would split a candidate set, and the heuristics that score those splits.
 
-This is the hot path of every strategy. Counting per feedback value with a comparison and a
-reduction along the candidate axis is vectorised end to end (measured 18x faster than a
-``bincount`` over flattened indices on bottles n=7); the last value's count is derived.
-The rows are counted in chunks of at most 255 candidates: every value is compared at once into
-one reused ``(values, chunk, guesses)`` flag buffer, whose ``uint8`` sum along the chunk cannot
-overflow. That is two numpy calls per chunk where one comparison and ``int32`` reduction per
-value made four per value, and no cast or fresh temporary per cell: measured 1.2 to 1.5 times
-faster on whole evaluations (Mastermind, digits, words, 7 bottles) and 3 to 4 times faster on
-the large sets of 8 bottles. Counting with a lookup of 64-bit packed counts was measured 4
-times slower, and taking chunk-sized rows into a reused buffer no faster.
+This is the hot path of every strategy. Candidates are counted per feedback value by one routine
+(``count_by_value``), which the exact search's Python levels share; the last value's count is
+derived. A ``bincount`` of value-and-column indices was measured fastest for most sets, and a
+comparison per value, vectorised end to end, for the smallest sets and for bottles' large ones
+(``count_by_value``). Counting with a lookup of 64-bit packed counts was measured 4 times slower.
 """
 
 from __future__ import annotations
@@ -26,7 +21,7 @@ from moocow.engine.progress import task
 from moocow.engine.table import FeedbackTable
 
 if TYPE_CHECKING:
-    from moocow.engine.compiled import Prepared
+    from moocow.engine.kernel.greedy import Prepared
 
 CHUNK_ROWS = 255
 """Candidates counted at a time: a ``uint8`` count of one chunk cannot overflow."""
@@ -37,8 +32,21 @@ NARROW = 32
 ``bincount``: chunks of 255 rows by a few columns spent their time in numpy calls, 10 to 30 times
 slower per cell."""
 FEW_VALUES = 32
-"""Up to this many feedback values, each is compared with every cell (the bulls and cows of every
-built-in game); beyond it, cells are counted by value in one pass (``_count_many``)."""
+"""Up to this many feedback values (the bulls and cows of every built-in game) numpy counts them;
+beyond it, compiled code counts each cell once (``_count_many``)."""
+COMPARED_VALUES = 10
+"""Up to this many values over ``COMPARED_CELLS`` or more cells, each value is compared with every
+cell (bottles, in their large sets); otherwise they are counted by index (``_count_indexed``)."""
+COMPARED_CELLS = 1 << 22
+"""See ``COMPARED_VALUES``."""
+FEW_COMPARISONS = 32
+"""Up to this many comparisons per column (values x rows: two or three candidates), each value is
+compared with every cell too: less work than clearing and reading a count per value and column."""
+FEW_COMPARED_CELLS = 1 << 12
+"""Up to this many comparisons in all (a few candidates by a few classes of guesses, most of an
+evaluation's calls), each value is compared with every cell too: fewer numpy calls."""
+INDEX_CELLS = 1 << 21
+"""Cells counted by index at a time: their indices take 16 MB."""
 REPORT_CELLS = 1 << 28
 """Scoring this many pairs or more (a second or more) is reported as a task."""
 
@@ -56,12 +64,12 @@ def partition_sizes(
     prepared = table.compiled(cells)
     if prepared is not None:
         return _compiled_sizes(prepared, table, candidates, guesses)
-    counted = table.values[:-1, None, None]
+    counted = table.values[:-1]
     sizes = np.zeros((len(table.values), width), dtype=np.int32)
     with task("scoring guesses", cells, "pairs") if cells >= REPORT_CELLS else _quiet() as advance:
         done = 0
         for columns, rows in table.tiles(candidates, guesses):
-            _count(rows, counted, sizes[:-1, columns])
+            count_by_value(rows, counted, sizes[:-1, columns])
             done += rows.size
             advance(done)
     sizes[-1] = len(candidates) - sizes[:-1].sum(axis=0)
@@ -72,18 +80,18 @@ def _compiled_sizes(
     prepared: Prepared, table: FeedbackTable, candidates: np.ndarray, guesses: np.ndarray | None
 ) -> np.ndarray:
     """``partition_sizes`` by the compiled engine, in slices of guesses so that progress shows."""
-    from moocow.engine import compiled
+    from moocow.engine.kernel import greedy
 
     cells = len(candidates) * (table.guess_count if guesses is None else len(guesses))
     if cells < REPORT_CELLS:
-        return compiled.partition_sizes(prepared, table.values, candidates, guesses)
+        return greedy.partition_sizes(prepared, table.values, candidates, guesses)
     guesses = np.arange(table.guess_count) if guesses is None else guesses
     step = max(1, REPORT_CELLS // 16 // max(1, len(candidates)))
     parts = []
     with task("scoring guesses", cells, "pairs") as advance:
         for start in range(0, len(guesses), step):
             chosen = guesses[start : start + step]
-            parts.append(compiled.partition_sizes(prepared, table.values, candidates, chosen))
+            parts.append(greedy.partition_sizes(prepared, table.values, candidates, chosen))
             advance(len(candidates) * (start + len(chosen)))
     return np.concatenate(parts, axis=1)
 
@@ -96,12 +104,12 @@ def compiled_scores(
     first_perfect: bool = False,
 ) -> np.ndarray | None:
     """``score(partition_sizes(table, candidates, guesses))`` without the sizes, on the compiled
-    engine (``compiled.scores``: Mastermind 5x8's minmax 1.3 times faster than sizes, then
+    engine (``greedy.scores``: Mastermind 5x8's minmax 1.3 times faster than sizes, then
     scores); ``None`` where that does not apply: the numpy path, a score it does not know, or
     work large enough to show its progress (``REPORT_CELLS``).
 
     ``first_perfect``: stop at the first guess (``guesses`` ascending) that tells every candidate
-    apart, the best score there is; the guesses after it score ``compiled.UNSCORED``.
+    apart, the best score there is; the guesses after it score ``greedy.UNSCORED``.
     """
     kind = COMPILED_KINDS.get(score)
     width = table.guess_count if guesses is None else len(guesses)
@@ -110,28 +118,66 @@ def compiled_scores(
     prepared = table.compiled(0)  # only if the game's work has taken the engine: counted there
     if prepared is None:
         return None
-    from moocow.engine import compiled
+    from moocow.engine.kernel import greedy
 
     perfect = (1, len(candidates), -len(candidates))[kind]
     ascending = guesses is None or bool((np.diff(guesses) > 0).all())
     enough = perfect if first_perfect and ascending else None
-    return compiled.scores(prepared, candidates, guesses, kind, enough)
+    return greedy.scores(prepared, candidates, guesses, kind, enough)
 
 
-def _count(rows: np.ndarray, counted: np.ndarray, sizes: np.ndarray) -> None:
-    """Add to ``sizes[v, g]`` how many of ``rows`` hold ``counted[v]`` in column ``g``."""
+def count_by_value(rows: np.ndarray, values: np.ndarray, sizes: np.ndarray) -> None:
+    """Add to ``sizes[v, g]`` how many of ``rows`` hold ``values[v]`` in column ``g``.
+
+    The one counting routine of the engine's numpy path (``partition_sizes``) and the exact
+    search's Python levels (``optimal.partition``), each way taken where it was measured fastest
+    on the games' own tables (``python -m bench.counting``): one ``bincount`` of value-and-column
+    indices for most sets (1.2 to 3 times faster than comparing on Mastermind and digits); a
+    comparison per value for the smallest sets, and for few values over many cells (bottles' large
+    sets, where the scattered increments of ``bincount`` miss the cache); per column for a few
+    columns of many rows; in compiled code for many values (``_count_many``).
+    """
     width = rows.shape[1]
-    if len(counted) > FEW_VALUES:
-        _count_many(rows, counted[:, 0, 0], sizes)
-        return
-    if width <= NARROW and len(rows) > CHUNK_ROWS * NARROW:
-        bound = int(counted.max()) + 1
+    if len(values) > FEW_VALUES:
+        _count_many(rows, values, sizes)
+    elif width <= NARROW and len(rows) > CHUNK_ROWS * NARROW:
+        bound = int(values.max()) + 1
         for column in range(width):
-            sizes[:, column] += np.bincount(rows[:, column], minlength=bound)[counted[:, 0, 0]]
-        return
-    step = max(1, min(CHUNK_ROWS, CHUNK_CELLS // max(1, width * len(counted)), len(rows)))
-    flags = np.empty((len(counted), step, width), dtype=np.bool_)
-    counts = np.empty((len(counted), width), dtype=np.uint8)
+            sizes[:, column] += np.bincount(rows[:, column], minlength=bound)[values]
+    elif (
+        len(values) * len(rows) <= FEW_COMPARISONS
+        or len(values) * rows.size <= FEW_COMPARED_CELLS
+        or (len(values) <= COMPARED_VALUES and rows.size >= COMPARED_CELLS)
+    ):
+        _count_compared(rows, values, sizes)
+    else:
+        _count_indexed(rows, values, sizes)
+
+
+def _count_indexed(rows: np.ndarray, values: np.ndarray, sizes: np.ndarray) -> None:
+    """``count_by_value`` by one ``bincount`` of ``value * width + column`` per chunk of rows
+    (at most ``INDEX_CELLS`` cells: the indices take 8 bytes each)."""
+    width = rows.shape[1]
+    bound = int(values.max()) + 1
+    step = max(1, INDEX_CELLS // max(1, width))
+    columns = np.arange(width, dtype=np.intp)
+    for start in range(0, len(rows), step):
+        index = rows[start : start + step].astype(np.intp)
+        index *= width
+        index += columns
+        counts = np.bincount(index.ravel(), minlength=bound * width)
+        sizes += counts[: bound * width].reshape(bound, width)[values]
+
+
+def _count_compared(rows: np.ndarray, values: np.ndarray, sizes: np.ndarray) -> None:
+    """``count_by_value`` by comparing every value with every cell, in chunks of at most 255 rows:
+    every value is compared at once into one reused ``(values, chunk, guesses)`` flag buffer,
+    whose ``uint8`` sum along the chunk cannot overflow."""
+    width = rows.shape[1]
+    counted = values[:, None, None]
+    step = max(1, min(CHUNK_ROWS, CHUNK_CELLS // max(1, width * len(values)), len(rows)))
+    flags = np.empty((len(values), step, width), dtype=np.bool_)
+    counts = np.empty((len(values), width), dtype=np.uint8)
     for start in range(0, len(rows), step):
         chunk = rows[start : start + step]
         chunk_flags = flags[:, : len(chunk)]
@@ -140,14 +186,15 @@ def _count(rows: np.ndarray, counted: np.ndarray, sizes: np.ndarray) -> None:
         sizes += counts
 
 
-def _count_many(rows: np.ndarray, counted: np.ndarray, sizes: np.ndarray) -> None:
-    """``_count`` for games of many values (Wordle's 238 marks): each cell counted once, in
-    compiled code (``engine.counting``), where comparing every value with every cell would do the
-    work 238 times."""
+def _count_many(rows: np.ndarray, values: np.ndarray, sizes: np.ndarray) -> None:
+    """``count_by_value`` for games of many values (Wordle's 238 marks): each cell counted once,
+    in compiled code (``engine.counting``), where comparing every value with every cell would do
+    the work 238 times and a ``bincount`` would clear guesses x values counts (3 million) for
+    every set, most of which hold a handful of candidates."""
     from moocow.engine.counting import add_sizes
 
-    bound = max(int(counted.max()), int(rows.max(initial=0))) + 1
-    add_sizes(rows, counted.astype(np.int64), bound, sizes)
+    bound = max(int(values.max()), int(rows.max(initial=0))) + 1
+    add_sizes(rows, values.astype(np.int64), bound, sizes)
 
 
 @contextlib.contextmanager
@@ -218,7 +265,7 @@ COMPILED_KINDS: dict[Callable[[np.ndarray], np.ndarray], int] = {
     expected_size: 1,
     parts_cost: 2,
 }
-"""The scores ``compiled.scores`` computes, by its number for them."""
+"""The scores ``greedy.scores`` computes, by its number for them."""
 
 
 def split_by_answer(candidates: np.ndarray, answers: np.ndarray) -> list[tuple[int, np.ndarray]]:

@@ -23,7 +23,7 @@ from moocow.engine.game import Game
 from moocow.engine.progress import task
 
 if TYPE_CHECKING:
-    from moocow.engine.compiled import Prepared
+    from moocow.engine.kernel.greedy import Prepared
 
 DEFAULT_BUDGET = 2 * 2**30
 """Bytes a table may hold in memory unless ``MOOCOW_TABLE_BUDGET`` says otherwise; 8 bottles need 1.6 GB."""
@@ -49,7 +49,7 @@ ENGINE_VARIABLE = "MOOCOW_ENGINE"
 ENGINES = ("numpy", "compiled")
 """The values ``MOOCOW_ENGINE`` may take; unset or empty chooses by the work."""
 COMPILED_CELLS = 1 << 24
-"""Once a game's work adds up to this many pairs, it takes the compiled engine (``engine.compiled``):
+"""Once a game's work adds up to this many pairs, it takes the compiled engine (``engine.kernel.greedy``):
 importing numba costs about 0.3 s, more than a whole Mastermind 4x6 evaluation (about 7 million
 pairs), and far less than Mastermind 5x8's (about 10^10 pairs, none of its positions after
 11223 over 2^24 pairs alone: counted per call, it never left numpy and took 17 s, not 5 s)."""
@@ -207,7 +207,7 @@ class FeedbackTable:
             if form is None:
                 self._prepared = None
                 return None
-            from moocow.engine.compiled import prepare
+            from moocow.engine.kernel.greedy import prepare
             from moocow.engine.warmup import compile_if_cold
 
             compile_if_cold()  # a first compile is said, and done at once; cached kernels load as used
@@ -220,7 +220,7 @@ class FeedbackTable:
         again; either path gives the same feedback)."""
         prepared = None if self.built else self._prepared or self.compiled(len(secrets))
         if prepared is not None:
-            from moocow.engine.compiled import column
+            from moocow.engine.kernel.greedy import column
 
             return column(prepared, guess, secrets)
         if self._use_held(len(secrets)):

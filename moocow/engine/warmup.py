@@ -1,7 +1,7 @@
 """The greedy engine's compiled kernels, compiled once per machine: said when it happens, and done
 up front where a clock is running; loaded only as used once they are cached.
 
-numba compiles the kernels of ``engine.compiled`` on their first call and keeps them in its
+numba compiles the kernels of ``engine.kernel.greedy`` on their first call and keeps them in its
 cache; later processes load them in a fraction of a second. That first compile takes 5 to 20 s
 on a 2-core machine, and it happened silently inside whatever needed it first: a fresh install's
 first tournament took 23 s instead of 2, and the compile was charged to the first strategy's
@@ -35,7 +35,7 @@ def kernels_cached() -> bool:
     by this numba (numba compiles a stale one again, as it does a missing one). Reads numba's cache
     indexes (an internal): where they cannot be read, the kernels are taken as cached and nothing
     is said; an unreadable index is compiled again."""
-    from moocow.engine import compiled
+    from moocow.engine.kernel import greedy as compiled
 
     try:
         return all(kernel._cache._cache_file._load_index() for kernel in compiled.ENTRY_POINTS)
@@ -139,7 +139,7 @@ class WarmUpGame(Game):
 def _exercise() -> None:
     """Call every kernel Python calls, with the argument types the engine gives them, on
     ``WarmUpGame``: its 16 codes are scored both pairwise (a few candidates) and in blocks (more)."""
-    from moocow.engine import compiled
+    from moocow.engine.kernel import greedy as compiled
 
     game = WarmUpGame()
     form = game.feedback_form()

@@ -31,7 +31,7 @@ MEMORY = 3 << 29
 """Bytes of address space each process may map (1.5 GiB: numpy and numba map part of it, and a
 quarter is the feedback table a process may hold, ``MOOCOW_TABLE_BUDGET``; bigger ones are computed
 as needed). ``bench/flood.py`` measures what the largest pages hold, bounded and not."""
-PRELOADED = ["moocow.web.worker_tasks", "moocow.engine.compiled"]
+PRELOADED = ["moocow.web.worker_tasks", "moocow.engine.kernel.greedy"]
 """Modules the fork server imports once, so each process starts with them."""
 
 

@@ -19,7 +19,7 @@ PACKAGE = Path(__file__).resolve().parent
 PACKAGES = (PACKAGE, PACKAGE.parents[1] / "optimal" / "kernel")
 """Every folder of compiled code: the engine's kernels, and the exact search's that inline them.
 A folder, not an import: the engine does not load the search."""
-CALLERS = frozenset({"__init__.py", "ahead.py", "entries.py", "set_store.py", "stamp.py"})
+CALLERS = frozenset({"__init__.py", "ahead.py", "entries.py", "masks.py", "set_store.py", "stamp.py"})
 """The package's modules that hold no compiled code and no number compiled into it."""
 
 

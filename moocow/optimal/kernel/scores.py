@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from moocow.engine.kernel.bits import popcount
 from moocow.engine.kernel.loading import njit
 from moocow.optimal.bounds import INFEASIBLE
 
@@ -55,15 +56,6 @@ def _parts_bounds(
 
 
 @njit
-def _popcount(bits: np.uint64) -> np.uint64:
-    """Set bits of a 64-bit word (the SWAR sum: no loop per bit)."""
-    bits = bits - ((bits >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    bits = (bits & np.uint64(0x3333333333333333)) + ((bits >> np.uint64(2)) & np.uint64(0x3333333333333333))
-    bits = (bits + (bits >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return (bits * np.uint64(0x0101010101010101)) >> np.uint64(56)
-
-
-@njit
 def _answers_seen(table: np.ndarray, candidates: np.ndarray) -> np.ndarray:
     """A bit per answer each guess gets from the set, OR-ed over its rows four at a time.
 
@@ -102,7 +94,7 @@ def _small_parts_bounds(table: np.ndarray, candidates: np.ndarray) -> np.ndarray
     seen = _answers_seen(table, candidates)
     totals = np.empty(len(seen), dtype=np.int64)
     for guess in range(len(seen)):
-        totals[guess] = 2 * len(candidates) - np.int64(_popcount(np.uint64(seen[guess])))
+        totals[guess] = 2 * len(candidates) - np.int64(popcount(np.uint64(seen[guess])))
     return totals
 
 

@@ -18,6 +18,9 @@ import numba as nb
 import numpy as np
 
 from moocow.engine.game import Codes, FeedbackForm, Game
+from moocow.engine.kernel.bits import popcount
+from moocow.engine.kernel.loading import njit
+from moocow.engine.kernel.masks import symbol_masks
 from moocow.engine.pace import Pace
 
 BLOCK = 128
@@ -52,15 +55,15 @@ def prepare(game: Game, form: FeedbackForm) -> Prepared | None:
     without telling guess from secret)."""
     if not game.feedback_model.symmetric:
         return None
-    guesses, secrets = game.guesses, game.secrets
+    guesses, secrets = np.asarray(game.guesses, np.uint8), np.asarray(game.secrets, np.uint8)
     length = guesses.shape[1]
     if form.symbols is None:
         guess_masks, secret_masks = np.zeros(len(guesses), np.uint64), np.zeros(len(secrets), np.uint64)
     else:
-        width = max(_most_copies(guesses), _most_copies(secrets))
-        if form.symbols * width > 64:
+        guess_words, secret_words = symbol_masks(guesses, secrets, form.symbols)
+        if len(guess_words) > 1:
             return None
-        guess_masks, secret_masks = _masks(_places(guesses), width), _masks(_places(secrets), width)
+        guess_masks, secret_masks = guess_words[0].astype(np.uint64), secret_words[0].astype(np.uint64)
     return Prepared(
         guess_places=_places(guesses),
         guess_masks=guess_masks,
@@ -77,44 +80,7 @@ def _places(codes: Codes) -> np.ndarray:
     return np.ascontiguousarray(np.asarray(codes, np.uint8).T)
 
 
-def _most_copies(codes: Codes) -> int:
-    """The most copies of one symbol in any code (1 when every code's symbols are distinct)."""
-    ordered = np.sort(np.asarray(codes, np.uint8), axis=1)
-    runs = np.ones(len(ordered), np.int64)
-    longest = np.ones(len(ordered), np.int64)
-    for place in range(1, ordered.shape[1]):
-        runs = np.where(ordered[:, place] == ordered[:, place - 1], runs + 1, 1)
-        longest = np.maximum(longest, runs)
-    return int(longest.max(initial=1))
-
-
-@nb.njit(cache=True)
-def _masks(places: np.ndarray, width: int) -> np.ndarray:  # pragma: no cover - compiled
-    """Symbol ``k`` owns ``width`` bits; a code sets one of them per copy of ``k`` it holds."""
-    length, count = places.shape
-    masks = np.zeros(count, np.uint64)
-    for code in range(count):
-        mask = np.uint64(0)
-        for place in range(length):
-            symbol = places[place, code]
-            copy = 0
-            for earlier in range(place):
-                copy += places[earlier, code] == symbol
-            mask |= np.uint64(1) << np.uint64(symbol * width + copy)
-        masks[code] = mask
-    return masks
-
-
-@nb.njit(cache=True, inline="always")
-def _popcount(bits: np.uint64) -> np.uint8:  # pragma: no cover - compiled
-    """Set bits of a word (the SWAR sum, which LLVM turns into one instruction)."""
-    bits = bits - ((bits >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    bits = (bits & np.uint64(0x3333333333333333)) + ((bits >> np.uint64(2)) & np.uint64(0x3333333333333333))
-    bits = (bits + (bits >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return np.uint8((bits * np.uint64(0x0101010101010101)) >> np.uint64(56))
-
-
-@nb.njit(cache=True, inline="always")
+@njit(inline="always")
 def _answers(
     places: np.ndarray,
     masks: np.ndarray,
@@ -134,7 +100,7 @@ def _answers(
     if common:
         chosen = masks[first : first + width]
         for i in range(width):
-            out[i] = _popcount(mask & chosen[i])
+            out[i] = np.uint8(popcount(mask & chosen[i]))
     else:
         out[:] = 0
     if positional:
@@ -146,7 +112,7 @@ def _answers(
                 out[i] += step * np.uint8(row[i] == symbol)
 
 
-@nb.njit(cache=True)
+@njit
 def _gather(places: np.ndarray, masks: np.ndarray, codes: np.ndarray) -> tuple:  # pragma: no cover - compiled
     """The places and masks of ``codes`` (indices), contiguous."""
     gathered = np.empty((places.shape[0], len(codes)), np.uint8)
@@ -159,7 +125,7 @@ def _gather(places: np.ndarray, masks: np.ndarray, codes: np.ndarray) -> tuple: 
     return gathered, chosen
 
 
-@nb.njit(cache=True, inline="always")
+@njit(inline="always")
 def _count_answers(
     guess_places: np.ndarray,
     guess_masks: np.ndarray,
@@ -190,7 +156,7 @@ NO_VALUES, NO_SIZES, NO_SCORES = np.zeros(0, np.int64), np.zeros((0, 0), np.int3
 """What block work takes for the arguments of the other kind, which it leaves alone."""
 
 
-@nb.njit(cache=True, inline="always")
+@njit(inline="always")
 def _block(
     job: tuple, form: tuple, first: int, sizes: np.ndarray, scores: np.ndarray
 ) -> None:  # pragma: no cover - compiled
@@ -229,7 +195,7 @@ def _block(
                 scores[j] -= row[j] != 0
 
 
-@nb.njit(cache=True)
+@njit
 def _blocks_serial(
     job: tuple, form: tuple, sizes: np.ndarray, scores: np.ndarray, enough: int
 ) -> None:  # pragma: no cover - compiled
@@ -245,7 +211,7 @@ def _blocks_serial(
             return
 
 
-@nb.njit(cache=True, parallel=True)
+@njit(parallel=True)
 def _blocks_parallel(
     job: tuple, form: tuple, sizes: np.ndarray, scores: np.ndarray
 ) -> None:  # pragma: no cover - compiled
@@ -256,7 +222,7 @@ def _blocks_parallel(
         _block(job, form, lo, sizes[:, lo:hi], scores[lo:hi])
 
 
-@nb.njit(cache=True)
+@njit
 def _column(
     guess_places: np.ndarray,
     guess_masks: np.ndarray,
@@ -274,7 +240,7 @@ def _column(
     return answers
 
 
-@nb.njit(cache=True)
+@njit
 def _few_scores(
     guess_places: np.ndarray,
     guess_masks: np.ndarray,
@@ -324,7 +290,7 @@ def _few_scores(
     return scores
 
 
-@nb.njit(cache=True)
+@njit
 def _absent_in_order(guess_places: np.ndarray, rank: np.ndarray) -> np.ndarray:  # pragma: no cover - compiled
     """Whether each guess's symbols of ``rank`` 0, 1, 2, ... (the others rank -1) first appear in
     that order, from 0: the least guess of those alike by renaming these symbols."""
@@ -360,18 +326,24 @@ counting them, measured on Mastermind 5x8; slower above)."""
 
 
 def scores(
-    prepared: Prepared, candidates: np.ndarray, guesses: np.ndarray | None, kind: int, enough: int | None
+    prepared: Prepared,
+    candidates: np.ndarray,
+    guesses: np.ndarray | None,
+    kind: int,
+    enough: int | None,
+    pace: Pace | None = None,
 ) -> np.ndarray:
     """Each guess's score of ``kind`` (0: worst case, 1: expected size, 2: parts) for
     ``candidates``, over ``guesses`` (all when ``None``), stopping where a score reaches ``enough``
     if it is given. A few candidates are compared pairwise (``_few_scores``); more are counted
-    and scored block by block, shared among threads as ``partition_sizes`` is."""
+    and scored block by block, shared among threads as ``partition_sizes`` is (``pace``: see
+    ``_run_blocks``)."""
     least = np.iinfo(np.int64).min if enough is None else enough
     codes = _codes(prepared, candidates, guesses)
     if len(candidates) <= FEW_CANDIDATES:
         return _few_scores(*codes, kind, least)
     scored = np.empty(codes[0].shape[1], np.int64)
-    _run_blocks(codes, NO_VALUES, prepared.answers, kind, NO_SIZES, scored, least)
+    _run_blocks(codes, NO_VALUES, prepared.answers, kind, NO_SIZES, scored, least, pace)
     return scored
 
 
@@ -383,10 +355,12 @@ def _run_blocks(
     sizes: np.ndarray,
     scored: np.ndarray,
     enough: int,
+    pace: Pace | None,
 ) -> None:
     """``_block`` over every guess, in this thread or shared among numba's threads: always from
-    ``PARALLEL_CELLS`` pairs, never below ``SHARED_CELLS``, as ``PACE`` has lately found faster
-    between. Shared work scores every guess (no early stop): the caller takes the first least."""
+    ``PARALLEL_CELLS`` pairs, never below ``SHARED_CELLS``, as ``pace`` (the process's ``PACE``
+    unless one is given) has lately found faster between. Shared work scores every guess (no
+    early stop): the caller takes the first least."""
     cells = codes[2].shape[1] * codes[0].shape[1]
     *places_and_masks, form = codes
     job = (*places_and_masks, values, answers, kind)
@@ -395,7 +369,7 @@ def _run_blocks(
     elif cells < SHARED_CELLS:
         _blocks_serial(job, form, sizes, scored, enough)
     else:
-        PACE.run(
+        (pace or PACE).run(
             (
                 lambda: _blocks_serial(job, form, sizes, scored, enough),
                 lambda: _blocks_parallel(job, form, sizes, scored),
@@ -411,7 +385,8 @@ SHARED_CELLS = 1 << 18
 faster lately (``engine.pace``: on an idle machine sharing pays from about 2^18 pairs; under load
 the barrier at the end of every parallel call makes it much slower)."""
 PACE = Pace()
-"""How the mid-sized scorings of this process have gone, serial (0) and shared (1)."""
+"""How the mid-sized scorings of this process have gone, serial (0) and shared (1): what
+``scores`` and ``partition_sizes`` learn from and choose by, unless they are given a ``Pace``."""
 
 
 def _codes(prepared: Prepared, candidates: np.ndarray, guesses: np.ndarray | None = None) -> tuple:
@@ -435,13 +410,18 @@ def _form(prepared: Prepared) -> tuple[bool, bool, int]:
 
 
 def partition_sizes(
-    prepared: Prepared, values: np.ndarray, candidates: np.ndarray, guesses: np.ndarray | None
+    prepared: Prepared,
+    values: np.ndarray,
+    candidates: np.ndarray,
+    guesses: np.ndarray | None,
+    pace: Pace | None = None,
 ) -> np.ndarray:
     """``partitions.partition_sizes`` computed from the codes: the same ``(values, guesses)`` int32
-    (every guess when ``guesses`` is ``None``)."""
+    (every guess when ``guesses`` is ``None``; ``pace``: see ``_run_blocks``)."""
     codes = _codes(prepared, candidates, guesses)
     sizes = np.empty((len(values), codes[0].shape[1]), np.int32)
-    _run_blocks(codes, np.ascontiguousarray(values, np.int64), prepared.answers, SIZES, sizes, NO_SCORES, 0)
+    values = np.ascontiguousarray(values, np.int64)
+    _run_blocks(codes, values, prepared.answers, SIZES, sizes, NO_SCORES, 0, pace)
     return sizes
 
 
@@ -458,5 +438,5 @@ def column(prepared: Prepared, guess: int, candidates: np.ndarray) -> np.ndarray
     )
 
 
-ENTRY_POINTS = (_masks, _gather, _blocks_serial, _blocks_parallel, _column, _few_scores, _absent_in_order)
+ENTRY_POINTS = (_gather, _blocks_serial, _blocks_parallel, _column, _few_scores, _absent_in_order)
 """The kernels Python calls (the others are inlined into them): what ``engine.warmup`` compiles."""
