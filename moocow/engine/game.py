@@ -49,7 +49,7 @@ class FeedbackForm:
     codes share, with multiplicity, over ``symbols`` symbols; both: ``matches * length + common``
     (bulls and cows packed in base ``length + 1``, Mastermind's black and white pegs too). A game
     whose ``feedback`` is one of these says so (``Game.feedback_form``) and the greedy engine
-    scores it without building feedback tables (``engine.compiled``); the result must be the same.
+    scores it without building feedback tables (``engine.kernel.greedy``); the result must be the same.
     """
 
     positional: bool
