@@ -19,14 +19,12 @@ def split_parts(candidates: np.ndarray, answers: np.ndarray, win: int) -> list[n
 def ordered_guesses(
     rows: np.ndarray,
     answers: np.ndarray,
-    answer_limit: int,
     child_bounds: np.ndarray,
     beta: int,
 ) -> tuple[np.ndarray, np.ndarray, int]:
     """The columns of ``rows`` worth trying to stay below ``beta``, best first, with the bound of
     each (its parts' ``child_bounds``); and the least bound of the columns left out, as the set's
-    value is at least that or the value of a guess tried. (``answer_limit`` is no longer read:
-    the counting takes its bound from ``answers``.)"""
+    value is at least that or the value of a guess tried."""
     count = len(rows)
     sizes = part_sizes(rows, answers)
     guess_bounds = count + child_bounds[sizes].sum(axis=0)

@@ -196,7 +196,7 @@ class Search(SearchArrays):
         if guesses is not self._all_guesses:
             rows = rows[:, guesses]
         child_bounds = self.bounds(None if depth is None else depth - 1)
-        order, bounds, floor = ordered_guesses(rows, self.answers, self.answer_limit, child_bounds, beta)
+        order, bounds, floor = ordered_guesses(rows, self.answers, child_bounds, beta)
         return [int(guesses[column]) for column in order], [int(bound) for bound in bounds], floor, played
 
     def guesses_ahead(self) -> Iterator[GuessTask]:
