@@ -4,7 +4,8 @@ This is the hot path of every strategy. Candidates are counted per feedback valu
 (``count_by_value``), which the exact search's Python levels share; the last value's count is
 derived. A ``bincount`` of value-and-column indices was measured fastest for most sets, and a
 comparison per value, vectorised end to end, for the smallest sets and for bottles' large ones
-(``count_by_value``). Counting with a lookup of 64-bit packed counts was measured 4 times slower.
+(``count_by_value``; ``bench/counting.py``). Counting with a lookup of 64-bit packed counts was
+measured slower.
 """
 
 from __future__ import annotations
@@ -26,10 +27,10 @@ if TYPE_CHECKING:
 CHUNK_ROWS = 255
 """Candidates counted at a time: a ``uint8`` count of one chunk cannot overflow."""
 CHUNK_CELLS = 1 << 23
-"""Cap on a chunk's flags (values x rows x guesses): 8 MB, fewer rows for wide guess spaces."""
+"""Cap on a chunk's flags (values x rows x guesses, a byte each): fewer rows for wide guess spaces."""
 NARROW = 32
 """Tiles this narrow (a few opening guesses against a million secrets) are counted per guess with
-``bincount``: chunks of 255 rows by a few columns spent their time in numpy calls, 10 to 30 times
+``bincount``: chunks of ``CHUNK_ROWS`` rows by a few columns spent their time in numpy calls, much
 slower per cell."""
 FEW_VALUES = 32
 """Up to this many feedback values (the bulls and cows of every built-in game) numpy counts them;
@@ -46,7 +47,7 @@ FEW_COMPARED_CELLS = 1 << 12
 """Up to this many comparisons in all (a few candidates by a few classes of guesses, most of an
 evaluation's calls), each value is compared with every cell too: fewer numpy calls."""
 INDEX_CELLS = 1 << 21
-"""Cells counted by index at a time: their indices take 16 MB."""
+"""Cells counted by index at a time: their indices (8 bytes each) stay a bounded scratch."""
 REPORT_CELLS = 1 << 28
 """Scoring this many pairs or more (a second or more) is reported as a task."""
 
@@ -104,9 +105,9 @@ def compiled_scores(
     first_perfect: bool = False,
 ) -> np.ndarray | None:
     """``score(partition_sizes(table, candidates, guesses))`` without the sizes, on the compiled
-    engine (``greedy.scores``: Mastermind 5x8's minmax 1.3 times faster than sizes, then
-    scores); ``None`` where that does not apply: the numpy path, a score it does not know, or
-    work large enough to show its progress (``REPORT_CELLS``).
+    engine (``greedy.scores``: Mastermind 5x8's minmax faster than sizes, then scores); ``None``
+    where that does not apply: the numpy path, a score it does not know, or work large enough to
+    show its progress (``REPORT_CELLS``).
 
     ``first_perfect``: stop at the first guess (``guesses`` ascending) that tells every candidate
     apart, the best score there is; the guesses after it score ``greedy.UNSCORED``.
@@ -132,7 +133,7 @@ def count_by_value(rows: np.ndarray, values: np.ndarray, sizes: np.ndarray) -> N
     The one counting routine of the engine's numpy path (``partition_sizes``) and the exact
     search's Python levels (``optimal.partition``), each way taken where it was measured fastest
     on the games' own tables (``python -m bench.counting``): one ``bincount`` of value-and-column
-    indices for most sets (1.2 to 3 times faster than comparing on Mastermind and digits); a
+    indices for most sets (faster than comparing on Mastermind and digits); a
     comparison per value for the smallest sets, and for few values over many cells (bottles' large
     sets, where the scattered increments of ``bincount`` miss the cache); per column for a few
     columns of many rows; in compiled code for many values (``_count_many``).
@@ -189,8 +190,8 @@ def _count_compared(rows: np.ndarray, values: np.ndarray, sizes: np.ndarray) -> 
 def _count_many(rows: np.ndarray, values: np.ndarray, sizes: np.ndarray) -> None:
     """``count_by_value`` for games of many values (Wordle's 238 marks): each cell counted once,
     in compiled code (``engine.counting``), where comparing every value with every cell would do
-    the work 238 times and a ``bincount`` would clear guesses x values counts (3 million) for
-    every set, most of which hold a handful of candidates."""
+    the work once per value and a ``bincount`` would clear guesses x values counts for every
+    set, most of which hold a handful of candidates."""
     from moocow.engine.counting import add_sizes
 
     bound = max(int(values.max()), int(rows.max(initial=0))) + 1
@@ -273,8 +274,8 @@ def split_by_answer(candidates: np.ndarray, answers: np.ndarray) -> list[tuple[i
     each group in the candidates' order. The one split of the engine's trees and the exact
     search's Python levels; the compiled search splits the same way (``kernel.branch._split``).
 
-    Sliced by hand from one stable sort and one count per answer: ``np.split`` cost a third of
-    the exact search's time on bottles n=6.
+    Sliced by hand from one stable sort and one count per answer: ``np.split`` cost much of the
+    exact search's time on bottles n=6.
     """
     grouped = candidates[np.argsort(answers, kind="stable")]
     groups: list[tuple[int, np.ndarray]] = []

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from moocow.engine.kernel.greedy import Prepared
 
 DEFAULT_BUDGET = 2 * 2**30
-"""Bytes a table may hold in memory unless ``MOOCOW_TABLE_BUDGET`` says otherwise; 8 bottles need 1.6 GB."""
+"""Bytes a table may hold in memory unless ``MOOCOW_TABLE_BUDGET`` says otherwise: 8 bottles' table fits."""
 BUDGET_VARIABLE = "MOOCOW_TABLE_BUDGET"
 """The environment variable that sets the budget, in bytes."""
 
@@ -35,10 +35,10 @@ BLOCK_BYTES = 32 * 2**20
 TILE_CELLS = 1 << 22
 """Cells of one tile computed directly from the kernel (a few MB of temporaries)."""
 TILE_ROWS = 256
-"""Fewest secrets in a tile (when there are as many): a tile of one secret by 4 million guesses
-recomputed the guesses' symbol masks for every secret, 20 times slower per cell."""
+"""Fewest secrets in a tile (when there are as many): a tile of one secret by millions of guesses
+recomputed the guesses' symbol masks for every secret, much slower per cell."""
 BUILD_AT_ONCE = 1 << 24
-"""A held table this small (tens of milliseconds) is built on first use, whatever the request."""
+"""A held table this small (quick to build) is built on first use, whatever the request."""
 BUILD_SHARE = 4
 """A larger held table is built for a request of at least 1/``BUILD_SHARE`` of its cells; a smaller
 request (the few opening guesses left by symmetry) is computed directly instead."""
@@ -50,9 +50,9 @@ ENGINES = ("numpy", "compiled")
 """The values ``MOOCOW_ENGINE`` may take; unset or empty chooses by the work."""
 COMPILED_CELLS = 1 << 24
 """Once a game's work adds up to this many pairs, it takes the compiled engine (``engine.kernel.greedy``):
-importing numba costs about 0.3 s, more than a whole Mastermind 4x6 evaluation (about 7 million
-pairs), and far less than Mastermind 5x8's (about 10^10 pairs, none of its positions after
-11223 over 2^24 pairs alone: counted per call, it never left numpy and took 17 s, not 5 s)."""
+importing numba costs more than a whole Mastermind 4x6 evaluation, and far less than Mastermind
+5x8's (none of its positions after 11223 reaches that many alone: counted per call, it never left
+numpy, several times slower; ``bench/engines.py`` times both paths on it)."""
 
 
 def table_budget() -> int:
@@ -100,8 +100,8 @@ class FeedbackTable:
         """The compiled engine's arrays: ``False`` until first asked for, ``None`` if it cannot apply."""
         self._work = COMPILED_CELLS if self.secret_count * self.guess_count >= COMPILED_CELLS else 0
         """Pairs of this game scored so far, until they reach ``COMPILED_CELLS``; a game whose every
-        guess against every secret is that many pairs starts there (Mastermind 5x8 spent 0.3 to
-        0.6 s on numpy before its work added up)."""
+        guess against every secret is that many pairs starts there (Mastermind 5x8 otherwise spent
+        its first positions on numpy before its work added up)."""
 
     @property
     def game(self) -> Game:
@@ -147,8 +147,8 @@ class FeedbackTable:
         Each tile is ``(columns, rows)``: rows ``(k, len(columns))`` for the next ``k`` secrets
         and the columns of ``guesses`` named by the slice. From the held table when it is worth
         holding; otherwise computed directly in tiles of bounded size, as wide as the guesses
-        allow: a block of few secrets by every one of millions of guesses ran 5 to 25 times
-        slower per cell than tiles of a few thousand guesses (3.6 million codes).
+        allow: a block of few secrets by every one of millions of guesses ran much slower per
+        cell than tiles of a few thousand guesses.
         """
         every = slice(None)
         width = self.guess_count if guesses is None else len(guesses)
@@ -181,8 +181,8 @@ class FeedbackTable:
     def _use_held(self, cells: int) -> bool:
         """Whether to answer from the held table: once built, or when building it costs less than
         what is asked, or than what has been asked so far (Wordle's evaluation after a fixed
-        opening asks small positions only, 1,483 of them, and computed 7 s of tiles for 1 s of
-        table)."""
+        opening asks small positions only, and computed many times longer in tiles than the table
+        takes to build)."""
         total = self.secret_count * self.guess_count
         wanted = total <= BUILD_AT_ONCE or max(cells, self._asked // BUILD_SHARE) * BUILD_SHARE >= total
         return self.in_memory and (self.built or wanted)

@@ -2,17 +2,17 @@
 up front where a clock is running; loaded only as used once they are cached.
 
 numba compiles the kernels of ``engine.kernel.greedy`` on their first call and keeps them in its
-cache; later processes load them in a fraction of a second. That first compile takes 5 to 20 s
+cache; later processes load them quickly. That first compile takes seconds to tens of seconds
 on a 2-core machine, and it happened silently inside whatever needed it first: a fresh install's
-first tournament took 23 s instead of 2, and the compile was charged to the first strategy's
-``ms/guess``. So where the cache is cold, the first use of the compiled engine compiles every
-kernel at once, on a game of a few codes, after a notice (``engine.progress.notify``), and a
+first tournament took many times as long as later ones, and the compile was charged to the first
+strategy's ``ms/guess``. So where the cache is cold, the first use of the compiled engine
+compiles every kernel at once, on a game of a few codes, after a notice (``engine.progress.notify``), and a
 tournament does it before its first round and its workers (``runner.tournament``), so no player's
 clock runs during it (``compile_if_cold``). Where the cache is warm, nothing is done up front:
 numba loads each kernel at its first call, so a process loads only what it uses (loading them
-all up front cost every process 0.2 to 0.4 s before any work, and Mastermind 5x8's minmax 0.07 s
-for code it never calls). A session of the engine's strategy still loads them all before its
-rounds (``warm_up``): loading is no guess's time either.
+all up front cost every process time before any work, some of it, as on Mastermind 5x8's minmax,
+for code it never calls: ``bench/warm.py`` times both ways). A session of the engine's strategy
+still loads them all before its rounds (``warm_up``): loading is no guess's time either.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ import numpy as np
 from moocow.engine.game import Codes, FeedbackForm, Game
 
 WARM_UP_SECONDS = 15
-"""About how long the compile takes on a 2-core machine (5 s idle, 20 s under load), for the notice."""
+"""About how long the compile takes on a 2-core machine (less idle, more under load), for the notice."""
 NOTICE = "compiling the engine's kernels once for this machine (about {seconds} s; later runs load them)..."
 
 

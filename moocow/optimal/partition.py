@@ -62,8 +62,9 @@ PRESENCE_CELLS = 1 << 20
 
 def answers_present(table: np.ndarray) -> np.ndarray:
     """Which of the 256 answers occur anywhere in ``table`` (uint8), a block of rows at a time:
-    ``bincount`` copies its input to 8-byte integers, 0.2 GB for seven bottles' whole table
-    (0.05 to 0.6 s of the search's start, most of it the kernel clearing fresh pages)."""
+    ``bincount`` copies its input to 8-byte integers, eight times the table for the whole of it
+    (a noticeable part of the search's start on seven bottles, most of it the kernel clearing
+    fresh pages)."""
     present = np.zeros(256, dtype=bool)
     step = max(1, PRESENCE_CELLS // max(1, table.shape[1]))
     for start in range(0, len(table), step):

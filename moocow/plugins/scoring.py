@@ -2,9 +2,9 @@
 
 Every count here is a ``(guesses, secrets)`` uint8 table, laid out secret by secret (see
 ``_secret_major``). The work is done in blocks of about a million cells with scratch buffers
-reused from block to block: measured on 5040 x 5040 and 1000 x 40320 tables, blocks of that size
-(temporaries of a few MB, cache-sized) run about twice as fast as blocks of 64 MB, and
-whole-table temporaries would need gigabytes for 40320 x 40320.
+reused from block to block: measured on digits' and 8 bottles' tables, blocks of that size
+(temporaries of a few MB, cache-sized) ran faster than blocks of 64 MB, and whole-table
+temporaries would need gigabytes for 8 bottles.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ def bulls_and_cows_counts(length: int, symbols: int, distinct: bool) -> list[tup
     """Every ``(bulls, cows)`` two codes can score; fewer values are fewer counts per partition.
 
     Two codes share ``b + c`` symbols: at most ``length``, and with distinct symbols at least
-    ``2 * length - symbols`` (digits:length=10 always shares all ten: 10 values, not 66). One cow
+    ``2 * length - symbols`` (digits:length=10 always shares all ten, so only the bulls vary). One cow
     alone beside ``length - 1`` bulls is never scored: the last position would have to hold the
     cow's symbol and the secret's, which differ. Every other pair occurs.
     """
@@ -59,8 +59,8 @@ def _secret_major(guesses: Codes, secrets: Codes, *, positional: bool, symbols: 
 
     Every count here is symmetric in its two codes, so computing with the roles swapped gives the
     same values, laid out secret by secret: the layout of the engine's feedback table, whose rows
-    are then plain copies. Transposing a guess-major result into it was most of the table's time:
-    8 bottles' table took 4.7 s that way and takes 1.4 s this way (digits: 0.105 s, now 0.022 s).
+    are then plain copies. Transposing a guess-major result into it was most of the table's time
+    (measured on 8 bottles and digits).
     """
     if len(guesses) == 1 and len(secrets) == 1:
         return _one_pair(guesses[0], secrets[0], positional=positional, symbols=symbols)
@@ -71,7 +71,7 @@ def _one_pair(guess: np.ndarray, secret: np.ndarray, *, positional: bool, symbol
     """The ``(1, 1)`` table of one pair, counted in plain Python.
 
     The referee and ``solve`` score one guess at a time, where the blocked machinery (masks,
-    buffers, a dozen numpy calls per position) cost about 150 us a call and this costs a few.
+    buffers, a dozen numpy calls per position) cost far more a call than this.
     """
     first, second = np.asarray(guess, np.uint8).tolist(), np.asarray(secret, np.uint8).tolist()
     value = sum(a == b for a, b in zip(first, second, strict=True)) if positional else 0

@@ -1,10 +1,10 @@
 """The kernel's entry points built ahead of time: extension modules that need no numba.
 
-numba's own cache still needs numba: importing it and starting its runtime cost 0.3 s, more
-than Mastermind's whole search. numba also compiles ahead of time (``numba.pycc``) into an
+numba's own cache still needs numba: importing it and starting its runtime cost more than
+Mastermind's whole search. numba also compiles ahead of time (``numba.pycc``) into an
 ordinary extension module that needs only numpy. Each entry point (``entries``) is built so
 once for each kind of arguments it is called with, on the machine that calls it and for its
-CPU, into a cache beside numba's; a later process loads it in half a millisecond.
+CPU, into a cache beside numba's; a later process loads it at once, with numpy alone.
 
 A build runs in a child process (``python -m moocow.engine.kernel.ahead``): a numba that has
 already loaded a function just in time cannot lower calls to it ahead of time. A module is named
@@ -127,8 +127,8 @@ BUILD_NOTICE = (
     "(about a minute; later runs load it at once)..."
 )
 BUILDING = Notice(BUILD_NOTICE)
-"""Said as builds begin, once per process: the first proof of a game took 35 to 60 s more, with
-nothing said on a terminal or off it."""
+"""Said as builds begin, once per process: the first proof of a game took far longer than later
+ones, with nothing said on a terminal or off it."""
 
 
 def build_command(request: str) -> list[str]:

@@ -1,14 +1,13 @@
 """The kernels' entry points as Python calls them, without loading numba where it can.
 
 Each entry point is served, for each kind of arguments it is called with (``describe``), by a
-module built ahead of time for that kind (``ahead``): loading one takes half a millisecond and
-needs only numpy. Where none can be built, numba serves it from its own cache (``loading``), as
-before; that costs importing numba and starting its runtime, 0.3 s, more than Mastermind's whole
-search.
+module built ahead of time for that kind (``ahead``): loading one is quick and needs only
+numpy. Where none can be built, numba serves it from its own cache (``loading``), as
+before; that costs importing numba and starting its runtime, more than Mastermind's whole search.
 
 Code built ahead of time reads its arguments as the types it was built for, without checking
-them: an array of another type would be misread. So every call is described (about 10 µs for the
-search's twenty arrays and numbers), and a kind is only ever given code built for that kind.
+them: an array of another type would be misread. So every call is described (a small cost beside
+the call it guards), and a kind is only ever given code built for that kind.
 """
 
 from __future__ import annotations

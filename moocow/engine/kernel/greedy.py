@@ -1,11 +1,12 @@
 """The greedy engine's scoring in compiled code (numba): feedback computed and counted in one pass.
 
 Most of a large greedy evaluation went to computing feedback tiles that were then counted
-(Mastermind 5x8's table, 32768 x 32768, is over the memory budget, so tiles are recomputed at
-every position); counting alone compiled gained 1.4x. Here a game's ``FeedbackForm`` (data: which
+(Mastermind 5x8's table is over the memory budget, so tiles are recomputed at every position),
+and compiling the counting alone gained little. Here a game's ``FeedbackForm`` (data: which
 counts, packed how) is computed on the fly from codes prepared once per game (symbols by place,
 and one 64-bit mask per code whose AND with another's has as many bits set as the codes share
-symbols), and counted at once, with no tile in memory. ``import numba`` costs about 0.3 s, so
+symbols), and counted at once, with no tile in memory (``bench/engines.py`` times it against the
+numpy path). ``import numba`` takes longer than a small game's whole evaluation, so
 ``engine.partitions`` imports this module only for work large enough to pay for it; the numpy
 path stays the reference it is tested against (``tests/test_compiled.py``).
 """
@@ -162,7 +163,7 @@ def _block(
 ) -> None:  # pragma: no cover - compiled
     """The block of guesses from ``first`` on (``_count_answers``): their ``sizes`` by value
     (``kind`` ``SIZES``), or their ``scores`` read off the counts while they are in cache, with
-    no sizes written out for numpy to read again (Mastermind 5x8's minmax 1.3 times faster).
+    no sizes written out for numpy to read again (faster on Mastermind 5x8's minmax).
 
     ``job`` is the codes as ``_codes`` gives them but their ``form`` (apart: numba's threads
     cannot take a tuple within a tuple), then the values, the answers' bound and the kind.
@@ -258,7 +259,7 @@ def _few_scores(
     Each candidate's part is the candidates answering as it does: the largest is the worst
     case, their sum is the sum of the squared parts, and a candidate answering as none before it
     opens a part. Comparing answers pairwise (k^2 per guess, vectorised along the guesses) beats
-    counting every answer (36 on Mastermind 5x8) when k is small.
+    counting every answer the game can give when k is small.
     """
     count, guesses = places.shape[1], guess_places.shape[1]
     scores = np.zeros(guesses, np.int64)
@@ -321,8 +322,8 @@ UNSCORED = np.iinfo(np.int64).max
 
 
 FEW_CANDIDATES = 10
-"""Up to this many candidates ``scores`` compares answers pairwise (1.4 to 2 times faster than
-counting them, measured on Mastermind 5x8; slower above)."""
+"""Up to this many candidates ``scores`` compares answers pairwise (faster than counting them,
+measured on Mastermind 5x8; slower above)."""
 
 
 def scores(
@@ -382,8 +383,8 @@ PARALLEL_CELLS = 1 << 22
 """Work of this many pairs or more is always shared among numba's threads."""
 SHARED_CELLS = 1 << 18
 """From this many pairs up to ``PARALLEL_CELLS``, work is shared or not as ``PACE`` has found
-faster lately (``engine.pace``: on an idle machine sharing pays from about 2^18 pairs; under load
-the barrier at the end of every parallel call makes it much slower)."""
+faster lately (``engine.pace``: on an idle machine sharing pays from about this many pairs; under
+load the barrier at the end of every parallel call makes it much slower)."""
 PACE = Pace()
 """How the mid-sized scorings of this process have gone, serial (0) and shared (1): what
 ``scores`` and ``partition_sizes`` learn from and choose by, unless they are given a ``Pace``."""

@@ -11,8 +11,8 @@ sources (``stamp``).
 
 Loaded directly (``CachedCall``), where no module built ahead of time serves an entry point
 (``entries``): before loading anything from its cache, numba refreshes its compiler's
-registries, importing every implementation it has (0.2 s of CPU, as much as ``import numba``;
-Mastermind's whole search takes less). Running code already compiled needs only numba's
+registries, importing every implementation it has (as costly as ``import numba``, more than
+Mastermind's whole search). Running code already compiled needs only numba's
 runtime, so an entry point loads its cached code after starting the runtime alone, and falls
 back to numba's own call (which refreshes, then compiles or loads) on any miss.
 """

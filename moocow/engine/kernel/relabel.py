@@ -59,7 +59,7 @@ def _is_canonical(codes: np.ndarray, perms: np.ndarray, forward: np.ndarray, gue
 
     Symbols no played guess forces are renamed to the free ones in order of first appearance,
     the least image an element can make. Asked only of the guesses a set actually tries: a
-    mask over every guess, made for each history, took a third of the search (measured), and
+    mask over every guess, made for each history, took much of the search (measured), and
     histories rarely repeat.
     """
     if len(perms) == 0:
@@ -98,7 +98,7 @@ def _maps_below(
     renaming: np.ndarray,
 ) -> bool:
     """Whether ``element`` (a row of ``perms`` and ``forward``) maps ``guess`` lexicographically
-    below itself. Indexed in place, not sliced: a slice per guess made ``lowered`` twice as slow."""
+    below itself. Indexed in place, not sliced: a slice per guess made ``lowered`` slower."""
     for symbol in range(len(renaming)):
         renaming[symbol] = forward[element, symbol]
     fresh = 0
@@ -131,9 +131,9 @@ def join_images(
     group. Empty if some image is not a code.
 
     Images are looked up by key (``keys``: the codes packed as base-``base`` numbers, ascending;
-    ``buckets``: ``bucket_starts``), a key or two read per code where a binary search of 40,320
-    keys (8 bottles) took 16 steps. Joining trees replaced passing labels along every map and
-    its inverse until none changed: a sixth of finding 8 bottles' classes.
+    ``buckets``: ``bucket_starts``), a key or two read per code where a binary search takes the
+    logarithm of the keys' count in steps. Joining trees replaced passing labels along every map
+    and its inverse until none changed, which found 8 bottles' classes far more slowly.
     """
     for element in range(len(perms)):
         images = _images(codes, perms[element], mappings[element], base, keys, buckets[0], buckets[1])
@@ -162,7 +162,7 @@ def _images(
     shift: int,
 ) -> np.ndarray:
     """The index of each code's image under (``perm``, ``mapping``) among ``keys``; empty if some
-    image is not a code. One loop with the lookup written in it: a helper per code ran 3 times
+    image is not a code. One loop with the lookup written in it: a helper per code ran
     slower."""
     out = np.empty(len(codes), dtype=np.intp)
     for code in range(len(codes)):

@@ -2,8 +2,8 @@
 
 The Python search (``search.Search``) handles the first levels, where relabellings cut the
 guesses to a few classes and each set is large. Below them every guess has to be scored on every
-set, most sets are small, and the interpreter's overhead per set (150 to 300 µs measured with
-numpy) dominated: Bulls and Cows 4 of 10 did not finish in 25 minutes. This module runs the same
+set, most sets are small, and the interpreter's overhead per set (measured with numpy)
+dominated: Bulls and Cows 4 of 10 did not finish in the time it was given. This module runs the same
 fail-soft search, set for set and bound for bound:
 
 - a candidate guess that splits the set into parts of one or two is exact; when it also meets

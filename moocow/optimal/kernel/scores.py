@@ -2,7 +2,7 @@
 
 A guess's bound is the set's size plus the counting bounds of the parts it leaves. Scoring every
 guess reads the set's rows of the table secret by secret (a guess at a time read it column-wise,
-and cache misses made that 3 to 5 times slower); while every part's bound is ``2s - 1`` only the
+and cache misses made that slower); while every part's bound is ``2s - 1`` only the
 number of distinct answers matters, a bit per answer OR-ed over the rows.
 """
 
@@ -60,7 +60,7 @@ def _answers_seen(table: np.ndarray, candidates: np.ndarray) -> np.ndarray:
     """A bit per answer each guess gets from the set, OR-ed over its rows four at a time.
 
     Shifts rather than a lookup table, and four rows a pass, let the compiler vectorise the
-    loop: 4 times faster than one row a pass through a table of bits (measured).
+    loop: faster than one row a pass through a table of bits (measured).
     """
     guesses = table.shape[1]
     seen = np.zeros(guesses, dtype=np.uint32)
@@ -88,8 +88,8 @@ def _answers_seen(table: np.ndarray, candidates: np.ndarray) -> np.ndarray:
 def _small_parts_bounds(table: np.ndarray, candidates: np.ndarray) -> np.ndarray:
     """``_parts_bounds`` for a set whose parts all cost ``2s - 1`` (``n <= k + 1``): ``2n - parts``.
 
-    Only the number of distinct answers matters then (``_answers_seen``), about 10 times
-    faster than counting part sizes.
+    Only the number of distinct answers matters then (``_answers_seen``), faster than
+    counting part sizes.
     """
     seen = _answers_seen(table, candidates)
     totals = np.empty(len(seen), dtype=np.int64)

@@ -6,7 +6,7 @@ again on arrays twice the size, everything stored before the flag kept.
 
 It is a cache, so it has a budget of memory: a store that would grow past it between calls
 forgets everything and starts small again. Without one, a worker of the seven-bottle proof grew
-to 13 GB in an hour and was killed for memory. What was forgotten is searched again when needed;
+until it was killed for memory. What was forgotten is searched again when needed;
 the trees a search reads back after a call are kept outside (``search.Search.subtree``).
 """
 

@@ -3,9 +3,9 @@
 An open-addressing hash table in plain numpy arrays, keyed by two 64-bit hashes of the set and
 its depth, with the sets themselves kept in one pool and compared on every hit, so a hash
 collision can never give a wrong value. numba's typed ``Dict`` and ``List`` did this before,
-and cost more than the whole Mastermind search: their helpers compile in every process (0.4 s)
-and a call from Python with them as arguments went through Python's ``typeof`` (0.3 ms); a
-tuple of arrays is typed by numba's C dispatcher in under a microsecond.
+and cost more than the whole Mastermind search: their helpers compile in every process and a
+call from Python with them as arguments went through Python's ``typeof``; a tuple of arrays is
+typed by numba's C dispatcher, far faster.
 
 The compiled code cannot enlarge the arrays it is handed (``set_store.SetStore`` does, from
 Python). When the table is three-quarters full or the pool has no room, a store raises the
