@@ -13,9 +13,9 @@ from typer.testing import CliRunner
 
 from moocow.cli import app
 from moocow.engine.errors import MoocowError
+from moocow.engine.wording import printable
 from moocow.runner import resultsfile as results_module
 from moocow.runner import signing
-from moocow.runner.display import printable
 from moocow.runner.results import RoundResult
 from moocow.runner.rowcheck import KINDS
 from moocow.runner.tournament import build_tournament, run_tournament

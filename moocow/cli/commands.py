@@ -21,8 +21,7 @@ import typer
 
 from moocow.cli.group import INTERRUPTED, MoocowCommand, MoocowGroup
 from moocow.cli.terminal import err, note_long_evaluation, one_line_errors, out, progress_bars
-from moocow.engine.wording import plural
-from moocow.runner.display import printable
+from moocow.engine.wording import plural, printable
 
 
 class Moocow(MoocowGroup):

@@ -11,7 +11,7 @@ import typer
 from moocow.cli.group import MoocowCommand, MoocowGroup
 from moocow.cli.terminal import err, one_line_errors, out
 from moocow.engine.errors import MoocowError
-from moocow.runner.display import printable
+from moocow.engine.wording import printable
 
 app = typer.Typer(
     cls=MoocowGroup,

@@ -30,7 +30,7 @@ from typer.core import TyperArgument, TyperCommand, TyperGroup
 
 from moocow.cli import values as cli_values
 from moocow.cli.terminal import err
-from moocow.runner.display import printable
+from moocow.engine.wording import printable
 
 try:  # typer from 0.20 on carries its own click
     from typer._click import exceptions as click_errors

@@ -13,7 +13,7 @@ import typer
 
 from moocow.cli.group import MoocowCommand, MoocowGroup
 from moocow.cli.terminal import err, one_line_errors, out
-from moocow.runner.display import printable
+from moocow.engine.wording import printable
 
 if TYPE_CHECKING:
     from moocow.gradescope.course import Course

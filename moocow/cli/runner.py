@@ -19,9 +19,8 @@ import typer
 
 from moocow.cli.terminal import err, one_line_errors, out
 from moocow.engine.errors import MoocowError
-from moocow.engine.wording import plural
+from moocow.engine.wording import plural, printable
 from moocow.runner import bacrunner
-from moocow.runner.display import printable
 from moocow.runner.limits import Limits
 from moocow.runner.sandbox import SandboxPolicy, check_one_name, referee_line
 

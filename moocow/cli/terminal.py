@@ -13,7 +13,7 @@ import typer
 
 from moocow.engine.errors import MoocowError
 from moocow.engine.progress import reporting
-from moocow.runner.display import printable
+from moocow.engine.wording import printable
 
 if TYPE_CHECKING:
     from rich.console import Console, RenderableType

@@ -22,7 +22,7 @@ from pathlib import Path
 from moocow.engine.errors import MoocowError
 from moocow.engine.inputs import open_regular
 from moocow.engine.params import Param, bind, format_spec, parse_spec
-from moocow.runner.display import printable
+from moocow.engine.wording import printable
 
 NAME = "bacrunner"
 """The deck name in specs: ``bacrunner:file=words_alpha.txt,minlen=5,maxlen=15``."""

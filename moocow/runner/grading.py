@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from moocow.engine.wording import printable
 from moocow.runner import bacrunner, protocol, signing
-from moocow.runner.display import printable
 from moocow.runner.leaderboard import Standing, standings
 from moocow.runner.limits import Limits
 from moocow.runner.results import RoundResult

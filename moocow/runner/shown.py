@@ -14,7 +14,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from moocow.runner.display import printable
+from moocow.engine.wording import printable
 
 GUESS_SHOWN = 200
 """Characters of a guess written (a course guess may be any printable line of 64 KiB)."""
