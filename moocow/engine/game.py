@@ -278,9 +278,10 @@ class Game(ABC):
         """The feedback of one guess against one secret, both given as indices (of ``guesses`` and
         of ``secrets``): every caller holds indices (a deal's secret, a typed guess looked up, a
         strategy's decision), and indices are what the feedback table is read by, so no code is
-        copied to score a pair. Looked up in the game's feedback table (``caches.feedback_table``)
-        where it is held or small enough to build at once (a referee scores every guess so), else
-        ``feedback`` on the one pair: the same value either way. Every place that scores one pair
+        copied to score a pair. Looked up in the game's feedback table (``caches.feedback_table``,
+        made by ``FeedbackTable.for_game``, as the referee does before a round) where its rows are
+        held or small enough to build at once, else ``feedback`` on the one pair: the same value
+        either way. Every place that scores one pair
         asks this; whether it wins is ``position.wins``."""
         table = self.caches.feedback_table
         if table is not None:
