@@ -8,64 +8,43 @@ from typing import Annotated
 
 import typer
 
-from moocow.cli.group import MoocowCommand, MoocowGroup
+from moocow.cli.course_options import (
+    CourseArg,
+    GameOpt,
+    MercyOpt,
+    RoundsOpt,
+    WordsOpt,
+    build_options,
+    command_group,
+)
+from moocow.cli.group import MoocowCommand
 from moocow.cli.terminal import err, one_line_errors, out
 from moocow.engine.errors import MoocowError
 from moocow.engine.wording import printable
 
-app = typer.Typer(
-    cls=MoocowGroup,
-    name="gradescope",
-    help="Build a Gradescope autograder from a course file, try it here, or run it (in the container).",
-    no_args_is_help=True,
-    add_completion=False,
-    context_settings={"help_option_names": ["-h", "--help"]},
+app = command_group(
+    "gradescope",
+    "Build a Gradescope autograder from a course file, try it here, or run it (in the container).",
 )
 
 
 @app.command(cls=MoocowCommand)
 def build(
-    course: Annotated[
-        Path | None,
-        typer.Argument(
-            metavar="COURSE", help="The course file (its gradescope table); else the options below."
-        ),
-    ] = None,
+    course: CourseArg = None,
     output: Annotated[Path, typer.Option("--output", "-o", help="The zip to write.")] = Path(
         "autograder.zip"
     ),
-    words: Annotated[
-        str | None,
-        typer.Option(
-            "--words",
-            metavar="FILE",
-            help="The course's word file (default: its words_alpha.txt, shipped with moocow).",
-        ),
-    ] = None,
-    game: Annotated[
-        list[str] | None, typer.Option("--game", "-g", help="Grade on this game instead (repeatable).")
-    ] = None,
-    rounds: Annotated[
-        int | None, typer.Option("--rounds", "-r", help="Graded rounds per deck (default 20).")
-    ] = None,
-    mercy: Annotated[int | None, typer.Option("--mercy", help="Most guesses per round (default 20).")] = None,
+    words: WordsOpt = None,
+    game: GameOpt = None,
+    rounds: RoundsOpt = None,
+    mercy: MercyOpt = None,
 ) -> None:
     """Write one zip with everything Gradescope needs: upload it as the assignment's autograder."""
     from moocow.gradescope.build import build_zip
-    from moocow.gradescope.course import course_from, read_course
+    from moocow.gradescope.course import chosen_course
 
     with one_line_errors():
-        given = {"words": words, "games": game, "rounds": rounds, "mercy": mercy}
-        options = {key: value for key, value in given.items() if value is not None}
-        if course is not None and options:
-            raise MoocowError(
-                "give the course file or the options --words, --game, --rounds, --mercy, not both"
-            )
-        if course is not None:
-            chosen = read_course(course)
-        else:
-            chosen = course_from(options, "the options").with_files(lambda name: str(Path(name).absolute()))
-        built = build_zip(chosen, output)
+        built = build_zip(chosen_course(course, build_options(words, game, rounds, mercy)), output)
     out.line(f"wrote {built.path} (mode 600: it holds the secret seed): {', '.join(built.names)}")
     out.line(
         "Upload it on the assignment's Configure Autograder page; try it first with 'moocow gradescope try'."

@@ -11,51 +11,40 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from moocow.cli.group import MoocowCommand, MoocowGroup
+from moocow.cli.course_options import (
+    CourseArg,
+    GameOpt,
+    MercyOpt,
+    RoundsOpt,
+    WordsOpt,
+    build_options,
+    command_group,
+)
+from moocow.cli.group import MoocowCommand
 from moocow.cli.terminal import err, one_line_errors, out
 from moocow.engine.wording import printable
 
 if TYPE_CHECKING:
     from moocow.gradescope.course import Course
 
-CourseArg = Annotated[
-    Path | None,
-    typer.Argument(metavar="COURSE", help="The course file (its gradescope table); else the options below."),
-]
-WordsOpt = Annotated[
-    str | None,
-    typer.Option("--words", metavar="FILE", help="The course's word file (default: its words_alpha.txt)."),
-]
-GameOpt = Annotated[
-    list[str] | None, typer.Option("--game", "-g", help="Grade on this game instead (repeatable).")
-]
-RoundsOpt = Annotated[int | None, typer.Option("--rounds", "-r", help="Graded rounds per deck (default 20).")]
 DeckOpt = Annotated[
     str, typer.Option("--deck", help="fixed: a seed drawn now, in the workflow; commit: each commit's hash.")
 ]
 OutputOpt = Annotated[Path, typer.Option("--output", "-o", help="The folder to write (new or empty).")]
-MercyOpt = Annotated[int | None, typer.Option("--mercy", help="Most guesses per round (default 20).")]
 
 
 def _build(
     course: Path | None, options: dict[str, Any], output: Path, build: Callable[[Course], list[Path]]
 ) -> None:
     """The course (its file, or the options), built by ``build``; the files written, in a line."""
-    from moocow.platforms.unpacked import chosen_course
+    from moocow.gradescope.course import chosen_course
 
     with one_line_errors():
         written = build(chosen_course(course, options))
     out.line(f"wrote {output}: {', '.join(str(path.relative_to(output)) for path in written)}")
 
 
-def _group(name: str, about: str) -> typer.Typer:
-    return typer.Typer(
-        cls=MoocowGroup, name=name, help=about, no_args_is_help=True, add_completion=False,
-        context_settings={"help_option_names": ["-h", "--help"]},
-    )  # fmt: skip
-
-
-prairielearn = _group(
+prairielearn = command_group(
     "prairielearn",
     "Build a PrairieLearn externally graded question from a course file, try it here, or run it.",
 )
@@ -76,7 +65,7 @@ def prairielearn_build(
     """Write a question, its server files (the course and the secret seed) and its grader image's files."""
     from moocow.platforms.prairielearn import build_question
 
-    options = {"words": words, "games": game, "rounds": rounds, "mercy": mercy}
+    options = build_options(words, game, rounds, mercy)
     _build(course, options, output, lambda chosen: build_question(chosen, output, image))
     out.line(
         "Copy questions/moocow and serverFilesCourse/moocow into your course (serverFilesCourse/moocow/seed "
@@ -130,7 +119,7 @@ def prairielearn_run(
     raise typer.Exit(main(root))
 
 
-classroom = _group(
+classroom = command_group(
     "classroom", "Build a GitHub Classroom template whose workflow grades each push, or grade."
 )
 
@@ -148,7 +137,7 @@ def classroom_build(
     """Write .github/workflows/classroom.yml and .moocow/ (the course and this moocow's wheel)."""
     from moocow.platforms.classroom import build_template
 
-    options = {"words": words, "games": game, "rounds": rounds, "mercy": mercy}
+    options = build_options(words, game, rounds, mercy)
     _build(course, options, output, lambda chosen: build_template(chosen, output, deck))
     out.line("Make it the assignment's template repository. Everything in it is public, the deck included.")
 

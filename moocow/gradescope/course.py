@@ -226,6 +226,17 @@ def course_from(table: Mapping[str, Any], where: str = "the course") -> Course:
     )
 
 
+def chosen_course(course: Path | None, options: dict[str, object]) -> Course:
+    """The course file, or the build options (not both): what every ``build`` command (Gradescope's,
+    PrairieLearn's, Classroom's) takes; a course made from options names its files absolutely."""
+    given = {key: value for key, value in options.items() if value is not None}
+    if course is not None and given:
+        raise MoocowError("give the course file or the options --words, --game, --rounds, --mercy, not both")
+    if course is not None:
+        return read_course(course)
+    return course_from(given, "the options").with_files(lambda name: str(Path(name).absolute()))
+
+
 def _table(table: Mapping[str, Any], key: str, where: str) -> dict[str, Any]:
     value = table.get(key, {})
     if not isinstance(value, dict):

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from moocow.engine.errors import MoocowError
 from moocow.gradescope.build import build_zip
-from moocow.gradescope.course import Course, course_from, read_course
+from moocow.gradescope.course import Course
 from moocow.gradescope.grading import COURSE_FILE, SEED_FILE
 from moocow.gradescope.tryout import unzip
 
@@ -45,16 +45,6 @@ class Unpacked:
     @property
     def seed(self) -> Path:
         return self.folder / SEED_FILE
-
-
-def chosen_course(course: Path | None, options: dict[str, object]) -> Course:
-    """The course file, or the build options (not both), as ``gradescope build`` takes them."""
-    given = {key: value for key, value in options.items() if value is not None}
-    if course is not None and given:
-        raise MoocowError("give the course file or the options --words, --game, --rounds, --mercy, not both")
-    if course is not None:
-        return read_course(course)
-    return course_from(given, "the options").with_files(lambda name: str(Path(name).absolute()))
 
 
 @contextlib.contextmanager
