@@ -67,6 +67,23 @@ def test_a_failed_build_leaves_its_reason_and_numba_serves(
     assert "no C compiler here" in failure.read_text()
 
 
+@pytest.mark.skipif(NO_PYCC, reason="this numba cannot build ahead of time: numba's cache serves")
+def test_a_build_leaves_nothing_in_the_temp_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """numba's builder leaves its compiler check's folders (``temp.c``, ``temp.o``) and its build
+    folder in the temp folder: 900 of them piled up in ``/tmp``. A build now keeps them in a
+    folder of its own beside the module, removed with it."""
+    cache, temp = tmp_path / "cache", tmp_path / "temp"
+    cache.mkdir()
+    temp.mkdir()
+    monkeypatch.setattr(ahead, "cache_directory", lambda: cache)
+    monkeypatch.setenv("TMPDIR", str(temp))
+    kept, candidates = _stored_lookup()
+    lookup = Entry(entries.LOOKUP.module, "lookup", returns=entries.LOOKUP.returns)
+    assert lookup(kept.parts(), candidates, 1) == (17, 4)
+    assert [path.name.endswith(ahead.SUFFIX) for path in cache.iterdir()] == [True], list(cache.iterdir())
+    assert list(temp.iterdir()) == []
+
+
 def test_a_damaged_module_is_set_aside_for_numba(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A module that does not load (a truncated file) is removed and its reason kept; numba serves."""
     monkeypatch.setattr(ahead, "cache_directory", lambda: tmp_path)

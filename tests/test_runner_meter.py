@@ -22,6 +22,7 @@ from moocow.runner.disk import NOT_ENFORCED, DiskScan
 from moocow.runner.grading import grade
 from moocow.runner.limits import Limits
 from moocow.runner.meter import Meter
+from moocow.runner.pacing import Pace
 from moocow.runner.players import parse_player
 from moocow.runner.sandbox import Confinement, SandboxPolicy, referee_line, referee_record
 from moocow.runner.seats import ProgramSeat
@@ -83,9 +84,9 @@ def slow_scans(monkeypatch: pytest.MonkeyPatch, seconds: float) -> None:
     def slow(self: Meter) -> None:
         scan(self)
         time.sleep(seconds)
-        self._due = 0.0
 
     monkeypatch.setattr(Meter, "_scan", slow)
+    monkeypatch.setattr(Pace, "wait", lambda *_: 0.0)
 
 
 def test_the_time_spent_measuring_a_player_is_not_its_own(monkeypatch: pytest.MonkeyPatch) -> None:

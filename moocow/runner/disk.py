@@ -47,36 +47,32 @@ class DiskScan:
 
     def held_bytes(self) -> int:
         """Blocks of every file and folder found, in bytes (a walk: no recursion, whatever the depth)."""
-        counted: set[tuple[int, int]] = set()
-        total = 0
         owned: list[str] = []
         searched = list(self.shared)
         while searched:
             for path, found in _entries(searched.pop()):
                 if found.st_uid == self.uid:
-                    total += _once(found, counted)
-                    if stat.S_ISDIR(found.st_mode):
-                        owned.append(path)
+                    owned.append(path)
                 elif stat.S_ISDIR(found.st_mode) and found.st_mode & stat.S_IWOTH:
                     searched.append(path)
-        return total + self._within(owned, counted) + self.home_bytes(counted)
-
-    def home_bytes(self, counted: set[tuple[int, int]] | None = None) -> int:
-        """Blocks of the homes and everything in them, in bytes: a part of ``held_bytes``, and the
-        cheapest (no folder others write to is looked at)."""
-        counted = set() if counted is None else counted
-        total = 0
-        for home in self.homes:
-            try:
-                total += _once(os.lstat(home), counted)
-            except OSError:
-                continue
-        return total + self._within(list(self.homes), counted)
+        return self.bytes_within([*self.homes, *owned])
 
     @staticmethod
-    def _within(folders: list[str], counted: set[tuple[int, int]]) -> int:
-        """Blocks of everything below ``folders``, each file once."""
+    def bytes_within(roots: Iterable[str]) -> int:
+        """Blocks of ``roots`` and of everything below the folders among them, in bytes, each file
+        once; roots that are gone count nothing. Its homes alone are the cheapest part of
+        ``held_bytes``: no folder others write to is looked at."""
+        counted: set[tuple[int, int]] = set()
         total = 0
+        folders: list[str] = []
+        for root in roots:
+            try:
+                found = os.lstat(root)
+            except OSError:
+                continue
+            total += _once(found, counted)
+            if stat.S_ISDIR(found.st_mode):
+                folders.append(root)
         while folders:
             for path, found in _entries(folders.pop()):
                 total += _once(found, counted)

@@ -9,6 +9,10 @@ second, and the runner read them several times a guess. Scans run only when due:
 a tenth of its time on them whatever the player holds. Between scans a read returns what the last
 one found, so memory or disk held is caught at the next, however long the player holds it.
 
+The walk of the folders anyone may write to keeps its own timer: its cost is chosen by whoever else
+writes there (150,000 files of others' in ``/tmp`` made it take a second), and on one timer with
+the player's processes it held back the next look at them by nine.
+
 At the ``user`` level, where a scan is all that holds ``disk_mb``, a ``watch.FolderWatch`` also
 measures the player's files as soon as its folders change, so that a burst is caught while it is
 written, not only if a scan lands in it.
@@ -24,6 +28,7 @@ import time
 
 from moocow.runner.disk import DiskScan
 from moocow.runner.held import HeldFiles
+from moocow.runner.pacing import Pace
 from moocow.runner.usage import ProcessGroup, Scan, Usage
 from moocow.runner.watch import FolderWatch
 
@@ -45,32 +50,31 @@ class Meter:
         """Where ``disk_limit`` (bytes) is given with ``disk``: the look at each change of its folders."""
         if disk is not None and disk_limit is not None:
             with contextlib.suppress(OSError):  # no inotify: the timer alone
-                self.watch = FolderWatch(
-                    disk.homes, disk.shared, disk.uid, disk.home_bytes, self._disk_held, disk_limit,
-                    group.members, SCAN_SHARE,
-                )  # fmt: skip
+                self.watch = FolderWatch(disk, self._held_open, disk_limit, group.stop, SCAN_SHARE)
                 group.closers.append(self.watch.close)
         self.scans = 0
         """Scans made so far."""
         self.seconds = 0.0
         """Time spent measuring so far (reads and scans)."""
-        self._due = 0.0
+        self._pace = Pace(SCAN_SHARE, least=SCAN_SECONDS)
         self._scanned = Scan(0, 0)
-        self._disk_bytes: int | None = None
+        self._files_bytes: int | None = None
 
     def read(self) -> Usage | None:
         """What the player uses now (``None`` where it cannot be read), scanning if one is due."""
         started = time.monotonic()
         try:
-            if started >= self._due:
-                self._scan()
+            if self._pace.wait("processes") == 0:
+                self._pace.timed("processes", self._scan)
+            if self.disk is not None and self._pace.wait("files") == 0:
+                self._files_bytes = self._pace.timed("files", self.disk.held_bytes)
             cpu = self.group.cpu_seconds()
             if cpu is None:
                 return None
             memory = self.group.memory_bytes()
             if memory is None:
                 memory = self._scanned.memory_bytes
-            disk = self._disk_bytes
+            disk = None if self._files_bytes is None else self._files_bytes + self._scanned.disk_bytes
             over = None if self.watch is None else self.watch.take_over()
             if over is not None:
                 disk = max(disk or 0, over)
@@ -78,16 +82,10 @@ class Meter:
         finally:
             self.seconds += time.monotonic() - started
 
-    def _disk_held(self) -> int:
-        """What the player's files hold on disk now: its folders, and its deleted files kept open."""
-        assert self.disk is not None
-        return self.disk.held_bytes() + HeldFiles.of(self.group.members()).disk_bytes
+    def _held_open(self) -> int:
+        """What the player's deleted files kept open hold on disk now."""
+        return HeldFiles.of(self.group.members()).disk_bytes
 
     def _scan(self) -> None:
-        started = time.monotonic()
         self._scanned = self.group.scan()
-        if self.disk is not None:
-            self._disk_bytes = self.disk.held_bytes() + self._scanned.disk_bytes
-        finished = time.monotonic()
         self.scans += 1
-        self._due = finished + max(SCAN_SECONDS, (finished - started) * (1 / SCAN_SHARE - 1))

@@ -175,6 +175,7 @@ def build(request: dict[str, Any]) -> None:
     signature = numba_type(request["returns"])(*arguments)
     directory, name = Path(request["directory"]), request["name"]
     with tempfile.TemporaryDirectory(dir=directory) as scratch:
+        tempfile.tempdir = scratch  # numba leaves its compiler check's and build's folders: 900 in /tmp
         compiler = CC(name)
         compiler.output_dir = scratch
         compiler.target_cpu = "host"

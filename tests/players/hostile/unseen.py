@@ -6,8 +6,9 @@ then answers ``1`` in every peg every time. Standard library only. Its handshake
   short attach and detached (in no process's memory); refused, it says so on stderr and exits.
 - ``shm`` / ``home``: at the start of its first round, COUNT files of SIZE MB in ``/dev/shm`` or its
   home, each unlinked and kept open (in no folder), then a pause while the runner looks.
-- ``burst``: at the start of every round, COUNT files of SIZE MB in its home, written as fast as it
-  can, then removed: past the limit only while they are written.
+- ``burst`` / ``sharedburst``: at the start of every round, COUNT files of SIZE MB in its home or in
+  ``/var/tmp`` (anyone may write there; not ``/tmp``, which other tests watch for players' files),
+  written as fast as it can, then removed: past the limit only while they are written.
 - ``children``: from its first round, ignores ``SIGCHLD`` (the kernel then reaps its children
   unseen) and in every round runs COUNT children one after another that each burn SIZE ms of CPU
   time and exit.
@@ -101,8 +102,8 @@ def attack(rounds: int) -> None:
     if mode in ("shm", "home") and rounds == 1:
         deleted_files("/dev/shm" if mode == "shm" else os.environ["HOME"], remove_at_once=True)
         time.sleep(1)  # the runner reads usage as it waits
-    elif mode == "burst":
-        deleted_files(os.environ["HOME"], remove_at_once=False)
+    elif mode in ("burst", "sharedburst"):
+        deleted_files(os.environ["HOME"] if mode == "burst" else "/var/tmp", remove_at_once=False)
     elif mode == "children":
         signal.signal(signal.SIGCHLD, signal.SIG_IGN)
         burn_in_children(orphaned=False)
