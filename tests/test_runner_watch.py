@@ -3,7 +3,8 @@
 Its look at everything once walked ``/tmp``: with 150,000 files of others' there, the walk took the
 thread away for a second, and a player's burst of 180 MB against ``disk_mb=64`` went unfouled in
 most rounds. Here a writer under no limit plays the player: 12 files of 15 MB written as fast as it
-can in a home, and in a folder anyone may write to that holds 40,000 files of others'.
+can in a home, and in a folder anyone may write to that holds 40,000 files of others'; and 180 MB
+written into one file of the home, deleted and kept open.
 """
 
 from __future__ import annotations
@@ -12,19 +13,21 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 import pytest
 
 from moocow.runner.disk import DiskScan
+from moocow.runner.held import MEMORY_FILE_SYSTEMS, HeldFiles, file_system_type
 from moocow.runner.watch import FolderWatch
 
 MB = 1 << 20
 LIMIT_MB = 64
 MOST_MB = 100
 OTHERS_FILES = 40_000
-WRITER = """
+BURST = """
 import os, sys
 block = b"\\1" * (15 << 20)
 for number in range(12):
@@ -32,6 +35,14 @@ for number in range(12):
         file.write(block)
 for number in range(12):
     os.unlink(os.path.join(sys.argv[1], f"burst-{number}"))
+"""
+DELETED = """
+import os, sys
+block = b"\\1" * (15 << 20)
+with open(os.path.join(sys.argv[1], "kept"), "wb") as file:
+    os.unlink(file.name)
+    for _ in range(12):
+        file.write(block)
 """
 
 
@@ -46,11 +57,12 @@ def crowded(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
-def stopped_at(home: Path, shared: Path, write_into: Path) -> int | None:
+def stopped_at(home: Path, shared: Path, writer_script: str, write_into: Path) -> int | None:
     """What the watch held the writer to, in MB, once it stopped it (``None`` if it never did)."""
     scan = DiskScan(os.getuid(), [str(home)], [str(shared)])
-    writer = subprocess.Popen([sys.executable, "-c", WRITER, str(write_into)])
-    watch = FolderWatch(scan, lambda: 0, LIMIT_MB * MB, lambda: writer.send_signal(signal.SIGSTOP), 0.1)
+    writer = subprocess.Popen([sys.executable, "-c", writer_script, str(write_into)])
+    held_open = lambda: HeldFiles.of([writer.pid]).disk_bytes  # noqa: E731
+    watch = FolderWatch(scan, held_open, LIMIT_MB * MB, lambda: writer.send_signal(signal.SIGSTOP), 0.1)
     try:
         over = None
         while writer.poll() is None and over is None:
@@ -72,5 +84,18 @@ def test_a_burst_is_stopped_before_100_mb_whatever_the_shared_folders_hold(
     over the limit and before 100 MB, its looks never walking the others' files."""
     home = tmp_path / "home"
     home.mkdir()
-    held = stopped_at(home, crowded, home if where == "home" else crowded)
+    held = stopped_at(home, crowded, BURST, home if where == "home" else crowded)
+    assert held is not None and LIMIT_MB <= held < MOST_MB, held
+
+
+@pytest.mark.skipif(
+    file_system_type(tempfile.gettempdir()) in MEMORY_FILE_SYSTEMS,
+    reason="a deleted file on a tmpfs is memory",
+)
+def test_a_burst_into_a_deleted_file_kept_open_is_stopped_before_100_mb(
+    tmp_path: Path, crowded: Path
+) -> None:
+    """No folder holds the file: the writes to it wake the watch all the same, and its descriptors
+    tell what it holds."""
+    held = stopped_at(tmp_path, crowded, DELETED, tmp_path)
     assert held is not None and LIMIT_MB <= held < MOST_MB, held

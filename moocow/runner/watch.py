@@ -13,16 +13,17 @@ open) and reports the reading through a pipe, whose next read by the meter fouls
 It looks only at what is the player's: its home, and the entries its user id made in the folders
 anyone may write to, which the events name (one ``lstat`` each). It never walks those folders,
 which may hold thousands of others' files: with 150,000 of them in ``/tmp`` such a walk took the
-watch away for the whole burst, and 180 MB went unfouled. That walk is the timer's. Deleted files
-the player keeps open wake the watch of the folder they were in; their bytes are read from its
-processes' descriptors.
+watch away for the whole burst, and 180 MB went unfouled. That walk is the timer's. A write to a
+file no folder holds any more is to a deleted file kept open: only then does it read the
+descriptors of the player's processes, which lists every one of them.
 
 Its looks keep to the meter's share (``pacing.Pace``): after a look that took ``t`` of its CPU
 time the next of its kind waits ``9 t``, so that each kind takes at most a tenth of a core whatever
 the player holds. CPU time, not the clock: on a loaded machine a look of microseconds may wait
 milliseconds for a core, and a pause of nine times that let a burst through. The bound: a player
 holds at most ``disk_mb`` plus what it writes while the watch wakes and looks, and during the
-pause after a look; a few files take microseconds (``docs/runner.md``).
+pause after a look; a few files take microseconds (``docs/runner.md``). Where the runner may, the
+watch runs ahead of the player (``ahead_of_the_player``), so that it wakes before the next write.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ import time
 from collections.abc import Callable
 
 from moocow.runner.disk import DiskScan
-from moocow.runner.launch import die_with_parent
+from moocow.runner.launch import die_with_parent, libc
 from moocow.runner.pacing import Pace
 
 IN_MODIFY = 0x002
@@ -66,8 +67,6 @@ past that, the player's deeper folders are caught by the meter's timer alone."""
 MOST_ENTRIES = 65536
 """The player's entries in the folders anyone may write to that the watch keeps at once (a few MB
 of the runner's memory); past that, new ones are the timer's."""
-
-_libc = ctypes.CDLL(None, use_errno=True)
 
 
 class FolderWatch:
@@ -98,7 +97,7 @@ class FolderWatch:
         not yet removed)."""
         self._folders: dict[int, tuple[str, bool]] = {}
         """Each watch's folder, and whether it is the player's (every folder in it is too)."""
-        self._fd = _libc.inotify_init1(os.O_NONBLOCK | os.O_CLOEXEC)
+        self._fd = libc().inotify_init1(os.O_NONBLOCK | os.O_CLOEXEC)
         if self._fd < 0:
             raise OSError(ctypes.get_errno(), "inotify_init1")
         for home in disk.homes:
@@ -107,7 +106,13 @@ class FolderWatch:
             self._watch(folder, False)
         self._readings, report = os.pipe2(os.O_CLOEXEC | os.O_NONBLOCK)
         parent = os.getpid()
-        self._child = os.fork()
+        _ = libc().prctl  # looked up before the fork: a lookup takes a lock another thread may hold
+        try:
+            self._child = os.fork()
+        except OSError:  # out of processes: the meter's timer alone
+            for fd in (self._fd, self._readings, report):
+                os.close(fd)
+            raise
         if self._child == 0:
             try:
                 os.set_blocking(report, True)
@@ -138,7 +143,10 @@ class FolderWatch:
         die_with_parent(parent)
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # a ^C is the runner's to handle; it ends this one
         ahead_of_the_player()
-        keep = sorted({0, 1, 2, self._fd, report})
+        nothing = os.open(os.devnull, os.O_RDWR)  # the runner's standard streams may be a caller's pipes
+        for fd in (0, 1, 2):
+            os.dup2(nothing, fd)
+        keep = sorted({2, self._fd, report})
         for low, high in itertools.pairwise([*keep, os.sysconf("SC_OPEN_MAX")]):
             os.closerange(low + 1, high)
         self._report = report
@@ -147,7 +155,7 @@ class FolderWatch:
     def _watch(self, folder: str, own: bool) -> None:
         if len(self._folders) >= MOST_WATCHES:
             return
-        number = _libc.inotify_add_watch(self._fd, os.fsencode(folder), WATCHED | IN_ONLYDIR)
+        number = libc().inotify_add_watch(self._fd, os.fsencode(folder), WATCHED | IN_ONLYDIR)
         if number >= 0:
             self._folders[number] = (folder, own)
 
