@@ -60,7 +60,7 @@ class DiskScan:
     @staticmethod
     def bytes_within(roots: Iterable[str]) -> int:
         """Blocks of ``roots`` and of everything below the folders among them, in bytes, each file
-        once; roots that are gone count nothing. Its homes alone are the cheapest part of
+        once; roots that are gone count nothing. The homes alone are the cheapest part of
         ``held_bytes``: no folder others write to is looked at."""
         counted: set[tuple[int, int]] = set()
         total = 0

@@ -11,7 +11,7 @@ one found, so memory or disk held is caught at the next, however long the player
 
 The walk of the folders anyone may write to keeps its own timer: its cost is chosen by whoever else
 writes there (150,000 files of others' in ``/tmp`` made it take a second), and on one timer with
-the player's processes it held back the next look at them by nine.
+the player's processes it held back the next look at them by nine times its own cost.
 
 At the ``user`` level, where a scan is all that holds ``disk_mb``, a ``watch.FolderWatch`` also
 measures the player's files as soon as its folders change, so that a burst is caught while it is

@@ -23,7 +23,7 @@ class Pace:
         self.least = least
         """The shortest pause after any look, in seconds."""
         self.cost = cost
-        """The clock a look's cost is read on (``time.monotonic`` unless given: a thread's CPU time
+        """The clock a look's cost is read on (``time.monotonic`` unless given: a process's CPU time
         counts only what the look took, not its waits for a core)."""
         self._due: dict[str, float] = {}
 
