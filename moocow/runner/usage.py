@@ -265,9 +265,13 @@ class ProcessGroup(ABC):
 
     def stop(self) -> None:
         """Stop every one of them (``SIGSTOP``): nothing more is done, pipes stay open."""
+        self._signal_members(signal.SIGSTOP)
+
+    def _signal_members(self, number: int) -> None:
+        """Send ``number`` to every member (those gone or out of reach meanwhile are passed over)."""
         for pid in self.members():
             with contextlib.suppress(OSError):
-                os.kill(pid, signal.SIGSTOP)
+                os.kill(pid, number)
 
     def close(self) -> None:
         """Release what the group holds, once its processes are dead."""
@@ -369,9 +373,7 @@ class ScannedGroup(ProcessGroup):
         return Scan(memory, found.alive, found.disk_bytes, found.hiding)
 
     def kill(self) -> None:
-        for pid in self.members():
-            with contextlib.suppress(OSError):
-                os.kill(pid, signal.SIGKILL)
+        self._signal_members(signal.SIGKILL)
 
     def stop(self) -> None:
         """The first process's session at once, where it leads one (one call: listing the members
@@ -472,9 +474,7 @@ class CgroupGroup(ProcessGroup):
         if kill_switch.exists():
             with contextlib.suppress(OSError):
                 kill_switch.write_text("1")
-        for pid in self.members():
-            with contextlib.suppress(OSError):
-                os.kill(pid, signal.SIGKILL)
+        self._signal_members(signal.SIGKILL)
 
     def close(self) -> None:
         """Remove the cgroup; it can only go once its killed processes are gone: kill again, retry a while."""
