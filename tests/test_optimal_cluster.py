@@ -101,14 +101,17 @@ def test_a_scheduler_that_is_not_there_is_one_line(
 def test_wordles_openings_as_tasks_prove_what_one_process_proves(
     scheduler: str, hard: bool, seed: int, max_depth: int | None, tmp_path: Path
 ) -> None:
-    """The same total and proven bound, the exhaustive search's; the store holds the whole proof."""
+    """The same total, proven bound and tree as one process, the exhaustive search's total; the
+    store holds the whole proof."""
     game = small_game(hard, seed, tmp_path)
-    here = prove_optimal(game, max_depth=max_depth)
+    here = prove_optimal(game, max_depth=max_depth, workers=1)
     there = prove_optimal(game, max_depth=max_depth, scheduler=scheduler, store=tmp_path / "proof.db")
     assert there.proven and here.proven
     assert there.total == here.total == exhaustive(game, max_depth)
     assert there.lower_bound == here.lower_bound
     assert there.root is not None and tree_stats(there.root).total == there.total
+    assert here.root is not None
+    assert tree_to_dict(game, there.root, "optimal") == tree_to_dict(game, here.root, "optimal")
     again = prove_optimal(game, max_depth=max_depth, store=tmp_path / "proof.db")
     assert again.proven and again.total == here.total and again.stats.nodes == 0
 
@@ -117,11 +120,18 @@ def test_wordles_openings_as_tasks_prove_what_one_process_proves(
 def test_a_stop_cancels_the_openings_out(
     scheduler: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A stop while openings are out ends the proof with what was settled, its bound still true."""
+    """A stop while openings are out (after the first batch is back) ends the proof with what
+    was settled, its bound still true, and nothing left running on the workers."""
     game = small_game(False, 2, tmp_path)
     optimum = prove_optimal(game, max_depth=4).total
-    waits = itertools.count()
-    monkeypatch.setattr(opening_tasks, "stop_if_asked", lambda: _stop_after(waits, 3))
+    calls = itertools.count()
+    real_next = opening_tasks.DaskWorkers.next
+
+    def stopped_on_the_second(workers: opening_tasks.DaskWorkers) -> Any:
+        _stop_after(calls, 1)
+        return real_next(workers)
+
+    monkeypatch.setattr(opening_tasks.DaskWorkers, "next", stopped_on_the_second)
     stopped = prove_optimal(game, max_depth=4, scheduler=scheduler)
     assert stopped.interrupted and optimum is not None
     assert (stopped.lower_bound or 0) <= optimum <= (stopped.total or optimum)

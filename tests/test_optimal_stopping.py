@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from moocow.engine.errors import MoocowError
-from moocow.optimal import parallel, root, search
+from moocow.optimal import forked, parallel, root, search
 from moocow.optimal.prove import prove_optimal
 from moocow.optimal.search import Search
 from moocow.optimal.stopping import stopped_by_signals
@@ -90,7 +90,7 @@ def test_closing_the_pool_ends_workers_in_the_middle_of_sending(monkeypatch: pyt
     finally:
         signal.alarm(0)
         signal.signal(signal.SIGALRM, previous)
-    assert all(not worker.process.is_alive() for worker in [*pool._idle, *pool._busy])
+    assert all(not worker.process.is_alive() for worker in [*pool._crew.idle, *pool._crew.busy])
 
 
 SEARCH_WITH_SLOW_WORKERS = """
@@ -233,16 +233,16 @@ def test_a_stoppable_search_on_one_core_without_a_store_stops_in_seconds(sent: s
 def test_a_worker_the_machine_cannot_fork_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
     """fork's EAGAIN on a crowded machine (``BlockingIOError``) was a traceback; it is the search's
     one-line error, and the worker already started is stopped."""
-    started: list[parallel._ForkedWorker] = []
-    real_init = parallel._ForkedWorker.__init__
+    started: list[forked.ForkedWorker] = []
+    real_init = forked.ForkedWorker.__init__
 
-    def second_fork_fails(self: parallel._ForkedWorker, *args: Any) -> None:
+    def second_fork_fails(self: forked.ForkedWorker, *args: Any) -> None:
         if started:
             raise BlockingIOError(11, "Resource temporarily unavailable")
         real_init(self, *args)
         started.append(self)
 
-    monkeypatch.setattr(parallel._ForkedWorker, "__init__", second_fork_fails)
+    monkeypatch.setattr(forked.ForkedWorker, "__init__", second_fork_fails)
     with pytest.raises(MoocowError, match="cannot start a worker of the exact search: Resource"):
         parallel.ForkedGuessPool(Search(Mastermind(pegs=2, colors=2)), 2)
     assert len(started) == 1 and not started[0].process.is_alive()

@@ -118,6 +118,7 @@ def result_document(result: OptimalResult, first: str | None) -> dict[str, Any]:
         "max_depth": result.max_depth,
         "candidates_only": result.candidates_only,
         "first": first,
+        "opening": result.opening,
         "total": result.total,
         "lower_bound": result.lower_bound,
         "proven": result.proven,
@@ -146,11 +147,13 @@ def describe(result: OptimalResult, first: str | None = None) -> str:
         seconds += f" ({result.seconds_in_all:.1f} s with the earlier runs on its store)"
     if result.total is None and result.proven:
         return f"{where}: no strategy meets the limit (proven in {seconds})"
+    opening = "" if result.opening is None else f", best opening {result.opening}"
     if result.proven:
         return (
-            f"{where}: {result.total} {plural(result.total, 'guess')} in total, proven optimal in {seconds}"
+            f"{where}: {result.total} {plural(result.total, 'guess')} in total{opening}, "
+            f"proven optimal in {seconds}"
         )
-    best = "no strategy yet" if result.total is None else f"best found {result.total}"
+    best = "no strategy yet" if result.total is None else f"best found {result.total}{opening}"
     return f"{where}: interrupted after {seconds}; {best}, proven lower bound {result.lower_bound}"
 
 

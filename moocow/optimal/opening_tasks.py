@@ -1,41 +1,54 @@
 """The proof over every opening of a wide game (Wordle) on a Dask cluster: ``--scheduler ADDRESS``.
 
-Each opening is a task. This process keeps as many out as the cluster has threads, in
-``openings.opening_order``'s order, each with the tightest budget known when it leaves (the
-best total so far), so a better total found by one worker refutes the openings sent after it
-sooner. It stops sending once the next opening's bound reaches the best, drops the openings out
-whose bound the best has reached since (they can change neither the best nor the bound), and
-folds each outcome as the search in one process does (``openings.Proof.fold``): the same total and
-proven bound; the tree is one of that total, which need not be the one a single process keeps.
+Batches of openings are tasks (``flight``): cheap openings go many to a task, so that a round
+trip through the scheduler stays a small part of a task's time. A worker builds the game's
+``WideSearch`` once per thread and keeps it, with its memo, from one task to the next
+(``cluster._searches``: worker-local state keyed by the game).
 
-A worker builds the game's ``WideSearch`` once per thread (its memo kept from one opening to the
-next, in ``cluster._searches``) and sends back the opening's total and, below its budget, its tree.
+The best found so far reaches the workers while they search. Choices, and why:
+
+- **pushed**, by ``Client.run`` to every worker process (``incumbent.push``), not read from a
+  Dask ``Variable`` or an actor: a better best comes a few dozen times in a whole proof, while a
+  task's search looks at the best ten times a second, so one message per worker per improvement
+  costs nothing, where a read from the scheduler at every look would cost a round trip each, from
+  every thread of every worker. (distributed's pub/sub, which would also push, is gone from it.)
+- A task also carries the best when it left, and a worker keeps the least it has seen, so a
+  worker that joins late or misses a push is never worse off than a task's own budget.
+- A cancelled task is seen by its search within a tenth of a second (``task_cancelled``: the
+  worker's own record, no message) and unwinds, its memo kept for the next task.
+
 A stop (Ctrl-C, SIGTERM) cancels the tasks out and keeps what was settled; a lost scheduler or a
 worker lost too often is one line (``cluster.task_outcome``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import queue
+import secrets
 import threading
 import time
 from typing import Any
 
-from moocow.cluster.connection import connected, load_plugins, scheduler_kept, threads, where
+from moocow.cluster.connection import connected, load_plugins, scheduler_kept, task_cancelled, threads, where
 from moocow.engine.progress import notify
-from moocow.engine.tree import Node
+from moocow.optimal import incumbent
 from moocow.optimal.cluster import LOST, THREADS_SECONDS, _searches, task_outcome
-from moocow.optimal.openings import Proof, searched
+from moocow.optimal.flight import Batch, Flight, Settled, Workers, settle_batch
+from moocow.optimal.openings import Proof
 from moocow.optimal.stopping import stop_if_asked
 from moocow.optimal.wide import STOP_POLL_SECONDS, WideSearch
 from moocow.plugins import local_plugin_files
 
+BATCH_SECONDS = 0.5
+"""How long a task should take: a round trip through the scheduler is a few milliseconds."""
 
-def opening_on_worker(
-    spec: str, max_depth: int | None, plugins: list[str], guess: int, budget: int
-) -> tuple[int, Node | None]:
-    """On a Dask worker: the opening's total if below ``budget`` more than the secrets, with its
-    tree, else a bound at least that (no tree), on this thread's own search of the game."""
+
+def openings_on_worker(
+    spec: str, max_depth: int | None, plugins: list[str], token: str, batch: Batch
+) -> list[Settled]:
+    """On a Dask worker: the batch's openings settled on this thread's own search of the game,
+    against the best pushed to this process for proof ``token``."""
     key = ((spec, max_depth, False), threading.get_ident())  # a wide game is never a ``Search``'s
     search = _searches.get(key)
     if search is None:
@@ -43,88 +56,70 @@ def opening_on_worker(
 
         load_plugins(plugins)
         search = _searches[key] = WideSearch(load_game(spec), max_depth)
-    return searched(search, guess, search.child_depth(max_depth), budget)
+    incumbent.push(token, batch.best)
+    depth = search.child_depth(max_depth)
+    return settle_batch(search, depth, batch, lambda: incumbent.pushed[token], task_cancelled())
 
 
 def on_cluster(proof: Proof, scheduler: str) -> int:
     """Settle the openings on the cluster; the position of the first left untried."""
     with scheduler_kept(LOST), connected(scheduler) as client:
         notify(where(client))  # a proof's errors from here on come mid-search, after its progress
-        return _Flight(proof, client).run()
+        return Flight(proof, DaskWorkers(proof, client)).run()
 
 
-class _Flight:
-    """The openings out on the cluster, by their position in the order."""
+class DaskWorkers(Workers):
+    """A Dask cluster's threads, settling batches of ``proof``'s openings as tasks."""
+
+    batch_seconds = BATCH_SECONDS
 
     def __init__(self, proof: Proof, client: Any) -> None:
-        self.proof = proof
         self.client = client
+        self.search = proof.search
         self.plugins = local_plugin_files()
-        self.out: dict[int, Any] = {}
-        self.results: queue.Queue[tuple[int, Any]] = queue.Queue()
-        self.sent = 0
-        """Positions sent (or settled from the store) so far: the next one to send."""
-        self.threads = threads(client)
+        self.token = secrets.token_hex(8)
+        """This proof's name on the workers, for the best pushed to them."""
+        self.futures: dict[int, Any] = {}
+        self.batches: dict[int, Batch] = {}
+        self.results: queue.Queue[int] = queue.Queue()
+        self._threads = threads(client)
         self._asked = time.monotonic()
 
-    def run(self) -> int:
-        try:
-            self._send()
-            while self.out:
-                self._take(*self._next())
-                self._send()
-            return self.sent
-        finally:  # a stop or an error: nothing left out runs for nobody
-            for future in self.out.values():
-                future.cancel()
+    def slots(self) -> int:
+        if time.monotonic() - self._asked >= THREADS_SECONDS:
+            self._threads, self._asked = threads(self.client), time.monotonic()
+        return self._threads
 
-    def _following(self) -> int:
-        """The first position not settled yet."""
-        return min(self.out, default=self.sent)
+    def submit(self, batch: Batch) -> None:
+        spec, depth = self.search.game.spec, self.search.max_depth
+        arguments = (spec, depth, self.plugins, self.token, batch)
+        future = self.client.submit(openings_on_worker, *arguments, pure=False)
+        self.futures[batch.number], self.batches[batch.number] = future, batch
+        future.add_done_callback(lambda done, number=batch.number: self.results.put(number))
 
-    def _send(self) -> None:
-        """Send openings until as many are out as the cluster has threads, or the next one's bound
-        reaches the best."""
-        proof, sweep = self.proof, self.proof.sweep
-        search = proof.search
-        while len(self.out) < self.threads and self.sent < len(proof.order):
-            guess = int(proof.order[self.sent])
-            if proof.bounds[guess] >= sweep.best:
-                return
-            kept = proof.kept(guess)
-            self.sent += 1
-            if kept is not None:
-                proof.fold(*kept, following=self._following(), sent=self.sent, flying=len(self.out))
-                continue
-            position, budget = self.sent - 1, sweep.best - proof.count
-            future = self.client.submit(
-                opening_on_worker, search.game.spec, search.max_depth, self.plugins, guess, budget, pure=False
-            )
-            self.out[position] = future
-            future.add_done_callback(lambda done, at=position: self.results.put((at, done)))
-
-    def _next(self) -> tuple[int, Any]:
-        """The next task back, looking for a stop meanwhile and for threads that joined."""
+    def next(self) -> tuple[Batch, list[Settled] | BaseException]:
         while True:
             stop_if_asked()
             try:
-                return self.results.get(timeout=STOP_POLL_SECONDS)
+                number = self.results.get(timeout=STOP_POLL_SECONDS)
             except queue.Empty:
-                if time.monotonic() - self._asked >= THREADS_SECONDS:
-                    self.threads, self._asked = threads(self.client), time.monotonic()
-                    self._send()
+                continue
+            future = self.futures.pop(number, None)
+            if future is None:
+                continue  # dropped
+            return self.batches.pop(number), task_outcome(future, "an opening")
 
-    def _take(self, position: int, future: Any) -> None:
-        """Fold a task's outcome, then drop the tasks out that can no longer matter."""
-        if self.out.get(position) is not future:
-            return  # dropped already
-        del self.out[position]
-        outcome = task_outcome(future, "an opening")
-        if isinstance(outcome, BaseException):
-            raise outcome
-        proof = self.proof
-        total, tree = outcome
-        proof.record(int(proof.order[position]), total, tree)
-        proof.fold(total, tree, following=self._following(), sent=self.sent, flying=len(self.out))
-        for at in [at for at in self.out if proof.bounds[proof.order[at]] >= proof.sweep.best]:
-            self.out.pop(at).cancel()
+    def publish(self, packed: int) -> None:
+        with contextlib.suppress(Exception):  # a worker gone meanwhile: its tasks carry the best too
+            self.client.run(incumbent.push_to_worker, self.token, packed, wait=False)
+
+    def drop(self, batch: Batch) -> None:
+        self.batches.pop(batch.number, None)
+        future = self.futures.pop(batch.number, None)
+        if future is not None:
+            future.cancel()
+
+    def close(self) -> None:
+        for future in self.futures.values():
+            future.cancel()
+        self.futures.clear()

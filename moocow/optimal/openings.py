@@ -21,14 +21,19 @@ import numpy as np
 
 from moocow.engine.game import Game
 from moocow.engine.tree import Node
+from moocow.optimal import incumbent
 from moocow.optimal.bounds import INFEASIBLE
 from moocow.optimal.stats import ProgressHook
 from moocow.optimal.stopping import stop_if_asked
-from moocow.optimal.wide import WideSearch, part_bounds
+from moocow.optimal.wide import Steer, WideSearch, part_bounds
 
 if TYPE_CHECKING:
     from moocow.optimal.proof_store import ProofStore
     from moocow.optimal.prove import OptimalResult
+
+
+NO_POSITION = (1 << incumbent.POSITION_BITS) - 1
+"""``Sweep.position`` before any opening is settled exactly: after every real one."""
 
 
 @dataclass
@@ -37,6 +42,8 @@ class Sweep:
 
     best: int = INFEASIBLE
     tree: Node | None = None
+    position: int = NO_POSITION
+    """The best opening's place in the order: a tie goes to the earlier (``incumbent``)."""
     refuted: int = INFEASIBLE
     """The least bound of an opening refuted so far."""
     settled: int = 0
@@ -70,9 +77,12 @@ def prove_openings(
     store_path: Path | None,
     first: int | None,
     scheduler: str | None = None,
+    workers: int = 1,
 ) -> OptimalResult:
-    """``prove.prove_optimal`` for a game ``prove.wide_game`` takes; with ``scheduler``, the
-    openings are a Dask cluster's tasks (``opening_tasks``), folded here as they come back."""
+    """``prove.prove_optimal`` for a game ``prove.wide_game`` takes. The openings are settled in
+    this process, or by ``workers`` forked processes (``opening_workers``), or as a Dask
+    cluster's tasks (``opening_tasks``, with ``scheduler``), folded here as they come back:
+    the same total and tree in every case."""
     from moocow.optimal.prove import OptimalResult
 
     started = time.perf_counter()
@@ -87,14 +97,19 @@ def prove_openings(
     sweep = proof.sweep
     if store is not None and store.best is not None and first is None:
         sweep.best, sweep.tree = store.best.total, store.best.tree
+        sweep.position = proof.position_of(store.best.tree.guess)
     interrupted = False
     try:
-        if scheduler is None:
-            position = _one_by_one(proof)
-        else:
+        if scheduler is not None:
             from moocow.optimal.opening_tasks import on_cluster
 
             position = on_cluster(proof, scheduler)
+        elif workers > 1 and len(order) > 1:
+            from moocow.optimal.opening_workers import on_forked_workers
+
+            position = on_forked_workers(proof, workers)
+        else:
+            position = _one_by_one(proof)
         proof.lower = proof.lower_from(position)
     except KeyboardInterrupt:
         interrupted = True
@@ -116,30 +131,39 @@ def prove_openings(
         interrupted=interrupted,
         stats=search.stats(),
         seconds_in_all=None if store is None else store.seconds(),
+        opening=None
+        if sweep.tree is None or first is not None
+        else game.format_code(game.guesses[sweep.tree.guess]),
     )
 
 
 def _one_by_one(proof: Proof) -> int:
     """Settle the openings in turn in this process; the position of the first left untried."""
-    sweep = proof.sweep
     for position, guess in enumerate(proof.order.tolist()):
         stop_if_asked()
-        if proof.every and proof.bounds[guess] >= sweep.best:
+        if proof.beyond(position):
             return position
-        settled = proof.kept(guess)
+        settled = proof.kept(position)
         if settled is None:
-            budget = sweep.best - proof.count
+            budget = incumbent.budget(proof.packed_best, position, proof.count)
             settled = proof.record(guess, *searched(proof.search, guess, proof.depth, budget))
-        proof.fold(*settled, following=position + 1)
+        proof.fold(*settled, position=position, following=position + 1)
     return len(proof.order)
 
 
-def searched(search: WideSearch, guess: int, depth: int | None, budget: int) -> tuple[int, Node | None]:
-    """An opening's total and tree if below ``budget`` more than the secrets, else a bound at least
-    that (no tree): what one process does for each opening, and a worker for each task."""
+def searched(
+    search: WideSearch, guess: int, depth: int | None, budget: int, steer: Steer | None = None
+) -> tuple[int, Node | None]:
+    """An opening's total and tree if below ``budget`` more than the secrets (a budget ``steer``
+    may lower meanwhile), else a bound at least that (no tree): what one process does for each
+    opening, and a worker for each task."""
     count = len(search.rows)
     everything = np.arange(count, dtype=np.int32)
-    total = count + search.guess_total(everything, search.every_guess, guess, depth, budget)
+    if steer is not None:
+        budget = min(budget, steer.budget())
+    total = count + search.guess_total(everything, search.every_guess, guess, depth, budget, steer)
+    if steer is not None:
+        budget = min(budget, steer.budget())
     if total >= count + budget:
         return total, None
     tree = Node(guess, count)
@@ -173,12 +197,29 @@ class Proof:
     def everything(self) -> np.ndarray:
         return np.arange(self.count, dtype=np.int32)
 
-    def kept(self, guess: int) -> tuple[int, Node | None] | None:
-        """An opening's total (and tree) or a bound at least the best, if the store settles it."""
+    @property
+    def packed_best(self) -> int:
+        """The best so far as ``incumbent`` packs it."""
+        return incumbent.pack(self.sweep.best, self.sweep.position)
+
+    def beyond(self, position: int) -> bool:
+        """Whether the openings from ``position`` on can matter no more (their bounds, in order,
+        reach the best): a proof over every opening ends there."""
+        guess = self.order[position]
+        return self.every and self.bounds[guess] >= incumbent.threshold(self.packed_best, position)
+
+    def position_of(self, guess: int) -> int:
+        """Where an opening stands in the order."""
+        return int(np.flatnonzero(self.order == guess)[0])
+
+    def kept(self, position: int) -> tuple[int, Node | None] | None:
+        """The opening's total (and tree), or a bound that settles it against the best, if the
+        store holds one."""
         if self.store is None:
             return None
-        kept = self.store.guess_settled(self.everything, self.depth, guess)
-        if kept is not None and (kept.exact or self.count + kept.value >= self.sweep.best):
+        kept = self.store.guess_settled(self.everything, self.depth, int(self.order[position]))
+        limit = incumbent.threshold(self.packed_best, position)
+        if kept is not None and (kept.exact or self.count + kept.value >= limit):
             return self.count + kept.value, kept.tree
         return None
 
@@ -190,15 +231,23 @@ class Proof:
         return total, tree
 
     def fold(
-        self, value: int, tree: Node | None, following: int, sent: int | None = None, flying: int = 0
-    ) -> None:
-        """Take one opening's outcome: a better best (kept in the store), or a refuted bound; then
-        the proven bound, ``following`` being the first position not settled yet, and progress
-        (on a cluster: ``sent`` openings so far, ``flying`` of them not back yet)."""
+        self,
+        value: int,
+        tree: Node | None,
+        position: int,
+        following: int,
+        sent: int | None = None,
+        flying: int = 0,
+    ) -> bool:
+        """Take the outcome of the opening at ``position``: a better best (kept in the store), or
+        a refuted bound; then the proven bound, ``following`` being the first position not
+        settled yet, and progress (with workers: ``sent`` openings so far, ``flying`` of them not
+        back yet). Whether the best changed."""
         sweep = self.sweep
-        better = tree if tree is not None and value < sweep.best else None
+        exact_better = tree is not None and incumbent.pack(value, position) < self.packed_best
+        better = tree if exact_better else None
         if better is not None:
-            sweep.best, sweep.tree = value, better
+            sweep.best, sweep.tree, sweep.position = value, better, position
         elif tree is None:
             sweep.refuted = min(sweep.refuted, value)
         self.lower = self.lower_from(following)
@@ -208,6 +257,7 @@ class Proof:
             left = flying + _left(self.bounds, self.order, following if sent is None else sent, sweep.best)
             _count(self.progress, sweep.settled, left)
             self.progress(following / len(self.order), _shown(sweep.best), self.lower)
+        return better is not None
 
     def lower_from(self, following: int) -> int:
         return _lower(self.sweep, self.bounds, self.order, following)

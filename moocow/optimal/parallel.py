@@ -20,22 +20,16 @@ instead of being sent out.
 from __future__ import annotations
 
 import contextlib
-import multiprocessing
-import multiprocessing.connection
-import os
 import queue
-import signal
 from abc import ABC, abstractmethod
 from collections.abc import Iterator
 from dataclasses import dataclass
-from multiprocessing.connection import Connection
-from multiprocessing.context import ForkContext
 from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
-from moocow.engine.errors import MoocowError
 from moocow.engine.tree import Node
+from moocow.optimal.forked import Crew
 from moocow.optimal.stats import ProgressHook, SearchStats
 
 if TYPE_CHECKING:
@@ -81,11 +75,7 @@ WAIT_SECONDS = 0.1
 
 
 def _start_worker() -> None:
-    """A worker leaves Ctrl-C and the progress bar to the searching process, and dies of SIGTERM
-    (a batch system's, sent to every process of the job) whatever the searching process made of
-    that signal: the searching process stops it in any case."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    """A forked worker leaves the progress bar to the searching process."""
     if _search is not None:
         _search.progress = None
 
@@ -288,13 +278,8 @@ class GuessPool(ABC):
 
 
 class ForkedGuessPool(GuessPool):
-    """Worker processes forked from the searching one: they inherit its table and its caches,
-    and its store, which each writes through a connection of its own.
-
-    Each worker has a pipe of its own, so nothing is shared that a killed worker could leave
-    locked. (``multiprocessing.Pool`` shares one result queue: a worker stopped while it held
-    that queue's lock left ``terminate`` waiting forever, and a stopped search never ended.)
-    """
+    """Worker processes forked from the searching one (``forked.Crew``): they inherit its table
+    and its caches, and its store, which each writes through a connection of its own."""
 
     workers_keep_results = True
 
@@ -302,99 +287,15 @@ class ForkedGuessPool(GuessPool):
         global _search
         _search = search
         super().__init__(search, workers)
-        context = multiprocessing.get_context("fork")
-        self._idle: list[_ForkedWorker] = []
-        self._busy: dict[_ForkedWorker, object] = {}
-        """The workers on a guess, each with where its outcome goes."""
-        try:
-            for _ in range(workers):
-                self._idle.append(_ForkedWorker(context, [worker.connection for worker in self._idle]))
-        except OSError as error:  # fork's EAGAIN on a crowded machine was a traceback
-            self.close()
-            raise MoocowError(
-                f"cannot start a worker of the exact search: {error.strerror or error} "
-                "(the machine's process or memory limit?); try again, or with fewer --workers"
-            ) from None
+        self._crew = Crew(workers, _guess_value, on_start=_start_worker)
 
     def submit(self, task: GuessTask, position: object, results: Results) -> None:
-        worker = self._idle.pop()
-        worker.connection.send(task)
-        self._busy[worker] = position
+        self._crew.submit(task, position)
 
     def next_result(self, results: Results) -> tuple[object, object]:
-        while True:
-            with contextlib.suppress(queue.Empty):
-                return results.get_nowait()
-            busy = list(self._busy)
-            signs = [worker.connection for worker in busy] + [worker.process.sentinel for worker in busy]
-            ready = multiprocessing.connection.wait(signs, timeout=WAIT_SECONDS)
-            for worker in busy:
-                if worker.connection in ready or worker.process.sentinel in ready:
-                    position = self._busy.pop(worker)
-                    self._idle.append(worker)
-                    return position, worker.outcome()
-            self.search.keep_time()
+        with contextlib.suppress(queue.Empty):
+            return results.get_nowait()
+        return self._crew.next(self.search.keep_time)
 
     def close(self) -> None:
-        for worker in [*self._idle, *self._busy]:
-            worker.stop()
-
-
-class _ForkedWorker:
-    """One forked worker process and the pipe that carries its guesses and their outcomes."""
-
-    def __init__(self, context: ForkContext, others: list[Connection]) -> None:
-        self.connection, theirs = context.Pipe()
-        searcher = os.getpid()
-        self.process = context.Process(
-            target=_serve, args=(theirs, [self.connection, *others], searcher), daemon=True
-        )
-        self.process.start()
-        theirs.close()
-
-    def outcome(self) -> object:
-        """What the worker sent back, or why it never will (it died: killed out of memory, say)."""
-        with contextlib.suppress(EOFError, OSError):
-            return self.connection.recv()
-        self.process.join()
-        code = self.process.exitcode
-        cause = f"killed by signal {-code}" if code is not None and code < 0 else f"exit status {code}"
-        return MoocowError(
-            f"a worker of the exact search died ({cause}; out of memory?); "
-            "with --store, the same command goes on from what was settled"
-        )
-
-    def stop(self) -> None:
-        """At once: an interrupted search does not wait for the guess under way."""
-        self.process.kill()
-        self.process.join()
-        self.connection.close()
-
-
-def _serve(connection: Connection, searching_ends: list[Connection], searcher: int) -> None:
-    """A forked worker's life: a guess in, its outcome (or the error it raised) out, until the
-    searching process is gone. It dies with that process (on Linux: a batch system's SIGKILL must
-    not leave it searching for hours), and closes the searching side's pipes it inherited, so that
-    elsewhere it sees the end of its own pipe once its guess is done."""
-    from moocow.runner.launch import die_with_parent  # ctypes: only the workers pay for it
-
-    die_with_parent(searcher)
-    for inherited in searching_ends:
-        inherited.close()
-    _start_worker()
-    while True:
-        try:
-            task = connection.recv()
-        except EOFError:
-            return
-        outcome: object
-        try:
-            outcome = _guess_value(task)
-        except Exception as error:
-            outcome = error
-        try:
-            connection.send(outcome)
-        except (BrokenPipeError, ConnectionResetError):  # the searching process is gone
-            return
-        except Exception as error:  # an error that does not pickle
-            connection.send(MoocowError(f"a worker of the exact search failed: {error}"))
+        self._crew.close()

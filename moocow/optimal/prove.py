@@ -57,6 +57,9 @@ class OptimalResult:
     """What the search did."""
     seconds_in_all: float | None = None
     """With a store: the seconds of every run on it, this one included."""
+    opening: str | None = None
+    """The best strategy's first guess, as typed, where the proof was over every opening of a
+    wide game (Wordle's): the answer people look for first."""
 
     @property
     def proven(self) -> bool:
@@ -118,7 +121,7 @@ def prove_optimal(
     if wide:
         from moocow.optimal.openings import prove_openings
 
-        return prove_openings(game, max_depth, progress, store, first_guess, scheduler)
+        return prove_openings(game, max_depth, progress, store, first_guess, scheduler, workers)
     started = time.perf_counter()
     search = Search(game, max_depth, candidates_only, progress, workers, scheduler, shared_level, first_guess)
     kept = None if store is None else open_store(search, store)

@@ -12,7 +12,7 @@ games (``prove.wide_game``).
 from __future__ import annotations
 
 import threading
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -34,6 +34,9 @@ UNLIMITED_ROW = 3
 need two or three guesses left); its bounds row is the unlimited one and it never decreases."""
 STOP_POLL_SECONDS = 0.1
 """How often the thread waiting for the kernel looks whether a stop was asked for."""
+STOPPED, REBUDGET = 1, 2
+"""What the kernel's ``HALT`` flag holds when raised: a stop (the search is over), or a lower
+budget (``WideSearch._call`` searches again with it)."""
 RULE_SAMPLES = 64
 """(guess, answer) pairs on which the kernel's hard mode is checked against the game's rule."""
 
@@ -60,6 +63,22 @@ def part_bounds(secrets: int, patterns: int, depth: int | None) -> np.ndarray:
     sizes = np.arange(secrets + 1, dtype=np.int64)
     split = np.maximum(2 * sizes - 1 + np.maximum(0, sizes - patterns), 0)
     return np.where(level >= INFEASIBLE, INFEASIBLE, np.maximum(level, split))
+
+
+class Cancelled(Exception):
+    """A search whose ``Steer`` says it is no longer wanted (its Dask task was cancelled)."""
+
+
+class Steer(Protocol):
+    """What may change a search while it runs: the other workers of a proof over the openings."""
+
+    def budget(self) -> int:
+        """The budget now: it only ever falls, as better openings are found elsewhere."""
+        ...
+
+    def cancelled(self) -> bool:
+        """Whether the search is no longer wanted."""
+        ...
 
 
 class HardRule:
@@ -138,12 +157,38 @@ class WideSearch:
         return still_legal(self.codes, legal, guess, answer) if self.ruled else legal
 
     def _call(
-        self, candidates: np.ndarray, legal: np.ndarray, depth: int | None, beta: int, guess: int
+        self,
+        candidates: np.ndarray,
+        legal: np.ndarray,
+        depth: int | None,
+        beta: int,
+        guess: int,
+        steer: Steer | None = None,
     ) -> int:
+        """One search by the kernel, made again with the lower budget whenever ``steer`` lowers
+        it while the kernel runs: a better best found by another worker. The memo keeps every set
+        settled before the kernel was halted, so the search goes on from there."""
+        while True:
+            if steer is not None:
+                beta = min(beta, steer.budget())
+            value = self._run(candidates, legal, depth, beta, guess, steer)
+            if value is not None:
+                return value
+
+    def _run(
+        self,
+        candidates: np.ndarray,
+        legal: np.ndarray,
+        depth: int | None,
+        beta: int,
+        guess: int,
+        steer: Steer | None,
+    ) -> int | None:
         """One call of the kernel, in a thread of its own (it runs without the GIL) while this one
         waits for it and for a stop: a signal's handler runs only in this thread, between two
         bytecodes, and an opening of Wordle can take minutes. A stop raises the kernel's ``HALT``
-        flag; the kernel unwinds at once, and the search, its memo now unreliable, is over."""
+        flag; the kernel unwinds at once, storing nothing of the sets it was in, and the search is
+        over. A lower budget from ``steer`` halts it the same way (``REBUDGET``): ``None``."""
         if self.counters[HALT]:
             raise KeyboardInterrupt
         candidates = np.require(candidates, dtype=np.int32, requirements="CAW")
@@ -168,10 +213,22 @@ class WideSearch:
             while worker.is_alive():
                 worker.join(STOP_POLL_SECONDS)
                 stop_if_asked()
+                if steer is not None and steer.cancelled():
+                    raise Cancelled
+                if steer is not None and steer.budget() < beta:
+                    self.counters[HALT] = REBUDGET
         except KeyboardInterrupt:
-            self.counters[HALT] = 1
+            self.counters[HALT] = STOPPED
             worker.join()
             raise
+        except Cancelled:  # the memo holds only what was settled: the next task may use it
+            self.counters[HALT] = STOPPED
+            worker.join()
+            self.counters[HALT] = 0
+            raise
+        if self.counters[HALT] == REBUDGET:
+            self.counters[HALT] = 0
+            return None
         if isinstance(outcome[0], BaseException):
             raise outcome[0]
         return int(outcome[0])
@@ -181,11 +238,17 @@ class WideSearch:
         return self._call(candidates, legal, depth, beta, -1)
 
     def guess_total(
-        self, candidates: np.ndarray, legal: np.ndarray, guess: int, depth: int | None, budget: int
+        self,
+        candidates: np.ndarray,
+        legal: np.ndarray,
+        guess: int,
+        depth: int | None,
+        budget: int,
+        steer: Steer | None = None,
     ) -> int:
         """The total of the parts ``guess`` leaves (each with ``depth`` guesses left) if below
-        ``budget``, else a bound at least ``budget``."""
-        return self._call(candidates, legal, depth, budget, guess)
+        ``budget`` (lowered by ``steer`` meanwhile), else a bound at least that budget."""
+        return self._call(candidates, legal, depth, budget, guess, steer)
 
     def stats(self) -> SearchStats:
         nodes, hits = int(self.counters[NODES]), int(self.counters[HITS])
