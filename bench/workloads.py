@@ -20,6 +20,7 @@ from bench.referee import CrowdWorkload, RefereeWorkload
 from bench.rounds import RunnerWorkload
 from bench.rows import Row
 from bench.sandbox import SandboxWorkload
+from bench.scaling import ScalingWorkload
 from bench.selby import SelbyWorkload, WholeGameRate
 from bench.tournament import TournamentWorkload
 from bench.warm import WarmStartWorkload
@@ -84,6 +85,8 @@ WORKLOADS: tuple[Workload, ...] = (
     SelbyWorkload("crate", repeats=1),
     SelbyWorkload("crate", hard=True, repeats=1),
     WholeGameRate(),
+    ScalingWorkload(),
+    ScalingWorkload(answers=200, guesses=600, repeats=1, quick=True),
     BoundsWorkload(right=3),
     BoundsWorkload(right=2, budget=4550),
     BoundsWorkload(right=4, repeats=1, quick=True),

@@ -18,6 +18,7 @@ from moocow.optimal.kernel import entries, store
 from moocow.optimal.kernel.set_store import SetStore
 from moocow.optimal.kernel_search import as_kernel_set
 from moocow.optimal.prove import prove_optimal
+from moocow.plugins import load_game
 from moocow.plugins.mastermind import Mastermind
 from moocow.trees.files import tree_to_dict
 
@@ -36,6 +37,24 @@ def test_a_proof_in_a_fresh_process_loads_no_numba() -> None:
     done = subprocess.run(command, capture_output=True, text=True, check=True)
     assert f"{expected.total} guesses in total, proven optimal" in done.stdout
     assert done.stdout.strip().endswith("numba loaded: False")
+
+
+@pytest.mark.parametrize("hard", [False, True])
+def test_a_wordle_proof_loads_no_numba_and_can_be_stopped(hard: bool, tmp_path: Path) -> None:
+    """Wordle's search (``kernel.wide``), its marks table and hard mode's filter are built ahead
+    of time too: a small Wordle's whole proof runs without numba."""
+    words = ["crane", "crate", "trace", "react", "cater", "caret", "carte", "eerie", "geese", "speed"]
+    (tmp_path / "answers.txt").write_text("\n".join(words) + "\n")
+    (tmp_path / "guesses.txt").write_text("slate\nsalet\ntrope\ndepth\n")
+    spec = f"wordle:answers={tmp_path / 'answers.txt'},guesses={tmp_path / 'guesses.txt'}"
+    spec += ",hard=true" if hard else ""
+    expected = prove_optimal(load_game(spec))
+    program = f"{CHECK_NUMBA}; from moocow.cli import main; main()"
+    command = [sys.executable, "-c", program, "optimal", spec, "--workers", "1"]
+    done = subprocess.run(command, capture_output=True, text=True, check=True)
+    assert f"{expected.total} guesses in total" in done.stdout
+    assert done.stdout.strip().endswith("numba loaded: False")
+    assert entries.WIDE_SOLVE.releases_gil
 
 
 def _stored_lookup() -> tuple[SetStore, np.ndarray]:

@@ -143,3 +143,23 @@ def test_the_shared_best_is_seen_by_a_forked_child() -> None:
     threading.Timer(0.2, lambda: shared.lower(incumbent.pack(5, 3))).start()
     assert seen.get(timeout=10) == incumbent.pack(5, 3)
     process.join()
+
+
+@needs_lists
+def test_the_search_lets_python_run_beside_it() -> None:
+    """The search runs in a thread while this one waits for a stop or a lower budget: its
+    compiled code, built ahead of time, must release the GIL, or nothing is seen until it ends."""
+    search = WideSearch(official(False), 6)
+    salet = search.game.guess_index("salet")
+    everything = np.arange(len(search.rows), dtype=np.int32)
+    thread = threading.Thread(
+        target=search.guess_total, args=(everything, search.every_guess, salet, 5, INFEASIBLE)
+    )
+    beats = 0
+    started = time.monotonic()
+    thread.start()
+    while thread.is_alive():
+        time.sleep(0.001)
+        beats += 1
+    elapsed = time.monotonic() - started
+    assert elapsed < 0.05 or beats >= 10 * elapsed  # a beat at most every tenth of a second

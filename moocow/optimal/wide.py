@@ -21,11 +21,9 @@ from moocow.engine.game import Game
 from moocow.engine.table import FeedbackTable
 from moocow.engine.tree import Node
 from moocow.optimal.bounds import INFEASIBLE, level_bounds
-from moocow.optimal.kernel.hard import still_legal
+from moocow.optimal.kernel.entries import FIND, STILL_LEGAL, WIDE_KEY, WIDE_SOLVE
 from moocow.optimal.kernel.layout import GUESS, HALT, HITS, NODES, VALUE
 from moocow.optimal.kernel.set_store import SetStore
-from moocow.optimal.kernel.store import find
-from moocow.optimal.kernel.wide import _key, solve
 from moocow.optimal.stats import SearchStats
 from moocow.optimal.stopping import stop_if_asked
 
@@ -93,7 +91,7 @@ class HardRule:
         generator = np.random.default_rng(0)
         for guess in generator.choice(len(codes), min(RULE_SAMPLES, len(codes)), replace=False):
             for answer in np.unique(table[:, guess])[:4]:
-                mine = still_legal(codes, everyone, int(guess), int(answer))
+                mine = STILL_LEGAL(codes, everyone, int(guess), int(answer))
                 theirs = np.flatnonzero(np.asarray(rule.after(codes[guess], int(answer)), dtype=bool))
                 if not np.array_equal(mine, theirs):
                     raise MoocowError(
@@ -154,7 +152,7 @@ class WideSearch:
 
     def legal_after(self, legal: np.ndarray, guess: int, answer: int) -> np.ndarray:
         """The legal guesses once ``guess`` got ``answer`` (all of them, without a rule)."""
-        return still_legal(self.codes, legal, guess, answer) if self.ruled else legal
+        return STILL_LEGAL(self.codes, legal, guess, answer) if self.ruled else legal
 
     def _call(
         self,
@@ -199,7 +197,7 @@ class WideSearch:
             try:
                 outcome.append(
                     self.store.call(
-                        lambda store: solve(
+                        lambda store: WIDE_SOLVE(
                             self.kernel_game, (store, self.counters), candidates, legal, row, beta, guess
                         )
                     )
@@ -276,7 +274,7 @@ class WideSearch:
             return int(self.guess_of[candidates[0]])
         row = self.depth_row(depth)
         for attempt in range(2):
-            slot = find(self.store.parts(), _key(candidates, legal, self.ruled), row)
+            slot = FIND(self.store.parts(), WIDE_KEY(candidates, legal, self.ruled), row)
             if slot >= 0 and self.store.meta[slot, GUESS] >= 0:
                 return int(self.store.meta[slot, GUESS])
             if attempt == 0:
@@ -285,7 +283,7 @@ class WideSearch:
 
     def known(self, candidates: np.ndarray, legal: np.ndarray, depth: int | None) -> tuple[int, int] | None:
         """``(value, guess)`` the memo holds for a set (guess -1: a bound), if any."""
-        slot = find(self.store.parts(), _key(candidates, legal, self.ruled), self.depth_row(depth))
+        slot = FIND(self.store.parts(), WIDE_KEY(candidates, legal, self.ruled), self.depth_row(depth))
         if slot < 0:
             return None
         return int(self.store.meta[slot, VALUE]), int(self.store.meta[slot, GUESS])

@@ -23,10 +23,10 @@ def marks_table(guesses: Codes, secrets: Codes, symbols: int) -> np.ndarray:
     dtype = np.uint8 if guesses.shape[1] <= 5 else np.uint16 if guesses.shape[1] <= 10 else np.uint32
     if len(guesses) == 1 and len(secrets) == 1:
         return np.array([[pack(one_pair(guesses[0].tolist(), secrets[0].tolist()))]], dtype)
-    from moocow.plugins.marking_kernel import marks_into
+    from moocow.plugins.kernel.entries import MARKS_INTO
 
     out = np.empty((len(secrets), len(guesses)), dtype)  # secret by secret: the engine's table layout
-    marks_into(np.ascontiguousarray(guesses), np.ascontiguousarray(secrets), max(symbols, 1), out)
+    MARKS_INTO(np.ascontiguousarray(guesses), np.ascontiguousarray(secrets), max(symbols, 1), out)
     return out.T
 
 

@@ -80,7 +80,8 @@ def host_cpu() -> str:
 def module_name(entry: Entry, kind: Kind) -> str:
     """The module built for ``entry`` called with arguments of ``kind``, on this CPU, from these sources."""
     stamp = package_stamp()
-    key = json.dumps([stamp, entry.module, entry.function, entry.returns, kind, host_cpu()], default=str)
+    parts = [stamp, entry.module, entry.function, entry.returns, kind, host_cpu()]
+    key = json.dumps(parts + (["releases the GIL"] if entry.releases_gil else []), default=str)
     return f"{entry.function.lstrip('_')}_{stamp[:STAMP]}_{hashlib.sha256(key.encode()).hexdigest()[:16]}"
 
 
@@ -143,6 +144,7 @@ def _build(entry: Entry, kind: Kind, directory: Path, name: str) -> None:
         "function": entry.function,
         "returns": entry.returns,
         "kind": kind,
+        "releases_gil": entry.releases_gil,
         "directory": str(directory),
         "name": name,
     }
@@ -170,6 +172,8 @@ def build(request: dict[str, Any]) -> None:
         warnings.simplefilter("ignore")  # pycc is pending deprecation: a build that fails falls back
         from numba.pycc import CC
 
+    if request.get("releases_gil"):
+        _releasing_the_gil()
     kernel = importlib.import_module(request["module"])
     arguments = [numba_type(item) for item in request["kind"][1]]
     signature = numba_type(request["returns"])(*arguments)
@@ -184,6 +188,19 @@ def build(request: dict[str, Any]) -> None:
         compiler.compile()
         (built,) = Path(scratch).glob(f"{name}.*")
         os.replace(built, directory / f"{name}{SUFFIX}")  # whole or not at all, for a process loading it
+
+
+def _releasing_the_gil() -> None:
+    """Make pycc's wrappers release the GIL, as ``njit(nogil=True)`` does: its compiler takes no
+    such option, so its flags are given it here, in the build's own child process."""
+    from numba.pycc import compiler
+
+    class Flags(compiler.Flags):  # type: ignore[misc,name-defined]  # numba's flags, untyped
+        def __init__(self, *arguments: Any, **options: Any) -> None:
+            super().__init__(*arguments, **options)
+            self.release_gil = True
+
+    compiler.Flags = Flags
 
 
 def numba_type(kind: Any) -> Any:

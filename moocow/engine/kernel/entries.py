@@ -50,13 +50,17 @@ def array_kind(dtype: type, ndim: int) -> Kind:
 
 class Entry:
     """One function of a kernel called from Python: ``function`` of ``module`` (its full name),
-    returning ``returns`` (a kind: code built ahead of time declares it). With ``ahead_of_time``
+    returning ``returns`` (a kind: code built ahead of time declares it); ``releases_gil`` for one
+    that runs long in a thread of its own while Python waits beside it. With ``ahead_of_time``
     off, numba serves every kind (the tests of that path turn it off, ``reset``)."""
 
-    def __init__(self, module: str, function: str, returns: Kind, ahead_of_time: bool = True) -> None:
+    def __init__(
+        self, module: str, function: str, returns: Kind, ahead_of_time: bool = True, releases_gil: bool = False
+    ) -> None:
         self.module = module
         self.function = function
         self.returns = returns
+        self.releases_gil = releases_gil
         self.ahead_of_time = ahead_of_time
         """Whether kinds are served by modules built ahead of time where they can be."""
         self._served: dict[Kind | None, Callable[..., Any]] = {}

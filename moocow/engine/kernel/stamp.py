@@ -16,9 +16,9 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent
 """The engine's kernel package: its cache of modules built ahead of time is here."""
-PACKAGES = (PACKAGE, PACKAGE.parents[1] / "optimal" / "kernel")
-"""Every folder of compiled code: the engine's kernels, and the exact search's that inline them.
-A folder, not an import: the engine does not load the search."""
+PACKAGES = (PACKAGE, PACKAGE.parents[1] / "optimal" / "kernel", PACKAGE.parents[1] / "plugins" / "kernel")
+"""Every folder of compiled code: the engine's kernels, the exact search's that inline them, and
+the games' (Wordle's marks). Folders, not imports: the engine loads neither the search nor a game."""
 CALLERS = frozenset({"__init__.py", "ahead.py", "entries.py", "masks.py", "set_store.py", "stamp.py"})
 """The package's modules that hold no compiled code and no number compiled into it."""
 

@@ -3,11 +3,19 @@
 
 from __future__ import annotations
 
-from moocow.engine.kernel.entries import ENGINE_ENTRIES, INT64, Entry
+import numpy as np
+
+from moocow.engine.kernel.entries import ENGINE_ENTRIES, INT64, Entry, array_kind
 
 SEARCH = Entry("moocow.optimal.kernel.branch", "search", returns=INT64)
 LOOKUP = Entry("moocow.optimal.kernel.store", "lookup", returns=("tuple", (INT64, INT64)))
 REHASH = Entry("moocow.optimal.kernel.store", "_rehash", returns=("none",))
-ALL_ENTRIES = (SEARCH, LOOKUP, REHASH, *ENGINE_ENTRIES)
-"""The functions Python calls: the search (``branch.search``), its store's lookup and rehash, and
-the engine's loops over every guess that the search's symmetry runs too (``engine.kernel.relabel``)."""
+WIDE_SOLVE = Entry("moocow.optimal.kernel.wide", "solve", returns=INT64, releases_gil=True)
+WIDE_KEY = Entry("moocow.optimal.kernel.wide", "_key", returns=array_kind(np.int32, 1))
+FIND = Entry("moocow.optimal.kernel.store", "find", returns=INT64)
+STILL_LEGAL = Entry("moocow.optimal.kernel.hard", "still_legal", returns=array_kind(np.int32, 1))
+ALL_ENTRIES = (SEARCH, LOOKUP, REHASH, WIDE_SOLVE, WIDE_KEY, FIND, STILL_LEGAL, *ENGINE_ENTRIES)
+"""The functions Python calls: the search (``branch.search``), its store's lookup and rehash; the
+wide search (``wide.solve``, run in a thread of its own, so it releases the GIL), its memo's key
+and lookup, and hard mode's filter; and the engine's loops over every guess that the search's
+symmetry runs too (``engine.kernel.relabel``)."""
