@@ -55,7 +55,12 @@ class Entry:
     off, numba serves every kind (the tests of that path turn it off, ``reset``)."""
 
     def __init__(
-        self, module: str, function: str, returns: Kind, ahead_of_time: bool = True, releases_gil: bool = False
+        self,
+        module: str,
+        function: str,
+        returns: Kind,
+        ahead_of_time: bool = True,
+        releases_gil: bool = False,
     ) -> None:
         self.module = module
         self.function = function
