@@ -1,7 +1,7 @@
 """Wordle's exact search side by side with Alex Selby's C++ solver (``wordle.cpp``, alex1770/wordle).
 
 Each side proves the best total after one opening within six guesses, as a whole process on the
-official lists: ``moocow optimal wordle:list=official --first OPENING --max-depth 6 --json``
+official lists: ``moocow optimal wordle:list=official --first OPENING --max-depth 6 --workers 1 --json``
 against ``wordle -a ALL -h HIDDEN -w OPENING`` (``-H`` for hard mode), alternated, after one
 untimed run of each (numba's cache, the disk's). Times are CPU seconds (user and system, from
 ``os.wait4``): on this shared machine another job inflates wall-clock time, much less CPU time.
@@ -86,7 +86,18 @@ class SelbyWorkload:
     def run(self) -> list[Row]:
         basis = f"proof after {self.opening.upper()}, at most 6 guesses, whole process, CPU seconds"
         spec = GAME + (",hard=true" if self.hard else "")
-        command = (*moocow_command(), "optimal", spec, "--first", self.opening, "--max-depth", "6", "--json")
+        one_core = ("--workers", "1")  # his solver runs on one core: CPU seconds against CPU seconds
+        command = (
+            *moocow_command(),
+            "optimal",
+            spec,
+            "--first",
+            self.opening,
+            "--max-depth",
+            "6",
+            *one_core,
+            "--json",
+        )
         try:
             load_game(GAME)
         except MoocowError as error:

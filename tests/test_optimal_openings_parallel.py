@@ -41,6 +41,27 @@ def test_every_core_proves_what_one_process_proves_with_the_same_tree(
 
 
 @needs_lists
+@pytest.mark.parametrize(("hard", "max_depth"), [(False, None), (True, 5), (False, 3)])
+def test_one_opening_on_every_core_is_what_one_process_proves(
+    hard: bool, max_depth: int | None, tmp_path: Path
+) -> None:
+    """``--first`` shares the opening's parts out (``opening_parts``): the same total and tree,
+    the exhaustive search's total; none when no strategy after it meets the limit."""
+    game = small_game(hard, 3, tmp_path, answers=40, guesses=60)
+    for guess in (0, 17):
+        opening = game.format_code(game.guesses[guess])
+        one = prove_optimal(game, max_depth=max_depth, first=opening, workers=1)
+        many = prove_optimal(game, max_depth=max_depth, first=opening, workers=2)
+        assert many.proven and many.total == one.total
+        assert (many.total or float("inf")) == exhaustive(game, max_depth, guess)
+        if one.root is None:
+            assert many.root is None
+            continue
+        assert many.root is not None
+        assert tree_to_dict(game, many.root, "optimal") == tree_to_dict(game, one.root, "optimal")
+
+
+@needs_lists
 @pytest.mark.parametrize(("hard", "max_depth"), [(False, None), (True, 5), (False, 4), (True, 4)])
 def test_small_games_agree_with_the_exhaustive_search_on_two_workers(
     hard: bool, max_depth: int | None, tmp_path: Path

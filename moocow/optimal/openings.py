@@ -81,8 +81,9 @@ def prove_openings(
 ) -> OptimalResult:
     """``prove.prove_optimal`` for a game ``prove.wide_game`` takes. The openings are settled in
     this process, or by ``workers`` forked processes (``opening_workers``), or as a Dask
-    cluster's tasks (``opening_tasks``, with ``scheduler``), folded here as they come back:
-    the same total and tree in every case."""
+    cluster's tasks (``opening_tasks``, with ``scheduler``), folded here as they come back; one
+    fixed opening's parts are shared out to the workers (``opening_parts``). The same total and
+    tree in every case."""
     from moocow.optimal.prove import OptimalResult
 
     started = time.perf_counter()
@@ -104,7 +105,11 @@ def prove_openings(
             from moocow.optimal.opening_tasks import on_cluster
 
             position = on_cluster(proof, scheduler)
-        elif workers > 1 and len(order) > 1:
+        elif workers > 1 and first is not None:
+            from moocow.optimal.opening_parts import on_forked_parts
+
+            position = on_forked_parts(proof, workers)
+        elif workers > 1:
             from moocow.optimal.opening_workers import on_forked_workers
 
             position = on_forked_workers(proof, workers)
