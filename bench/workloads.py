@@ -21,6 +21,7 @@ from bench.rounds import RunnerWorkload
 from bench.rows import Row
 from bench.sandbox import SandboxWorkload
 from bench.scaling import ScalingWorkload
+from bench.scaling_model import ScalingModel
 from bench.selby import SelbyWorkload, WholeGameRate
 from bench.tournament import TournamentWorkload
 from bench.warm import WarmStartWorkload
@@ -86,6 +87,7 @@ WORKLOADS: tuple[Workload, ...] = (
     SelbyWorkload("crate", hard=True, repeats=1),
     WholeGameRate(),
     ScalingWorkload(),
+    ScalingModel(),
     ScalingWorkload(answers=200, guesses=600, repeats=1, quick=True),
     BoundsWorkload(right=3),
     BoundsWorkload(right=2, budget=4550),

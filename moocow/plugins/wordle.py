@@ -103,16 +103,13 @@ class Wordle(SymbolGame):
         lengths are left out, and a list left empty is one line, at once."""
         length = self.code_length
         answers_file, guesses_file = self.values["answers"], self.values["guesses"]
-        if self.values["list"] == "official":
-            answers, more = official_lists()
-        else:
-            answers, more = common_lists(length)
         if answers_file is not None:
             answers = file_words(answers_file)
-        if guesses_file is not None:
-            more = file_words(guesses_file)
-        elif answers_file is not None:
-            more = ()
+            more = () if guesses_file is None else file_words(guesses_file)
+        else:  # the lists named (read only when a file does not replace them: wordfreq's take a second)
+            answers, more = official_lists() if self.values["list"] == "official" else common_lists(length)
+            if guesses_file is not None:
+                more = file_words(guesses_file)
         answers = tuple(sorted(set(spelled(answers, length))))
         if not answers:
             raise MoocowError(f"{self.spec}: the answers have no word of {length} letters a-z")
