@@ -88,7 +88,7 @@ WORKLOADS: tuple[Workload, ...] = (
     WholeGameRate(),
     ScalingWorkload(),
     ScalingModel(),
-    ScalingWorkload(answers=200, guesses=600, repeats=1, quick=True),
+    ScalingWorkload(answers=200, guesses=600, repeats=1, dask=False, quick=True),
     BoundsWorkload(right=3),
     BoundsWorkload(right=2, budget=4550),
     BoundsWorkload(right=4, repeats=1, quick=True),

@@ -76,3 +76,14 @@ def test_exhaustive_search_finds_the_proven_optimum(bench_importable: None) -> N
     player = NotesPlayer.for_game(Bottles(n=4), "minmax")
     total = ExhaustiveSearch(player.guesses, player.score).total(tuple(player.secrets))
     assert total == prove_optimal(Bottles(n=4)).total == 86
+
+
+def test_the_scaling_model_schedules_batches_as_the_flight_does(bench_importable: None) -> None:
+    """Openings go in order to the first worker free, cheap ones batched up to half a second, each
+    batch paying a round trip; the first worker starts with the best opening's exact proof."""
+    from bench.scaling_model import simulate
+
+    assert simulate([1.0] * 10, 2, 0.0, 0.0) == 5.0
+    assert simulate([1.0] * 10, 10, 0.0, 0.0) == 1.0
+    assert simulate([0.125] * 8, 1, 0.0, 0.01) == 1.0 + 0.02  # two batches of four
+    assert simulate([1.0] * 4, 2, 3.0, 0.0) == 4.0  # the second worker takes three while the first proves
