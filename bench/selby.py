@@ -7,6 +7,11 @@ untimed run of each (numba's cache, the disk's). Times are CPU seconds (user and
 ``os.wait4``): on this shared machine another job inflates wall-clock time, much less CPU time.
 The ratio is his time over moocow's: the target is at least 0.5 (moocow within twice his time).
 
+The rows named ``LATEST`` read his repository's own lists instead (his solver's defaults: the
+2023 answers, 3,158, and the 2022 guesses, 14,855), from the folder of his executable, which is
+where his repository builds it; among them an opening after which no strategy meets six guesses in
+hard mode (AAHED), a proof that most of its time must show nothing fits.
+
 His solver is not part of moocow: build it yourself from his repository
 (``g++ -std=c++17 -O3 -march=native -DCOMMITDESC='"..."' -o wordle wordle.cpp``) outside this
 checkout and name the executable in ``MOOCOW_SELBY_WORDLE``. Without it, or without the official
@@ -40,6 +45,10 @@ from moocow.plugins import load_game
 SOLVER_VARIABLE = "MOOCOW_SELBY_WORDLE"
 """The path of Selby's built ``wordle`` executable."""
 GAME = "wordle:list=official"
+LISTS = {"LATEST": ("wordlist_nyt20230701_hidden", "wordlist_nyt20220830_all")}
+"""His repository's lists by name: the answers' file, then every guess's (his solver's defaults)."""
+NONE_MEETS = 1_000_000_000
+"""What his solver prints for an opening after which no strategy meets the limit."""
 
 
 def solver() -> tuple[Path | None, str]:
@@ -78,14 +87,27 @@ class SelbyWorkload:
     hard: bool = False
     repeats: int = 3
     quick: bool = False
+    lists: str | None = None
+    """His repository's lists instead of the official ones: ``LATEST`` names his defaults, the
+    2023 answers (3,158) and the 2022 guesses (14,855), read from the folder of his executable."""
 
     @property
     def name(self) -> str:
-        return f"optimal wordle {self.opening}{' hard' if self.hard else ''} against selby"
+        lists = f" {self.lists}" if self.lists else ""
+        return f"optimal wordle {self.opening}{' hard' if self.hard else ''}{lists} against selby"
 
     def run(self) -> list[Row]:
         basis = f"proof after {self.opening.upper()}, at most 6 guesses, whole process, CPU seconds"
-        spec = GAME + (",hard=true" if self.hard else "")
+        path, reason = solver()
+        if self.lists is not None:
+            if path is None:
+                return [Row(self.name, basis, None, None, None, None, f"skipped: {reason}", None)]
+            hidden_file, every_file = (path.parent / name for name in LISTS[self.lists])
+            basis = f"{basis}; his lists {hidden_file.name} and {every_file.name}"
+            spec = f"wordle:answers={hidden_file},guesses={every_file}"
+        else:
+            spec = GAME
+        spec += ",hard=true" if self.hard else ""
         one_core = ("--workers", "1")  # his solver runs on one core: CPU seconds against CPU seconds
         command = (
             *moocow_command(),
@@ -99,21 +121,23 @@ class SelbyWorkload:
             "--json",
         )
         try:
-            load_game(GAME)
+            load_game(spec)
         except MoocowError as error:
             return [Row(self.name, basis, None, None, None, None, f"skipped: {error}", None)]
-        path, reason = solver()
         with tempfile.TemporaryDirectory() as scratch:
             his: tuple[str, ...] = ()
             if path is not None:
-                hidden, every = write_lists(Path(scratch))
+                hidden, every = (
+                    write_lists(Path(scratch)) if self.lists is None else (hidden_file, every_file)
+                )
                 his = (str(path), "-a", str(every), "-h", str(hidden), "-w", self.opening)
                 his += ("-H",) if self.hard else ()
             ours, theirs = self._alternate(command, his)
-        total = json.loads(ours[0].output)["total"]
+        total = json.loads(ours[0].output)["total"] or NONE_MEETS
         mine = median([run.cpu for run in ours])
         baseline = median([run.cpu for run in theirs]) if theirs else None
-        result = f"total {total:,}" + (f"; {reason}" if reason else "")
+        shown = "no strategy within 6" if total == NONE_MEETS else f"total {total:,}"
+        result = shown + (f"; {reason}" if reason else "")
         return [
             Row(
                 workload=self.name,
