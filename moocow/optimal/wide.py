@@ -21,7 +21,7 @@ from moocow.engine.game import Game
 from moocow.engine.table import FeedbackTable
 from moocow.engine.tree import Node
 from moocow.optimal.bounds import INFEASIBLE, level_bounds
-from moocow.optimal.kernel.entries import FIND, STILL_LEGAL, WIDE_KEY, WIDE_SOLVE
+from moocow.optimal.kernel.entries import FIND, MOST_ANSWERS, STILL_LEGAL, WIDE_KEY, WIDE_SOLVE
 from moocow.optimal.kernel.layout import GUESS, HALT, HITS, NODES, VALUE
 from moocow.optimal.kernel.set_store import SetStore
 from moocow.optimal.stats import SearchStats
@@ -40,14 +40,9 @@ RULE_SAMPLES = 64
 
 
 def answers_per_guess(by_guess: np.ndarray, answer_limit: int) -> int:
-    """The most distinct answers any one guess gets over every secret."""
-    most = 0
-    for start in range(0, len(by_guess), 512):
-        block = by_guess[start : start + 512]
-        seen = np.zeros((len(block), answer_limit), dtype=bool)
-        seen[np.arange(len(block))[:, None], block] = True
-        most = max(most, int(seen.sum(axis=1).max()))
-    return most
+    """The most distinct answers any one guess gets over every secret (compiled: a numpy pass over
+    Wordle's 30 million pairs took a tenth of a second, a tenth of the proof after SALET)."""
+    return int(MOST_ANSWERS(np.ascontiguousarray(by_guess), int(answer_limit)))
 
 
 def part_bounds(secrets: int, patterns: int, depth: int | None) -> np.ndarray:

@@ -14,8 +14,9 @@ WIDE_SOLVE = Entry("moocow.optimal.kernel.wide", "solve", returns=INT64, release
 WIDE_KEY = Entry("moocow.optimal.kernel.wide", "_key", returns=array_kind(np.int32, 1))
 FIND = Entry("moocow.optimal.kernel.store", "find", returns=INT64)
 STILL_LEGAL = Entry("moocow.optimal.kernel.hard", "still_legal", returns=array_kind(np.int32, 1))
-ALL_ENTRIES = (SEARCH, LOOKUP, REHASH, WIDE_SOLVE, WIDE_KEY, FIND, STILL_LEGAL, *ENGINE_ENTRIES)
+MOST_ANSWERS = Entry("moocow.optimal.kernel.patterns", "most_answers", returns=INT64)
+ALL_ENTRIES = (SEARCH, LOOKUP, REHASH, WIDE_SOLVE, WIDE_KEY, FIND, STILL_LEGAL, MOST_ANSWERS, *ENGINE_ENTRIES)
 """The functions Python calls: the search (``branch.search``), its store's lookup and rehash; the
 wide search (``wide.solve``, run in a thread of its own, so it releases the GIL), its memo's key
-and lookup, and hard mode's filter; and the engine's loops over every guess that the search's
-symmetry runs too (``engine.kernel.relabel``)."""
+and lookup, hard mode's filter and the most answers a guess gets (``patterns``); and the
+engine's loops over every guess that the search's symmetry runs too (``engine.kernel.relabel``)."""
