@@ -136,10 +136,13 @@ def prove_openings(
         interrupted=interrupted,
         stats=search.stats(),
         seconds_in_all=None if store is None else store.seconds(),
-        opening=None
-        if sweep.tree is None or first is not None
-        else game.format_code(game.guesses[sweep.tree.guess]),
+        opening=_named_opening(game, sweep.tree) if first is None else None,
     )
+
+
+def _named_opening(game: Game, tree: Node | None) -> str | None:
+    """The best strategy's first guess as typed (none before one is found)."""
+    return None if tree is None else game.format_code(game.guesses[tree.guess])
 
 
 def _one_by_one(proof: Proof) -> int:
