@@ -103,6 +103,26 @@ def test_a_build_leaves_nothing_in_the_temp_folder(tmp_path: Path, monkeypatch: 
     assert list(temp.iterdir()) == []
 
 
+@pytest.mark.skipif(NO_PYCC, reason="this numba cannot build ahead of time: numba's cache serves")
+def test_a_module_built_before_serves_where_nothing_can_be_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A sandboxed player that uses moocow can write no cache: the modules built before, which it
+    can read, still serve it (it waited seconds for numba to compile the marks table, and timed
+    out), and it builds nothing."""
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    monkeypatch.setattr(ahead, "cache_directory", lambda: cache)
+    kept, candidates = _stored_lookup()
+    assert Entry(entries.LOOKUP.module, "lookup", returns=entries.LOOKUP.returns)(kept.parts(), candidates, 1)
+    monkeypatch.setattr(ahead, "cache_directory", lambda: None)
+    monkeypatch.setattr(ahead, "cache_places", lambda: (tmp_path / "absent", cache))
+    monkeypatch.setattr(ahead, "_build", lambda *arguments: pytest.fail("built where nothing can be written"))
+    lookup = Entry(entries.LOOKUP.module, "lookup", returns=entries.LOOKUP.returns)
+    assert ahead.load(lookup, describe((kept.parts(), candidates, 1))) is not None
+    assert lookup(kept.parts(), candidates, 1) == (17, 4)
+
+
 def test_a_damaged_module_is_set_aside_for_numba(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A module that does not load (a truncated file) is removed and its reason kept; numba serves."""
     monkeypatch.setattr(ahead, "cache_directory", lambda: tmp_path)

@@ -14,6 +14,7 @@ from moocow.engine.feedback import Counts, Marks
 from moocow.engine.position import Position
 from moocow.engine.table import FeedbackTable
 from moocow.plugins import load_game
+from moocow.plugins.kernel.entries import MARKS_INTO
 from moocow.plugins.mastermind import Mastermind
 from moocow.plugins.strategy_registry import load_strategy
 from moocow.plugins.wordle import Wordle
@@ -52,9 +53,13 @@ WORDS = st.text(alphabet="abcde", min_size=5, max_size=5)
 @settings(max_examples=60, deadline=None)
 @given(st.lists(WORDS, min_size=2, max_size=12, unique=True), st.lists(WORDS, min_size=1, max_size=6))
 def test_marks_match_a_plain_reference_duplicates_included(tmp_path_factory, answers, more) -> None:
-    """Every pair, through the compiled table and the one-pair path, equals the reference."""
+    """Every pair, through the compiled table, the numpy one (small tables) and the one-pair
+    path, equals the reference."""
     game = small_wordle(tmp_path_factory.mktemp("w"), answers, more)
     table = game.feedback(game.guesses, game.secrets)
+    compiled = np.empty((len(game.secrets), len(game.guesses)), np.uint8)
+    MARKS_INTO(np.ascontiguousarray(game.guesses), np.ascontiguousarray(game.secrets), 26, compiled)
+    assert np.array_equal(compiled.T, table)
     for i, guess in enumerate(game.guesses):
         for j, secret in enumerate(game.secrets):
             expected = reference_marks(game.format_code(guess), game.format_code(secret))

@@ -49,11 +49,16 @@ SOURCE_ROOT = PACKAGE.parents[2]
 """The folder holding the ``moocow`` package: on the child's path, however this one found it."""
 
 
+def cache_places() -> tuple[Path, Path]:
+    """Where modules may be: the package's own cache, then the user's."""
+    user_cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return IN_TREE, user_cache / "moocow" / "ahead"
+
+
 def cache_directory() -> Path | None:
     """Where the modules go: beside numba's cache of the kernel, or in the user's cache where the
     package's folder is read-only (an installed package); ``None`` if neither can be written."""
-    user_cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    for directory in (IN_TREE, user_cache / "moocow" / "ahead"):
+    for directory in cache_places():
         try:
             directory.mkdir(parents=True, exist_ok=True)
         except OSError:
@@ -100,9 +105,9 @@ def prune(directory: Path) -> None:
 def load(entry: Entry, kind: Kind) -> Callable[..., Any] | None:
     """``entry``'s code for ``kind``, built now if it never was; ``None`` where it cannot be."""
     directory = cache_directory()
-    if directory is None:
-        return None
     name = module_name(entry, kind)
+    if directory is None:  # nowhere to build (a sandboxed player): a module built before still serves
+        return _built_before(name, entry)
     path, failure = directory / f"{name}{SUFFIX}", directory / f"{name}.failed"
     if not path.exists() and not failure.exists():
         prune(directory)
@@ -111,16 +116,33 @@ def load(entry: Entry, kind: Kind) -> Callable[..., Any] | None:
     if not path.exists():
         return None
     try:
-        loader = importlib.machinery.ExtensionFileLoader(name, str(path))
-        spec = importlib.util.spec_from_loader(name, loader)
-        assert spec is not None
-        module = importlib.util.module_from_spec(spec)
-        loader.exec_module(module)
-        return getattr(module, entry.function)
+        return _imported(path, name, entry)
     except (ImportError, OSError, AttributeError) as error:  # a damaged module: numba serves, from now on
         failure.write_text(f"{path.name} does not load: {error}\n")
         path.unlink(missing_ok=True)
         return None
+
+
+def _built_before(name: str, entry: Entry) -> Callable[..., Any] | None:
+    """The module ``name`` where one was built and can be read, if any (nothing is written)."""
+    for place in cache_places():
+        path = place / f"{name}{SUFFIX}"
+        if path.is_file():
+            try:
+                return _imported(path, name, entry)
+            except (ImportError, OSError, AttributeError):
+                continue
+    return None
+
+
+def _imported(path: Path, name: str, entry: Entry) -> Callable[..., Any]:
+    """The entry point of the module at ``path``."""
+    loader = importlib.machinery.ExtensionFileLoader(name, str(path))
+    spec = importlib.util.spec_from_loader(name, loader)
+    assert spec is not None
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return getattr(module, entry.function)
 
 
 BUILD_NOTICE = (
