@@ -12,6 +12,7 @@ games (``prove.wide_game``).
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from typing import Any, Protocol
 
 import numpy as np
@@ -161,42 +162,36 @@ class WideSearch:
         """One search by the kernel, made again with the lower budget whenever ``steer`` lowers
         it while the kernel runs: a better best found by another worker. The memo keeps every set
         settled before the kernel was halted, so the search goes on from there."""
+        candidates = np.require(candidates, dtype=np.int32, requirements="CAW")
+        row = self.depth_row(depth)
+
+        def kernel(budget: int) -> int:
+            return self.store.call(
+                lambda store: WIDE_SOLVE(
+                    self.kernel_game, (store, self.counters), candidates, legal, row, budget, guess
+                )
+            )
+
         while True:
             if steer is not None:
                 beta = min(beta, steer.budget())
-            value = self._run(candidates, legal, depth, beta, guess, steer)
+            value = self._run(kernel, beta, steer)
             if value is not None:
                 return value
 
-    def _run(
-        self,
-        candidates: np.ndarray,
-        legal: np.ndarray,
-        depth: int | None,
-        beta: int,
-        guess: int,
-        steer: Steer | None,
-    ) -> int | None:
-        """One call of the kernel, in a thread of its own (it runs without the GIL) while this one
+    def _run(self, kernel: Callable[[int], int], beta: int, steer: Steer | None) -> int | None:
+        """``kernel(beta)`` in a thread of its own (it runs without the GIL) while this one
         waits for it and for a stop: a signal's handler runs only in this thread, between two
         bytecodes, and an opening of Wordle can take minutes. A stop raises the kernel's ``HALT``
         flag; the kernel unwinds at once, storing nothing of the sets it was in, and the search is
         over. A lower budget from ``steer`` halts it the same way (``REBUDGET``): ``None``."""
         if self.counters[HALT]:
             raise KeyboardInterrupt
-        candidates = np.require(candidates, dtype=np.int32, requirements="CAW")
-        row = self.depth_row(depth)
         outcome: list[Any] = []
 
         def search() -> None:
             try:
-                outcome.append(
-                    self.store.call(
-                        lambda store: WIDE_SOLVE(
-                            self.kernel_game, (store, self.counters), candidates, legal, row, beta, guess
-                        )
-                    )
-                )
+                outcome.append(kernel(beta))
             except BaseException as error:  # handed to the waiting thread, which raises it
                 outcome.append(error)
 
