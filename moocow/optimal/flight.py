@@ -49,7 +49,7 @@ class Batch:
     number: int = field(default_factory=lambda: next(_batch_ids))
 
 
-Settled = tuple[int, int, Node | None, float, tuple[int, int]]
+OpeningOutcome = tuple[int, int, Node | None, float, tuple[int, int]]
 """One opening settled by a worker: its place, its total (or a bound, with no tree), its tree, its
 seconds, and the kernel's counters it added (sets searched, memo hits)."""
 
@@ -79,11 +79,11 @@ def settle_batch(
     batch: Batch,
     read: Callable[[], int],
     cancelled: Callable[[], bool] = lambda: False,
-) -> list[Settled]:
+) -> list[OpeningOutcome]:
     """On a worker: each opening of ``batch`` settled in turn against the best it can see."""
     secrets = len(search.rows)
     local = [batch.best]
-    outcomes: list[Settled] = []
+    outcomes: list[OpeningOutcome] = []
     for position, guess in zip(batch.positions, batch.guesses, strict=True):
         started, before = time.perf_counter(), search.counters.copy()
         steer = OpeningSteer(read, position, secrets, local, cancelled)
@@ -111,7 +111,7 @@ class Workers(ABC):
         """Start ``batch`` on a worker; ``next`` hands its outcome back."""
 
     @abstractmethod
-    def next(self) -> tuple[Batch, list[Settled] | BaseException]:
+    def next(self) -> tuple[Batch, list[OpeningOutcome] | BaseException]:
         """The next batch back and its openings settled (or what its worker raised), waiting in
         short steps so that a stop is seen at once."""
 
@@ -189,7 +189,7 @@ class Flight:
     def _flying(self) -> int:
         return sum(len(batch.positions) for batch in self.out.values())
 
-    def _take(self, batch: Batch, outcome: list[Settled] | BaseException) -> None:
+    def _take(self, batch: Batch, outcome: list[OpeningOutcome] | BaseException) -> None:
         """Fold a batch's openings, then drop the batches out that can no longer matter."""
         if self.out.get(batch.number) is not batch:
             return  # dropped already

@@ -64,7 +64,8 @@ def _solved(proof: Proof, workers: int) -> tuple[int, Node | None]:
             _, outcome = crew.next()
             if isinstance(outcome, BaseException):
                 raise outcome
-            answer, value, tree = outcome  # type: ignore[misc]
+            assert isinstance(outcome, tuple)
+            answer, value, tree = outcome
             total = min(total + value, INFEASIBLE)
             if tree is not None:
                 children[answer] = tree

@@ -34,7 +34,7 @@ from moocow.cluster.connection import connected, load_plugins, scheduler_kept, t
 from moocow.engine.progress import notify
 from moocow.optimal import incumbent
 from moocow.optimal.cluster import LOST, THREADS_SECONDS, _searches, task_outcome
-from moocow.optimal.flight import Batch, Flight, Settled, Workers, settle_batch
+from moocow.optimal.flight import Batch, Flight, OpeningOutcome, Workers, settle_batch
 from moocow.optimal.openings import Proof
 from moocow.optimal.stopping import stop_if_asked
 from moocow.optimal.wide import STOP_POLL_SECONDS, WideSearch
@@ -46,7 +46,7 @@ BATCH_SECONDS = 0.5
 
 def openings_on_worker(
     spec: str, max_depth: int | None, plugins: list[str], token: str, batch: Batch
-) -> list[Settled]:
+) -> list[OpeningOutcome]:
     """On a Dask worker: the batch's openings settled on this thread's own search of the game,
     against the best pushed to this process for proof ``token``."""
     key = ((spec, max_depth, False), threading.get_ident())  # a wide game is never a ``Search``'s
@@ -97,7 +97,7 @@ class DaskWorkers(Workers):
         self.futures[batch.number], self.batches[batch.number] = future, batch
         future.add_done_callback(lambda done, number=batch.number: self.results.put(number))
 
-    def next(self) -> tuple[Batch, list[Settled] | BaseException]:
+    def next(self) -> tuple[Batch, list[OpeningOutcome] | BaseException]:
         while True:
             stop_if_asked()
             try:

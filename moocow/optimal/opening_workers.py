@@ -8,7 +8,7 @@ search under way reads it every tenth of a second and goes on with the lower bud
 
 from __future__ import annotations
 
-from moocow.optimal.flight import Batch, Flight, Settled, Workers, settle_batch
+from moocow.optimal.flight import Batch, Flight, OpeningOutcome, Workers, settle_batch
 from moocow.optimal.forked import Crew
 from moocow.optimal.incumbent import SharedIncumbent
 from moocow.optimal.openings import Proof
@@ -28,7 +28,7 @@ class ForkedWorkers(Workers):
         self.best.lower(proof.packed_best)
         search, depth, best = proof.search, proof.depth, self.best
 
-        def work(batch: Batch) -> list[Settled]:
+        def work(batch: Batch) -> list[OpeningOutcome]:
             return settle_batch(search, depth, batch, best.read)
 
         self.crew = Crew(count, work)
@@ -42,7 +42,7 @@ class ForkedWorkers(Workers):
     def submit(self, batch: Batch) -> None:
         self.crew.submit(batch, batch)
 
-    def next(self) -> tuple[Batch, list[Settled] | BaseException]:
+    def next(self) -> tuple[Batch, list[OpeningOutcome] | BaseException]:
         batch, outcome = self.crew.next()
         assert isinstance(batch, Batch)
         self.dropped.discard(batch.number)
