@@ -167,10 +167,8 @@ def searched(
     opening, and a worker for each task."""
     count = len(search.rows)
     everything = np.arange(count, dtype=np.int32)
-    if steer is not None:
-        budget = min(budget, steer.budget())
     total = count + search.guess_total(everything, search.every_guess, guess, depth, budget, steer)
-    if steer is not None:
+    if steer is not None:  # the budget it ended with (``WideSearch._call`` lowers it as it goes)
         budget = min(budget, steer.budget())
     if total >= count + budget:
         return total, None
