@@ -18,7 +18,7 @@ from moocow.engine.position import Position
 from moocow.engine.wording import plural
 from moocow.play.opponent import deal_secret, scored
 from moocow.play.pieces import alphabet
-from moocow.web.ends import Ends
+from moocow.web.ends import Ends, address
 from moocow.web.marks import feedback_data, model_data
 from moocow.web.moves import MAX_TYPED, Url, pieces, read_url, sent_whole
 from moocow.web.offload import worked
@@ -31,18 +31,22 @@ PATH = "/play"
 
 
 def play_page(request: Request) -> Response:
-    """A game against the computer, worked out here or in a worker by its game's cost; a token
-    whose game ended shows that end and nothing else (``ends``)."""
+    """A game against the computer, worked out here or in a worker by its game's cost; a new game
+    is dealt only while its address and the server have room, and a token whose game ended shows
+    that end and nothing else (``ends``)."""
     ends: Ends = request.app.state.ends
     query = request.query_params
-    token, gave_up = query.get("t"), query.get("end") == "1"
-    reply = worked(request, play_reply, ends.key)
-    if token is None or reply.redirect is not None or "entries" not in reply.data:
+    token, gave_up, now = query.get("t"), query.get("end") == "1", ends.now()
+    reply = worked(request, play_reply, ends.key, now)
+    if not token and reply.redirect is not None:  # a new game: sealed, given out if counted
+        full = ends.start(address(request.client and request.client.host), now)
+        return respond(request, reply) if full is None else problem(request, *full)
+    if not token or reply.redirect is not None or "entries" not in reply.data:
         return respond(request, reply)
     guesses = [entry["guess"] for entry in reply.data["entries"]]
     refused = ends.check(token, guesses)
     if refused is None and reply.data["over"] and reply.status == 200:
-        refused = ends.record(token, guesses, gave_up and not reply.data["solved"])
+        refused = ends.record(token, guesses, gave_up and not reply.data["solved"], now)
     if refused is not None:
         return problem(request, refused, 400)
     end = ends.get(token)
@@ -51,18 +55,19 @@ def play_page(request: Request) -> Response:
     return respond(request, reply)
 
 
-def play_reply(pairs: list[tuple[str, str]], json: bool, key: bytes) -> Reply:
-    """A new game (redirected to its sealed URL), the game so far, or its review once it ends."""
+def play_reply(pairs: list[tuple[str, str]], json: bool, key: bytes, now: int) -> Reply:
+    """A new game started at ``now`` (redirected to its sealed URL), the game so far, or its
+    review once it ends; a token past its life is refused."""
     query = QueryParams(pairs)
     try:
         url = read_url(query, PATH, ("game", "t"))
         game = web_game(url.base.get("game", ""))
         if "t" not in url.base:
             seed = _seed(query.get("seed"))
-            token = seal(key, game.spec, deal_secret(game, seed))
+            token = seal(key, game.spec, deal_secret(game, seed), now)
             started = Url(PATH, {"game": game.spec, "t": token})
             return Reply(redirect=started.to(json=json))
-        secret = unseal(key, game.spec, url.base["t"], len(game.secrets))
+        secret = unseal(key, game.spec, url.base["t"], len(game.secrets), now)
         played, solved, position = replay(game, secret, url.moves)
     except MoocowError as error:
         return refusal(str(error))
