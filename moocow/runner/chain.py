@@ -10,7 +10,9 @@ closing line ends it.
 A chain alone cannot tell a file cut short from a run that was interrupted, since both end with a
 sound line. So the runner keeps, beside the key and as private as it (``KEY.chains/ID``, or the
 user's state folder for a key from the environment), the number of lines it has written and the
-signature of the last: a file that ends before that line was cut, and is refused.
+signature of the last: a file that ends before that line was cut, and is refused. The record
+names the file by its path as given (made absolute) and as resolved: a folder link repointed at
+an empty folder leads the one elsewhere, not the other (the results file itself is never a link).
 """
 
 from __future__ import annotations
@@ -121,7 +123,13 @@ class Head:
 
     lines: int
     signature: str
-    path: str
+    paths: tuple[str, ...]
+    """The results file's path as given (absolute) and as resolved, once if they are one."""
+
+
+def paths_of(results: Path) -> tuple[str, ...]:
+    """The names a record keeps for the file at ``results``: either one finds the record."""
+    return tuple(dict.fromkeys((os.path.abspath(results), str(results.resolve()))))
 
 
 class HeadRecord:
@@ -129,7 +137,7 @@ class HeadRecord:
 
     def __init__(self, folders: tuple[Path, ...], chain: str, results: Path) -> None:
         self.path = self._made(folders, chain)
-        self._where = str(results.resolve())
+        self._where, self._size = json.dumps(list(paths_of(results))), -1
         try:
             self._fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
         except OSError as error:
@@ -152,8 +160,14 @@ class HeadRecord:
         raise MoocowError(f"cannot keep the results file's chain record: {'; '.join(problems)}")
 
     def write(self, lines: int, last: str) -> None:
-        """Record that ``lines`` lines are written, the last signed ``last`` (one write, in place)."""
-        os.pwrite(self._fd, f"{lines:012d} {last}\n{self._where}\n".encode(), 0)
+        """Record that ``lines`` lines are written, the last signed ``last`` (one write, in place);
+        the first write of a run cuts what a longer record left after it (a resume under a shorter
+        path kept the old path's tail, and the record then named no file)."""
+        text = f"{lines:012d} {last}\n{self._where}\n".encode()
+        os.pwrite(self._fd, text, 0)
+        if len(text) != self._size:
+            os.ftruncate(self._fd, len(text))
+            self._size = len(text)
 
     def close(self) -> None:
         """Close the record (it stays: a file cut later is told by it)."""
@@ -174,9 +188,9 @@ def read_head(folders: tuple[Path, ...], chain: str) -> Head | None:
 
 
 def head_of_file(folders: tuple[Path, ...], results: Path) -> tuple[str, Head] | None:
-    """A chain the runner wrote into the file at ``results`` and its head, if one is recorded:
-    a file emptied or removed since is told by it."""
-    where = str(results.resolve())
+    """A chain the runner wrote into the file at ``results`` and its head, if one is recorded under
+    either of its paths (``paths_of``): a file emptied or removed since is told by it."""
+    where = set(paths_of(results))
     for folder in folders:
         try:
             names = sorted(entry.name for entry in os.scandir(folder) if entry.is_file(follow_symlinks=False))
@@ -184,7 +198,7 @@ def head_of_file(folders: tuple[Path, ...], results: Path) -> tuple[str, Head] |
             continue
         for name in names:
             head = read_head((folder,), name)
-            if head is not None and head.path == where:
+            if head is not None and where.intersection(head.paths):
                 return name, head
     return None
 
@@ -194,4 +208,16 @@ def _parsed(text: str) -> Head | None:
     number, _, last = first.partition(" ")
     if not number.isdigit() or not re.fullmatch(r"[0-9a-f]{64}", last):
         return None
-    return Head(int(number), last, rest.rstrip("\n"))
+    return Head(int(number), last, _paths(rest))
+
+
+def _paths(text: str) -> tuple[str, ...]:
+    """The paths of a record: a JSON list on its second line, or the one raw path an earlier
+    version wrote there."""
+    try:
+        found = json.loads(text.partition("\n")[0])
+    except ValueError:
+        found = None
+    if isinstance(found, list) and found and all(isinstance(path, str) for path in found):
+        return tuple(found)
+    return (text.rstrip("\n"),)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import stat
 import tempfile
 from pathlib import Path
 
@@ -57,10 +58,45 @@ def _through_links(path: str | os.PathLike[str], what: str) -> Path:
         raise MoocowError(f"{what} {str(path)!r}: {error.strerror or error}") from None
 
 
+def one_name(path: str | os.PathLike[str], what: str) -> os.stat_result | None:
+    """The file at ``path`` itself (``None``: nothing there yet), refused in one line if the path
+    can be led to another file: a symbolic link, or a file with another name (a hard link). A
+    results file's chain record names its path, so a path led elsewhere (a link to an empty file)
+    found no record and its tournament was played again under a new chain."""
+    try:
+        found = os.lstat(path)
+    except OSError:  # nothing there yet, or unreadable: opening it says so
+        return None
+    if stat.S_ISLNK(found.st_mode):
+        raise MoocowError(
+            f"{what} {str(path)!r} is a symbolic link: name the file itself (a link can be pointed "
+            "at another file, and the record of the file's chain does not follow it)"
+        )
+    _single(found, path, what)
+    return found
+
+
+def same_file(descriptor: int, found: os.stat_result | None, path: str | os.PathLike[str], what: str) -> None:
+    """The file open as ``descriptor`` is the one ``one_name`` found at ``path``, with one name
+    still: a link put there in between is refused too."""
+    now = os.fstat(descriptor)
+    if found is not None and (now.st_dev, now.st_ino) != (found.st_dev, found.st_ino):
+        raise MoocowError(f"{what} {str(path)!r} was replaced while it was being opened: run again")
+    _single(now, path, what)
+
+
+def _single(found: os.stat_result, path: str | os.PathLike[str], what: str) -> None:
+    if stat.S_ISREG(found.st_mode) and found.st_nlink > 1:
+        raise MoocowError(
+            f"{what} {str(path)!r} has another name (a hard link): remove the other name, or copy "
+            "the file (the record of its chain follows one name)"
+        )
+
+
 def create_private(path: str | os.PathLike[str]) -> int:
-    """Create a file readable and writable by its owner only, or open one to append to; its
-    descriptor, for appending (nothing is cut before the caller holds the file)."""
-    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, PRIVATE)
+    """Create a file readable and writable by its owner only, or open one to append to, never
+    through a link; its descriptor, for appending (nothing is cut before the caller holds the file)."""
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW, PRIVATE)
     with contextlib.suppress(OSError):
         if os.fstat(descriptor).st_size == 0:  # an empty file that already existed keeps its mode otherwise
             os.fchmod(descriptor, PRIVATE)

@@ -22,7 +22,7 @@ from typing import Any
 
 from moocow.engine.errors import MoocowError
 from moocow.runner import chain, signing
-from moocow.runner.files import check_output, create_private
+from moocow.runner.files import check_output, create_private, one_name, same_file
 from moocow.runner.reading import (
     Follower,
     Header,
@@ -41,7 +41,8 @@ class ResultsFile:
 
     ``total`` is the number of rounds of the whole tournament: ``close`` writes the closing line
     once they are all in the file. ``key_file`` is where the key came from: its chain records are
-    kept beside it (``chain.record_folders``).
+    kept beside it (``chain.record_folders``). A path that can be led to another file (a link, a
+    second name) is refused (``files.one_name``).
     """
 
     def __init__(
@@ -53,7 +54,6 @@ class ResultsFile:
         referee: dict[str, Any] | None = None,
         key_file: str | os.PathLike[str] | None = None,
     ) -> None:
-        self.path = check_output(path, "results file")
         self.finished: list[RoundResult] = []
         """The rounds already in the file when resuming."""
         self._key, self._folders = key, chain.record_folders(key_file)
@@ -62,9 +62,12 @@ class ResultsFile:
         self._closed, self._head = False, None
         self._total = len(description["players"]) * len(description["games"]) * description["rounds"]
         first = header(description, signed=key is not None, referee=referee)
+        found = one_name(path, "results file")
+        self.path = check_output(path, "results file")
         with self._writing():
             self._fd = create_private(self.path)
         try:
+            same_file(self._fd, found, path, "results file")
             self._hold(path)
             written = os.fstat(self._fd).st_size
             if written and not resume:
@@ -81,7 +84,7 @@ class ResultsFile:
             raise
 
     def _resume(self, first: dict[str, Any], key_file: str | os.PathLike[str] | None) -> None:
-        found = read_results(self.path, first, self._key, key_file)
+        found = read_results(self.path, first, self._key, key_file, os.fstat(self._fd))
         self.finished, self._lines, self._last, self._closed = (
             found.rounds,
             found.lines,
@@ -226,6 +229,7 @@ def read_results(
     expected_header: dict[str, Any],
     key: bytes | None = None,
     key_file: str | os.PathLike[str] | None = None,
+    held: os.stat_result | None = None,
 ) -> Resumed:
     """The rounds of a results file whose header is ``expected_header``, every line checked, streamed.
 
@@ -233,10 +237,12 @@ def read_results(
     resumed file counts only if every row is a round this tournament could have played
     (``RowCheck``) and, with a key, every line holds its place in the chain and the file reaches
     the head recorded beside the key. The first problem is one line (``MoocowError``). A torn last
-    line (the runner was killed mid-write) is cut off, once everything else has passed.
+    line (the runner was killed mid-write) is cut off, once everything else has passed. ``held``
+    is the file the runner holds open to append to: the file read must be that one.
     """
     shown = str(path)
     with open_results(path) as file:
+        same_file(file.fileno(), held, path, "results file")
         found, problem = read_header(path, file, key)
         if found.signed and key is None:
             raise MoocowError(

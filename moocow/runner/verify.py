@@ -4,7 +4,9 @@ A course keeps the results file and its key apart; whoever is handed the file ch
 Every line of a signed file is checked against the key and, in version 2, its place in the chain
 and the chain's head recorded beside the key (``chain.py``); every round as ``--resume`` checks it
 (``rowcheck.RowCheck``). Every problem is reported, not only the first. The file is streamed. An
-unsigned file is checked round by round, and said to be protected by nothing.
+unsigned file is checked round by round, and said to be protected by nothing. A path that can be
+led to another file (a link, a second name) is refused, as ``--resume`` refuses it: what passes
+here is the file the runner would resume.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Any
 from moocow.engine.errors import MoocowError
 from moocow.engine.wording import plural
 from moocow.runner import chain
+from moocow.runner.files import one_name, same_file
 from moocow.runner.reading import Follower, Header, Lines, line_limit, open_results, read_header
 from moocow.runner.rowcheck import BadRow, RowCheck, description_problem
 from moocow.runner.signing import KEY_VARIABLE
@@ -70,8 +73,10 @@ def verify_results(
     path: str | os.PathLike[str], key: bytes | None, key_file: str | os.PathLike[str] | None = None
 ) -> Verification:
     """Check every line of the results file at ``path`` (against ``key``, if it is signed); a file
-    that is not a results file at all, or cannot be read, is ``MoocowError``."""
+    that is not a results file at all, or cannot be read, or is reached by a link, is ``MoocowError``."""
+    found = one_name(path, "results file")
     with open_results(path) as file:
+        same_file(file.fileno(), found, path, "results file")
         header, problem = read_header(path, file, key)
         if header.signed and key is None:
             raise MoocowError(
