@@ -279,3 +279,48 @@ class _Model(Counts):
     def values(self):
         return self._declared if self._declared is not None else tuple(range(self.size))
 """
+
+
+A_LEADS = f"np.where((guesses[:, None, 0] == 0) & (({GOOD_FEEDBACK}) < 3), 0, {GOOD_FEEDBACK})"
+"""Feedback in which a guess starting with ``a`` scores nothing unless it wins: renaming the
+symbols, or moving the places, changes what a pair scores."""
+
+
+@pytest.mark.parametrize("kind", ["positions", "symbols"])
+@pytest.mark.parametrize("command", [("evaluate", "tiny"), ("solve", "tiny", "--secret", "abc")])
+def test_a_declared_symmetry_the_feedback_does_not_keep_is_refused_at_load(
+    tmp_path: Path, kind: str, command: tuple[str, ...]
+) -> None:
+    """A false claim was honoured by every search, with wrong totals and no warning (minmax scored
+    673 guesses where 580 was honest); it is now checked on a seeded sample as the game loads."""
+    plugin = tiny_game(tmp_path, feedback=A_LEADS)
+    source = plugin.read_text().replace(
+        "    code_length = ", f"    symmetries = {{{kind!r}}}\n    code_length = "
+    )
+    plugin.write_text(source)
+    line = one_line_error(
+        run("--plugin", str(plugin), *command), f"tiny: its declared symmetry {kind!r} does not hold"
+    )
+    assert f"the same with its {kind} relabelled" in line
+
+
+def test_every_built_in_and_example_game_keeps_the_symmetries_it_declares() -> None:
+    """Each is checked as it loads, and passes; the check costs a few milliseconds at most."""
+    import time
+
+    from moocow.plugins import BUILTIN_PLUGINS, game_classes, load_game, load_plugin_file
+
+    load_plugin_file("examples/bagels.py", strict=True)
+    load_plugin_file("examples/marks_mastermind/moocow_marks_mastermind/__init__.py", strict=True)
+    builtin = {cls.name for cls in game_classes().values() if cls.__module__ in BUILTIN_PLUGINS}
+    assert builtin == {"bottles", "digits", "mastermind", "wordle", "words"}
+    for name in sorted(builtin | {"bagels", "marks_mastermind"}):
+        game = load_game(name)
+        assert game.caches.symmetries_checked == bool(game.symmetries), name
+    from moocow.engine import checks
+
+    game = load_game("mastermind")
+    game.caches.symmetries_checked = False
+    start = time.perf_counter()
+    checks.check_symmetries(game)
+    assert time.perf_counter() - start < 0.25

@@ -256,7 +256,7 @@ def test_a_tournament_run_by_hand_keeps_its_seed_config_and_results_from_a_thief
     """``moocow tournament -c tournament.toml --seed N --results``: seed on the command line, in the
     config and in the results header, secrets in its rows; the thief scores what honest play scores."""
     thief = install("seed_thief.py", course / "students" / "ada")
-    limits = "\n".join(f"{name} = {value}" for name, value in FAST.to_dict().items())
+    limits = "\n".join(f"{name} = {json.dumps(value)}" for name, value in FAST.to_dict().items())
     (course / "tournament.toml").write_text(
         f'players = ["{HONEST}", "{thief}"]\ngames = ["{BIGGER}"]\nrounds = 4\nseed = {SEED}\n'
         f"# the course's API token: {TOKEN}\n[limits]\n{limits}\n"
@@ -304,7 +304,7 @@ def test_a_thief_named_through_a_link_or_dots_still_sees_no_runner_file(
         thief = install("seed_thief.py", folder)
         (course / "link").symlink_to(folder)
         name = f"link/{thief.name}"
-    limits = "\n".join(f"{key} = {value}" for key, value in FAST.to_dict().items())
+    limits = "\n".join(f"{key} = {json.dumps(value)}" for key, value in FAST.to_dict().items())
     config = folder / "t.toml"
     config.write_text(
         f'players = ["{HONEST}", "{name}"]\ngames = ["{BIGGER}"]\nrounds = 4\nseed = {SEED}\n'

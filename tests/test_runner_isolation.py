@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sys
 import tempfile
+import threading
+import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -11,7 +15,8 @@ import pytest
 
 from moocow.runner import bacrunner
 from moocow.runner.grading import grade
-from moocow.runner.limits import Limits
+from moocow.runner.limits import MB, Limits
+from moocow.runner.process import ErrorOutput
 from moocow.runner.sandbox import Confinement, SandboxPolicy, running_as_root
 from moocow.runner.tournament import TournamentResult as Played
 from moocow.runner.tournament import build_tournament, run_tournament
@@ -220,3 +225,29 @@ def test_no_player_home_is_left_behind(
     outcome = play(players, rounds=1, sandbox=policy)
     assert len(outcome.results) == len(players)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_stderr_is_read_no_further_than_just_past_the_output_limit() -> None:
+    """A writer as fast as the runner reads: read on to the end, a flood went 321 MB past
+    ``output_mb=1`` (``bench/referee_bounds.py``, at a load of 4). Past the limit nothing more is
+    read, so the writer waits on a full pipe: at most one read (64 KiB) past it."""
+    stderr = ErrorOutput(most=MB)
+    writer = threading.Thread(target=flood, args=(stderr.writing, 20 * MB), daemon=True)
+    writer.start()
+    deadline = time.monotonic() + 30
+    while not stderr.over() and time.monotonic() < deadline:
+        stderr.drain()
+    for _ in range(50):  # the writer has all the time it wants; nothing more is read
+        stderr.drain()
+        time.sleep(0.002)
+    assert MB < stderr.size <= MB + 65536
+    stderr.close()
+
+
+def flood(fd: int | None, size: int) -> None:
+    """Write ``size`` bytes into ``fd`` as fast as it takes them (until it is closed)."""
+    assert fd is not None
+    block = b"x" * 65536
+    with contextlib.suppress(OSError):
+        for _ in range(size // len(block)):
+            os.write(fd, block)

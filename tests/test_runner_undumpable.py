@@ -35,9 +35,10 @@ from tests.test_runner_user_level import WHY_NOT
 UNDUMPABLE = Path(__file__).parent / "players" / "hostile" / "undumpable.py"
 GAME = "mastermind:pegs=2,colors=2"
 ROUNDS = 2
-LIMITS = {"guess_seconds": 30, "setup_seconds": 30, "memory_mb": 128}
+LIMITS = {"guess_seconds": 30, "setup_seconds": 30, "memory_mb": 128, "forks": "yes"}
 """Each child's 50 MB is within the address space each process may have (``RLIMIT_AS``); the three
-of them together are over what all may hold."""
+of them together are over what all may hold. Processes allowed where no cgroup counts their CPU
+time: memory of the player's children is what is tried."""
 PLAYER_UID = 2_147_000_002
 """A user id no account has, for the processes the test starts itself."""
 PR_SET_DUMPABLE = 4

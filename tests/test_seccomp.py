@@ -28,7 +28,7 @@ pytestmark = pytest.mark.skipif(
 )
 
 CHILD = r"""
-import ctypes, errno, fcntl, json, mmap, os, platform, signal, struct, subprocess, sys
+import ctypes, errno, fcntl, json, mmap, os, platform, signal, socket, struct, subprocess, sys
 
 from moocow.runner.launch import install_filter
 from moocow.runner.seccomp import ARCHES, X32_SYSCALL_BIT, denied_calls_filter
@@ -86,6 +86,9 @@ denied = {
 }
 for name in ("F_GETLK", "F_SETLK", "F_SETLKW", "F_OFD_GETLK", "F_OFD_SETLK", "F_OFD_SETLKW"):
     denied[name] = lambda command=getattr(fcntl, name): fcntl.fcntl(fd, command, lock)
+denied["socketpair (descriptors in flight)"] = lambda: socket.socketpair()
+denied["socket (unix)"] = lambda: socket.socket(socket.AF_UNIX).close()
+denied["socket (loopback)"] = lambda: socket.socket(socket.AF_INET).close()
 
 def syscall(name, *arguments):
     number = {"x86_64": X86_64_CALLS, "aarch64": AARCH64_CALLS}[platform.machine()][name]
@@ -218,7 +221,7 @@ def test_the_filter_refuses_each_channel_and_nothing_ordinary(tmp_path: Path) ->
     report = run_child("filtered", tmp_path)
     assert report["denied"] == dict.fromkeys(report["denied"], "EPERM")
     assert report["allowed"] == dict.fromkeys(report["allowed"], "ok")
-    assert len(report["denied"]) == (22 if platform.machine() == "x86_64" else 20)
+    assert len(report["denied"]) == (25 if platform.machine() == "x86_64" else 23)
 
 
 def test_without_the_filter_the_same_calls_are_not_refused(tmp_path: Path) -> None:
@@ -268,21 +271,102 @@ def test_no_filter_on_other_architectures(monkeypatch: pytest.MonkeyPatch) -> No
     assert seccomp.filter_descriptor() is None
 
 
+@pytest.mark.parametrize("new_processes", [True, False])
 @pytest.mark.parametrize("machine", sorted(seccomp.ARCHES))
-def test_every_jump_lands_inside_the_program(monkeypatch: pytest.MonkeyPatch, machine: str) -> None:
+def test_every_jump_lands_inside_the_program(
+    monkeypatch: pytest.MonkeyPatch, machine: str, new_processes: bool
+) -> None:
     monkeypatch.setattr(platform, "machine", lambda: machine)
-    program = seccomp.denied_calls_filter()
+    program = seccomp.denied_calls_filter(new_processes)
     assert program is not None and len(program) % seccomp.INSTRUCTION.size == 0
     instructions = list(seccomp.INSTRUCTION.iter_unpack(program))
     assert instructions[0] == (seccomp.LOAD_WORD, 0, 0, seccomp.ARCH_OFFSET)
     assert instructions[1][3] == seccomp.ARCHES[machine].audit_arch
-    assert instructions[-2:] == [
+    assert instructions[-3:] == [
         (seccomp.RETURN, 0, 0, seccomp.ALLOW),
         (seccomp.RETURN, 0, 0, seccomp.REFUSE),
+        (seccomp.RETURN, 0, 0, seccomp.UNKNOWN),
     ]
+    jumps = (seccomp.JUMP_IF_EQUAL, seccomp.JUMP_IF_AT_LEAST, seccomp.JUMP_IF_ANY_BIT)
     for index, (code, true, false, _) in enumerate(instructions):
-        if code in (seccomp.JUMP_IF_EQUAL, seccomp.JUMP_IF_AT_LEAST):
+        if code in jumps:
             assert index + 1 + max(true, false) < len(instructions)
+
+
+MAKING = r"""
+import ctypes, errno, json, os, platform, subprocess, sys, threading
+
+from moocow.runner.launch import install_filter
+from moocow.runner.seccomp import ARCHES, denied_calls_filter
+
+install_filter(denied_calls_filter(new_processes=sys.argv[1] == "allowed"))
+libc = ctypes.CDLL(None, use_errno=True)
+arch = ARCHES[platform.machine()]
+
+
+def attempt(call):
+    try:
+        call()
+    except OSError as error:
+        return errno.errorcode.get(error.errno, str(error.errno))
+    return "ok"
+
+
+def raw(number, *arguments):
+    made = libc.syscall(ctypes.c_long(number), *(ctypes.c_long(a) for a in arguments))
+    if made < 0:
+        raise OSError(ctypes.get_errno(), "")
+    if made == 0:
+        os._exit(0)
+    os.waitpid(made, 0)
+
+
+def fork():
+    child = os.fork()
+    if child == 0:
+        os._exit(0)
+    os.waitpid(child, 0)
+
+
+def thread():
+    done = threading.Event()
+    threading.Thread(target=done.set).start()
+    assert done.wait(5)
+
+
+SIGCHLD = 17
+calls = {
+    "fork": fork,
+    "subprocess (vfork)": lambda: subprocess.run(["true"], check=True),
+    "posix_spawn": lambda: os.waitpid(os.posix_spawn("/bin/true", ["true"], os.environ), 0),
+    "clone": lambda: raw(arch.clone, SIGCHLD, 0, 0, 0, 0),
+    "thread": thread,
+}
+if arch.forks:
+    calls["fork (the call)"] = lambda: raw(arch.forks[0])
+clone_args = (ctypes.c_uint64 * 11)(0, 0, 0, 0, SIGCHLD)  # struct clone_args (88 bytes): exit_signal fifth
+calls["clone3"] = lambda: raw(arch.clone3, ctypes.addressof(clone_args), ctypes.sizeof(clone_args))
+print(json.dumps({name: attempt(call) for name, call in calls.items()}))
+"""
+
+
+@pytest.mark.parametrize("making", ["allowed", "refused"])
+def test_where_children_are_not_counted_making_a_process_is_refused_and_a_thread_is_not(making: str) -> None:
+    """``SA_NOCLDWAIT`` (which no ``/proc`` file shows) had the kernel reap a player's children at
+    once, their CPU time counted nowhere without a cgroup. There the filter refuses every way of
+    making a process with ``EPERM``, and ``clone3`` (its flags out of the filter's sight) with
+    ``ENOSYS``, on which the C library makes its threads with ``clone``: threads still start."""
+    done = subprocess.run(
+        [sys.executable, "-c", MAKING, making], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report.pop("thread") == "ok"
+    if making == "allowed":
+        assert report == dict.fromkeys(report, "ok")
+    else:
+        assert report.pop("clone3") == "ENOSYS"
+        assert report == dict.fromkeys(report, "EPERM")
 
 
 @pytest.mark.skipif(bwrap_program() is None, reason="no bubblewrap")

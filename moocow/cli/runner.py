@@ -21,7 +21,7 @@ from moocow.cli.terminal import err, one_line_errors, out
 from moocow.engine.errors import MoocowError
 from moocow.engine.wording import plural, printable
 from moocow.runner import bacrunner
-from moocow.runner.limits import Limits
+from moocow.runner.limits import Limits, shown_limit
 from moocow.runner.sandbox import SandboxPolicy, check_one_name, referee_line
 
 if TYPE_CHECKING:
@@ -39,7 +39,7 @@ LimitOpt = Annotated[
         "--limit",
         metavar="KEY=VALUE",
         help="A limit for players outside the engine, KEY=VALUE (repeatable): "
-        + ", ".join(f"{name}={value:g}" for name, value in Limits().to_dict().items()),
+        + ", ".join(f"{name}={shown_limit(value)}" for name, value in Limits().to_dict().items()),
     ),
 ]
 SeedFileOpt = Annotated[

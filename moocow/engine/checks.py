@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from moocow.engine.errors import SHOWN, MoocowError, one_line
+from moocow.engine.faults import owned
 
 if TYPE_CHECKING:
     from moocow.engine.game import Codes, Game
@@ -26,6 +27,11 @@ LARGEST_SYMBOL = 255
 WIN_CHECK_PAIRS = 1 << 22
 """Pairs scored to check the winning answer when a game is loaded (tens of milliseconds): every
 pair of a game this small, else every guess against secrets spread evenly over the space."""
+
+SYMMETRY_CHECK_PAIRS = 256
+"""Pairs of codes each declared symmetry is checked on when a game is loaded (``check_symmetries``)."""
+SYMMETRY_CHECK_SEED = 45
+"""The sample's seed: the same pairs and relabellings every run, so a refusal can be repeated."""
 
 FeedbackFunction = Callable[["Game", "Codes", "Codes"], np.ndarray]
 ParseFunction = Callable[["Game", str], np.ndarray]
@@ -146,6 +152,7 @@ def check_feedback_model(game: Game) -> None:
             f"{game.spec}: feedback_model must be a moocow.engine.feedback.FeedbackModel, "
             f"not {_described(model)}"
         )
+    owned(model, game)  # a model kept on the class: its faults are named by this game
     size, win = model.size, model.win
     whole = int | np.integer
     if not (isinstance(size, whole) and 1 <= size <= 1 << 32 and isinstance(win, whole) and 0 <= win < size):
@@ -175,6 +182,50 @@ def check_winning_answer(game: Game) -> None:
     chosen = np.unique(np.linspace(0, len(secrets) - 1, count).round().astype(np.int64))
     check_wins(game, game.feedback(guesses, secrets[chosen]).T, chosen)
     game.caches.win_checked = True
+
+
+def check_symmetries(game: Game) -> None:
+    """Refuse a game whose feedback does not keep a symmetry it declares (``Game.symmetries``, those
+    its feedback model allows: the ones ``Game.symmetries_in_force`` may keep).
+
+    Searches score one guess per class of guesses alike by relabelling, so a false claim gave wrong
+    totals with no warning (minmax scored 673 guesses where 580 was honest). Checked once per game,
+    on ``SYMMETRY_CHECK_PAIRS`` seeded pairs, each with a relabelling of its own drawn from the whole
+    group (any order of the places; any renaming of the symbols the codes use): the feedback of the
+    pair must be the feedback of the pair relabelled (which may lie outside the code spaces). A
+    sample finds a claim that fails for many pairs; one failing for a rare pair may pass.
+    """
+    declared = built(game, "symmetries", lambda: frozenset(game.symmetries))
+    kinds = sorted(declared & game.feedback_model.invariant_under)
+    if game.caches.symmetries_checked or not kinds:
+        return
+    guesses, secrets = game.guesses, game.secrets
+    rng = np.random.default_rng(SYMMETRY_CHECK_SEED)
+    count = SYMMETRY_CHECK_PAIRS
+    pairs = guesses[rng.integers(len(guesses), size=count)], secrets[rng.integers(len(secrets), size=count)]
+    before = np.diagonal(game.feedback(*pairs))
+    for kind in kinds:
+        size = pairs[0].shape[1] if kind == "positions" else game.symbol_count
+        relabelling = np.argsort(rng.random((count, size)), axis=1)
+        if kind == "positions":
+            images = [np.take_along_axis(codes, relabelling, axis=1) for codes in pairs]
+        else:
+            images = [np.take_along_axis(relabelling, codes.astype(np.intp), axis=1) for codes in pairs]
+        images = [image.astype(np.uint8) for image in images]
+        after = np.diagonal(game.feedback(*images))
+        if np.array_equal(before, after):
+            continue
+        at = int(np.argmax(before != after))
+        guess, secret, guess_image, secret_image = (
+            game.format_code(codes[at]) for codes in (*pairs, *images)
+        )
+        raise MoocowError(
+            f"{game.spec}: its declared symmetry {kind!r} does not hold: guess {guess} scores "
+            f"{game.format_feedback(int(before[at]))} against secret {secret}, but {guess_image} "
+            f"scores {game.format_feedback(int(after[at]))} against {secret_image}, the same with its "
+            f"{kind} relabelled"
+        )
+    game.caches.symmetries_checked = True
 
 
 def check_wins(game: Game, rows: np.ndarray, secrets: np.ndarray) -> None:

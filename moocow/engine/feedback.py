@@ -27,9 +27,12 @@ import numpy as np
 
 from moocow.engine.counts_text import read_counts
 from moocow.engine.errors import MoocowError, quoted
+from moocow.engine.faults import guard_own_methods
 
 RELABELLINGS = frozenset({"positions", "symbols"})
 """The relabellings a game may declare (``Game.symmetries``)."""
+MODEL_METHODS = ("values", "format", "parse", "parts", "encode", "describe", "checked")
+"""A model's methods, guarded in a plugin's own model (``engine.faults``)."""
 
 
 class FeedbackModel(ABC):
@@ -49,6 +52,12 @@ class FeedbackModel(ABC):
     invariant_under: frozenset[str]
     """The relabellings (applied to guess and secret alike) that leave every value unchanged:
     counts carry no places, so permuting the places can keep them; marks move with their places."""
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        """A plugin's own model is someone else's code: whatever its methods raise is one line."""
+        super().__init_subclass__(**kwargs)
+        if not cls.__module__.startswith("moocow.engine."):
+            guard_own_methods(cls, MODEL_METHODS, "feedback_model.")
 
     @cached_property
     def dtype(self) -> np.dtype:

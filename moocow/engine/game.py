@@ -26,6 +26,7 @@ from moocow.engine.checks import (
     checked_parse,
 )
 from moocow.engine.errors import MoocowError, quoted
+from moocow.engine.faults import guard_own_methods
 from moocow.engine.feedback import Counts, FeedbackModel
 from moocow.engine.params import Param, bind, format_spec
 
@@ -39,6 +40,13 @@ Codes = np.ndarray
 
 _CHECKED_METHODS = {"feedback": checked_feedback, "parse_code": checked_parse, "format_code": checked_format}
 """A game's own methods whose answers the engine checks as they are handed over."""
+GUARDED_METHODS = (
+    "code_length", "build_secrets", "build_guesses", "feedback_form", "move_distance",
+    "feedback_values", "feedback_model", "guess_rule", "not_a_guess", "format_feedback",
+    "parse_feedback", "score", "guess_index",
+)  # fmt: skip
+"""The rest of what a game may supply or override: whatever they raise is one line naming the
+game (``engine.faults``)."""
 
 
 @dataclass(frozen=True)
@@ -73,6 +81,8 @@ class GameCaches:
     """The classes of guesses alike under relabelling (``opening.later_guesses``)."""
     win_checked: bool = False
     """Whether only the secret itself has been seen to win (``checks.check_winning_answer``)."""
+    symmetries_checked: bool = False
+    """Whether the symmetries in force were seen to keep the feedback (``checks.check_symmetries``)."""
 
 
 class Game(ABC):
@@ -108,7 +118,8 @@ class Game(ABC):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """Every game's own ``feedback``, ``parse_code`` and ``format_code`` are checked as they
-        answer (``engine.checks``); ``feedback_defined_by`` is set."""
+        answer (``engine.checks``), its other methods guarded (``engine.faults``);
+        ``feedback_defined_by`` is set."""
         super().__init_subclass__(**kwargs)
         if "feedback" in cls.__dict__:
             cls.feedback_defined_by = cls
@@ -116,6 +127,7 @@ class Game(ABC):
             own = cls.__dict__.get(name)
             if callable(own) and not getattr(own, "is_checked", False):
                 setattr(cls, name, check(own))
+        guard_own_methods(cls, GUARDED_METHODS)
 
     def __init__(self, **values: Any) -> None:
         self.values: dict[str, Any] = bind(self.name, self.params, values)

@@ -14,12 +14,19 @@ from abc import ABC, abstractmethod
 
 import numpy as np
 
+from moocow.engine.faults import guard_own_methods
+
 
 class GuessRule(ABC):
     """Which guesses may follow one guess and its answer."""
 
     name: str = "rule"
     """How people call the rule, for messages (``hard mode``)."""
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        """A game's own rule is its plugin's code: whatever its methods raise is one line."""
+        super().__init_subclass__(**kwargs)
+        guard_own_methods(cls, ("after", "why_not", "state_key"), "guess_rule.")
 
     @abstractmethod
     def after(self, code: np.ndarray, feedback: int) -> np.ndarray:

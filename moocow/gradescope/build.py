@@ -23,6 +23,7 @@ from moocow.runner.bacrunner import WordSource, is_course_deck
 from moocow.runner.decks import load_deck
 from moocow.runner.files import PRIVATE, check_output
 from moocow.runner.seeds import FRESH_BELOW
+from moocow.wordlists.files import word_file_text
 
 
 @dataclass(frozen=True)
@@ -70,8 +71,6 @@ def build_zip(course: Course, output: str | os.PathLike[str]) -> Built:
 
 
 def _read(path: Path) -> bytes:
-    """A deck's file, whole; one line if it cannot be read."""
-    try:
-        return path.read_bytes()
-    except OSError as error:
-        raise MoocowError(f"cannot read deck file {str(path)!r}: {error.strerror or error}") from None
+    """A deck's file (a word file), whole, by the reader of every word file; one line if it cannot
+    be read or is binary."""
+    return word_file_text(path).encode("utf-8")

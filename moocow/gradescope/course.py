@@ -143,7 +143,7 @@ class Course:
             *(f"{part} = {_toml(value)}" for part, value in vars(self.visibility).items()),
             "",
             f"[{TABLE}.limits]",
-            *(f"{name} = {value!r}" for name, value in self.limits.to_dict().items()),
+            *(f"{name} = {_toml(value)}" for name, value in self.limits.to_dict().items()),
         ]
         if self.submissions is not None:
             lines += ["", f"[{TABLE}.submissions]", f"most = {self.submissions.most}"]
@@ -152,7 +152,7 @@ class Course:
 
 
 def _toml(value: Any) -> str:
-    """A TOML value: JSON's strings, numbers and arrays of strings are TOML's too."""
+    """A TOML value: JSON's strings, numbers, booleans and arrays of strings are TOML's too."""
     return json.dumps(value, ensure_ascii=False)
 
 

@@ -11,7 +11,12 @@ from __future__ import annotations
 import os
 import threading
 
-from moocow.engine.checks import check_feedback_model, check_winning_answer, checked_length
+from moocow.engine.checks import (
+    check_feedback_model,
+    check_symmetries,
+    check_winning_answer,
+    checked_length,
+)
 from moocow.engine.errors import MoocowError, one_line
 from moocow.engine.game import Game
 from moocow.engine.params import parse_spec
@@ -129,10 +134,12 @@ def load_game(spec: str | Game) -> Game:
     if isinstance(spec, Game):
         check_feedback_model(spec)
         check_winning_answer(spec)
+        check_symmetries(spec)
         return spec
     game = make_game(spec)
     game = PLUGINS.games.setdefault((type(game), game.spec), game)
     check_winning_answer(game)
+    check_symmetries(game)
     return game
 
 

@@ -20,9 +20,9 @@ from functools import lru_cache
 from pathlib import Path
 
 from moocow.engine.errors import MoocowError
-from moocow.engine.inputs import open_regular
 from moocow.engine.params import Param, bind, format_spec, parse_spec
 from moocow.engine.wording import printable
+from moocow.wordlists.files import word_file_text
 
 NAME = "bacrunner"
 """The deck name in specs: ``bacrunner:file=words_alpha.txt,minlen=5,maxlen=15``."""
@@ -95,7 +95,8 @@ class WordSource:
     def words(self) -> list[str]:
         """The acceptable words in file order, read as the course reads them (a fresh list each call).
 
-        A folder, a binary file or one that is not UTF-8 (where the course would crash) is one line.
+        A folder, a binary file or one that is not UTF-8 (where the course would crash) is one line
+        (``wordlists.files``, the reader of every word file).
         """
         if self.file is None:
             from moocow.wordlists.alpha import alpha_words
@@ -111,30 +112,13 @@ class WordSource:
         return list(_read(resolved, self.file, self.minlen, self.maxlen, status.st_mtime_ns, status.st_size))
 
 
-SNIFF_BYTES = 1 << 16
-"""Bytes of a word file searched for a NUL, the mark of a binary file."""
-
-
 @lru_cache(maxsize=4)
 def _read(path: Path, shown: str, minlen: int, maxlen: int, mtime_ns: int, size: int) -> tuple[str, ...]:
-    """Once per version of the file (``mtime_ns`` and ``size`` only key the cache); ``shown`` names it."""
-    try:
-        with open_regular(path, "word file", shown) as head:
-            nul = head.read(SNIFF_BYTES).find(b"\0")
-        if nul >= 0:
-            raise MoocowError(
-                f"word file {shown!r} is binary (a NUL byte at offset {nul}), not a file of words"
-            )
-        with open(path, encoding="utf-8") as lines:
-            return tuple(
-                word for word in (line.strip() for line in lines) if acceptable(word, minlen, maxlen)
-            )
-    except UnicodeDecodeError as error:
-        raise MoocowError(
-            f"word file {shown!r} is not UTF-8 text (a byte {error.object[error.start]:#04x})"
-        ) from None
-    except OSError as error:
-        raise MoocowError(f"cannot read word file {shown!r}: {error.strerror or error}") from None
+    """Once per version of the file (``mtime_ns`` and ``size`` only key the cache); ``shown`` names
+    it. Its lines as ``open(..., encoding="utf-8")`` iterates them: split at LF, CRLF and CR only."""
+    text = word_file_text(path, shown)
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    return tuple(word for word in (line.strip() for line in lines) if acceptable(word, minlen, maxlen))
 
 
 def draw_secrets(words: Sequence[str], seed: int, rounds: int) -> list[str]:

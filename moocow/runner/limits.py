@@ -13,6 +13,8 @@ LONGEST_SECONDS = 10_000_000.0
 """The largest time limit (about 116 days): larger ones overflow the kernel's timers and rlimits."""
 LARGEST_WHOLE = (1 << 31) - 1
 """The largest whole-number limit (sizes in MB or bytes stay within the kernel's rlimits)."""
+YES, NO = ("yes", "true", "on", "1"), ("no", "false", "off", "0")
+"""How a switch's value (``forks``) may be written after ``--limit KEY=``."""
 MOST_PROCESSES = 1 << 22
 """The kernel's most processes (``PID_MAX_LIMIT``): ``pids.max`` refuses more."""
 
@@ -48,13 +50,28 @@ class Limits:
     disk_mb: int = 64
     """Size of the sandbox's private tmpfs, its home and temp (bubblewrap); at the ``user`` level,
     what the files of the player's user id may hold together (``disk.py``); not held unconfined."""
+    files: int = 4096
+    """At the ``user`` level, the files and folders the player's user id may hold in its home and
+    where anyone may write, its home included: the bound on what each look at them costs
+    (``watch.py``). At ``namespaces`` its tmpfs holds ``disk_mb`` alone."""
+    forks: bool = False
+    """Whether the player may start processes where no cgroup counts their CPU time (the ``user``
+    level): a child the kernel reaps at once takes its time with it, so by default the seccomp
+    filter refuses making one there (``new_processes.py``). Threads, and processes where a cgroup
+    counts them, are always allowed."""
 
     def __post_init__(self) -> None:
         for field in fields(self):
+            if isinstance(field.default, bool):
+                if not isinstance(getattr(self, field.name), bool):
+                    raise MoocowError(
+                        f"limit {field.name} must be true or false, not {getattr(self, field.name)!r}"
+                    )
+                continue
             _check(field.name, getattr(self, field.name), whole=isinstance(field.default, int))
         times = (self.guess_seconds, self.guess_cpu, self.round_seconds, self.round_cpu, self.setup_seconds)
-        if min(*times, self.line_bytes, self.processes, self.disk_mb) <= 0:
-            raise MoocowError("time limits, line_bytes, processes and disk_mb must be positive")
+        if min(*times, self.line_bytes, self.processes, self.disk_mb, self.files) <= 0:
+            raise MoocowError("time limits, line_bytes, processes, disk_mb and files must be positive")
 
     @classmethod
     def from_mapping(cls, values: Mapping[str, Any]) -> Limits:
@@ -76,8 +93,10 @@ class Limits:
             if not equals or key not in kinds:
                 raise MoocowError(f"--limit {option!r}: expected KEY=VALUE, KEY one of {', '.join(kinds)}")
             try:
-                values[key] = kinds[key](text.strip())
+                values[key] = _yes_or_no(text.strip()) if kinds[key] is bool else kinds[key](text.strip())
             except ValueError:
+                if kinds[key] is bool:
+                    raise MoocowError(f"--limit {option!r}: {text.strip()!r} is not yes or no") from None
                 number = "a whole number" if kinds[key] is int else "a number"
                 raise MoocowError(f"--limit {option!r}: {text.strip()!r} is not {number}") from None
         return cls.from_mapping(values)
@@ -85,6 +104,22 @@ class Limits:
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict (for the results file's header)."""
         return asdict(self)
+
+
+def shown_limit(value: float | bool) -> str:
+    """A limit's value as ``--limit`` takes it: ``2``, ``0.5``, ``yes``."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return f"{value:g}"
+
+
+def _yes_or_no(text: str) -> bool:
+    """A switch's value as a person writes it: one of ``YES`` or ``NO``."""
+    if text.lower() in YES:
+        return True
+    if text.lower() in NO:
+        return False
+    raise ValueError(text)
 
 
 def _check(name: str, value: Any, whole: bool) -> None:

@@ -15,7 +15,13 @@ the player's processes it held back the next look at them by nine times its own 
 
 At the ``user`` level, where a scan is all that holds ``disk_mb``, a ``watch.FolderWatch`` also
 measures the player's files as soon as its folders change, so that a burst is caught while it is
-written, not only if a scan lands in it.
+written, not only if a scan lands in it. A watch that has gone (its report pipe at its end: the
+player cannot signal it, a process of root's, but it may crash or be killed for memory) is replaced
+at once by a new one, with the player stopped until the new one has walked everything of its: the
+round goes on watched, and an honest player loses nothing for the runner's trouble.
+
+Both count the player's files and folders, and past the ``files`` limit the round is lost as
+``disk``: that bound keeps every look's cost, and so the pause after it, out of the player's hands.
 
 The meter counts the time it takes (``seconds``): the referee's, which the player's clock does not
 count.
@@ -27,10 +33,11 @@ import contextlib
 import time
 
 from moocow.runner.disk import DiskScan
+from moocow.runner.fouls import Failure, Foul
 from moocow.runner.held import HeldFiles
 from moocow.runner.pacing import Pace
 from moocow.runner.usage import ProcessGroup, Scan, Usage
-from moocow.runner.watch import FolderWatch
+from moocow.runner.watch import FolderWatch, Report
 
 SCAN_SECONDS = 0.1
 """The shortest time between two scans."""
@@ -48,10 +55,9 @@ class Meter:
         self.disk = disk
         self.watch: FolderWatch | None = None
         """Where ``disk_limit`` (bytes) is given with ``disk``: the look at each change of its folders."""
+        self._disk_limit = disk_limit
         if disk is not None and disk_limit is not None:
-            with contextlib.suppress(OSError):  # no inotify: the timer alone
-                self.watch = FolderWatch(disk, self._held_open, disk_limit, group.stop, SCAN_SHARE)
-                group.closers.append(self.watch.close)
+            self._start_watch(stopped=False)
         self.scans = 0
         """Scans made so far."""
         self.seconds = 0.0
@@ -64,10 +70,11 @@ class Meter:
         """What the player uses now (``None`` where it cannot be read), scanning if one is due."""
         started = time.monotonic()
         try:
+            over = self._watched()  # first: a gone watch is replaced before a scan's seconds
             if self._pace.wait("processes") == 0:
                 self._pace.timed("processes", self._scan)
             if self.disk is not None and self._pace.wait("files") == 0:
-                self._files_bytes = self._pace.timed("files", self.disk.held_bytes)
+                self._files_bytes = self._pace.timed("files", self._files)
             cpu = self.group.cpu_seconds()
             if cpu is None:
                 return None
@@ -75,12 +82,57 @@ class Meter:
             if memory is None:
                 memory = self._scanned.memory_bytes
             disk = None if self._files_bytes is None else self._files_bytes + self._scanned.disk_bytes
-            over = None if self.watch is None else self.watch.take_over()
             if over is not None:
-                disk = max(disk or 0, over)
+                disk = max(disk or 0, over.bytes)
             return Usage(cpu, memory, self._scanned.processes, disk, self._scanned.hiding)
         finally:
             self.seconds += time.monotonic() - started
+
+    def _files(self) -> int:
+        """What the player's files hold, by the timer's walk; a ``disk`` foul past ``files``."""
+        assert self.disk is not None
+        found = self.disk.held()
+        self._check_entries(found.entries)
+        return found.bytes
+
+    def _watched(self) -> Report | None:
+        """What the watch found over the limits since the last reading; a gone watch replaced."""
+        if self.watch is None:
+            return None
+        over = self.watch.take_over()
+        if over is not None:
+            self._check_entries(over.entries)
+            if over.unwatched:
+                raise Foul(
+                    Failure.DISK,
+                    f"made {over.unwatched} folders past the inotify watches this machine allows",
+                )
+        elif self.watch.ended:
+            self.group.stop()
+            self.watch.close()
+            self.group.closers.remove(self.watch.close)
+            self._start_watch(stopped=True)
+        return over
+
+    def _check_entries(self, entries: int) -> None:
+        assert self.disk is not None
+        if self.disk.over(entries):
+            raise Foul(
+                Failure.DISK,
+                f"its user id held more than {self.disk.most_entries} files and folders in its home "
+                f"and the folders anyone may write to, the files limit",
+            )
+
+    def _start_watch(self, stopped: bool) -> None:
+        """A watch of the player's folders; with the player ``stopped``, resumed after its first look."""
+        assert self.disk is not None and self._disk_limit is not None
+        self.watch = None
+        with contextlib.suppress(OSError):  # no inotify: the timer alone
+            group = (self.group.stop, self.group.resume)
+            self.watch = FolderWatch(self.disk, self._held_open, self._disk_limit, group, SCAN_SHARE, stopped)
+            self.group.closers.append(self.watch.close)
+        if self.watch is None and stopped:
+            self.group.resume()
 
     def _held_open(self) -> int:
         """What the player's deleted files kept open hold on disk now."""

@@ -37,5 +37,6 @@ class Pace:
         started = cost()
         found = look()
         spent = cost() - started
-        self._due[kind] = time.monotonic() + max(self.least, spent * (1 / self.share - 1))
+        due = time.monotonic() + max(self.least, spent * (1 / self.share - 1))
+        self._due[kind] = max(due, self._due.get(kind, 0.0))  # a look out of turn shortens no pause
         return found

@@ -84,11 +84,14 @@ class ErrorOutput:
     KEPT = 4096
     """Bytes kept from the end, for the last line."""
 
-    def __init__(self) -> None:
+    def __init__(self, most: int = 0) -> None:
         self.reading, writing = os.pipe()
         self.writing: int | None = writing
         """The player's end, until it has started (``started``)."""
         os.set_blocking(self.reading, False)
+        self.most = most
+        """Bytes past which nothing more is read (0: no end): the player then waits on a full pipe.
+        Read on, a player writing as fast as the runner read went 321 MB past ``output_mb=1``."""
         self.size = 0
         """Bytes written so far."""
         self._tail = b""
@@ -100,8 +103,8 @@ class ErrorOutput:
         return [] if self._closed else [self.reading]
 
     def drain(self) -> None:
-        """Read what is there, without waiting."""
-        while not self._closed:
+        """Read what is there, without waiting, until past ``most``."""
+        while not self._closed and not self.over():
             try:
                 data = os.read(self.reading, 65536)
             except BlockingIOError:
@@ -112,11 +115,15 @@ class ErrorOutput:
             self.size += len(data)
             self._tail = (self._tail + data)[-self.KEPT :]
 
+    def over(self) -> bool:
+        """Whether more than ``most`` bytes were read."""
+        return bool(self.most) and self.size > self.most
+
     def drain_until_closed(self, wait: float) -> None:
         """Read until every writer has closed it (the player has ended), for at most ``wait`` seconds."""
         deadline = time.monotonic() + wait
         self.drain()
-        while not self._closed and (left := deadline - time.monotonic()) > 0:
+        while not self._closed and not self.over() and (left := deadline - time.monotonic()) > 0:
             select.select(self.watched(), [], [], left)
             self.drain()
 
@@ -154,7 +161,9 @@ class PlayerProcess:
         self.limits = launch.limits
         self.confinement = launch.sandbox.confinement()
         self._stopped = stopped
-        self._stderr = ErrorOutput()  # first: the only thing to undo if it cannot be had
+        self._stderr = ErrorOutput(
+            self.limits.output_mb * MB
+        )  # first: the only thing to undo if it cannot be had
         self._bubblewrap = self.confinement is Confinement.NAMESPACES
         self._uid: PlayerUid | None = None
         self._shared_writer: int | None = None
@@ -181,7 +190,8 @@ class PlayerProcess:
         if self._group is None:
             self._group = ScannedGroup(self._popen.pid, uid)
         homes = [str(self._home)] if self._home is not None else []
-        disk = DiskScan(uid, homes, shared_folders()) if self._shared_writer is not None else None
+        files = self.limits.files
+        disk = DiskScan(uid, homes, shared_folders(), files) if self._shared_writer is not None else None
         self._meter = Meter(self._group, disk, self.limits.disk_mb * MB)
         self.reading: Usage | None = NOTHING_USED
         """What the player had used at the last reading: the start of its next answer and round."""
@@ -337,7 +347,7 @@ class PlayerProcess:
 
     def _over_output(self) -> bool:
         """Past the limit: ``output_mb`` itself may be written, as to a file."""
-        return bool(self.limits.output_mb) and self._stderr.size > self.limits.output_mb * MB
+        return self._stderr.over()
 
     @staticmethod
     def _poll(deadline: float) -> float:

@@ -41,12 +41,14 @@ from pathlib import Path
 from typing import Any
 
 from moocow.engine.errors import MoocowError
+from moocow.runner import new_processes
 from moocow.runner.disk import NOT_ENFORCED
 from moocow.runner.disk import enforcement as disk_enforcement
 from moocow.runner.files import identity
-from moocow.runner.limits import MB, Limits
+from moocow.runner.limits import MB, Limits, shown_limit
 from moocow.runner.seccomp import denied_calls_filter, filter_descriptor
 from moocow.runner.uids import PlayerUid
+from moocow.wordlists.files import word_file_text
 
 PACKAGE = Path(__file__).resolve().parents[1]
 """moocow's own package folder: the adapter and the engine a Python player may use."""
@@ -74,7 +76,9 @@ SYSTEM_FILES = (
     "/etc/passwd", "/etc/group", "/etc/nsswitch.conf", "/etc/hosts",
 )  # fmt: skip
 """What programs need of ``/etc`` (the dynamic linker, ``java`` through alternatives); nothing else."""
-FILTERED = "locks, file watches, keys, io_uring, Linux AIO, reads without waiting and System V IPC refused"
+FILTERED = (
+    "locks, file watches, keys, io_uring, Linux AIO, reads without waiting, System V IPC and sockets refused"
+)
 """The record's ``seccomp`` where players run under ``runner/seccomp.py``'s filter."""
 NAMESPACE_OPTIONS = (
     "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
@@ -271,6 +275,8 @@ def check_worker_level(policy: SandboxPolicy, worker: str) -> None:
 def referee_record(sandbox: SandboxPolicy | None, limits: Limits) -> dict[str, Any]:
     """The sandbox (``None``: every player is an engine strategy, none is needed) and limits in force."""
     confined = {"confinement": "not needed: engine players only"} if sandbox is None else sandbox.describe()
+    if sandbox is not None and confined["confinement"] != Confinement.NONE:
+        confined["new_processes"] = new_processes.described(limits, new_processes.cgroup_counts_cpu())
     return {"sandbox": confined, "limits": limits.to_dict()}
 
 
@@ -280,9 +286,13 @@ def referee_line(record: dict[str, Any]) -> str:
     seccomp = sandbox.get("seccomp", FILTERED)
     unfiltered = [] if seccomp == FILTERED else [f"no seccomp filter: {seccomp.removeprefix('absent: ')}"]
     said = [sandbox["player_user"]] if "player_user" in sandbox else []
+    if sandbox.get("new_processes", "").startswith("refused"):
+        said.append(f"new processes {sandbox['new_processes']}")
     who = f" ({'; '.join(said + unfiltered)})" if said + unfiltered else ""
     unheld = {"disk_mb": f" ({NOT_ENFORCED})"} if sandbox.get("disk_mb") == NOT_ENFORCED else {}
-    limits = ", ".join(f"{name}={value:g}{unheld.get(name, '')}" for name, value in record["limits"].items())
+    limits = ", ".join(
+        f"{name}={shown_limit(value)}{unheld.get(name, '')}" for name, value in record["limits"].items()
+    )
     return f"players sandboxed: {sandbox['confinement']}{who}; limits: {limits}"
 
 
@@ -340,8 +350,10 @@ def confined_command(
     outer = [f"parent={os.getpid()}"] + ([f"cgroup={cgroup / 'cgroup.procs'}"] if cgroup else [])
     if level is Confinement.USER:  # the launcher stays its parent, and reaps what it orphans
         outer.append("keeper=1")
+    makes_processes = new_processes.allowed(limits, counted=cgroup is not None)
     if level is Confinement.USER and filter_absence(level) is None:
-        seccomp = filter_descriptor()  # locks, watches, keys: channels between players (runner/seccomp.py)
+        # locks, watches, keys: channels between players; sockets; processes uncounted (runner/seccomp.py)
+        seccomp = filter_descriptor(makes_processes)
         if seccomp is not None:  # the launcher installs it just before the player starts
             pipes.append(seccomp)
             outer.append(f"seccomp={seccomp}")
@@ -349,7 +361,7 @@ def confined_command(
         return launcher_command([*settings, *outer], launch.command)
     copies = {path: snapshot(path) for path in launch.copies}
     pipes += copies.values()
-    seccomp = filter_descriptor()
+    seccomp = filter_descriptor(makes_processes)
     if seccomp is not None:
         pipes.append(seccomp)
     inner = launcher_command(settings, launch.command)
@@ -360,9 +372,9 @@ def confined_command(
 
 
 def snapshot(path: str) -> int:
-    """A descriptor holding the file's bytes as they are now, for bubblewrap's ``--ro-bind-data``."""
-    with open(path, "rb") as file:
-        data = file.read()
+    """A descriptor holding the file's bytes as they are now, for bubblewrap's ``--ro-bind-data``:
+    a word file, read by the one reader of word files (a binary one is refused, not shown)."""
+    data = word_file_text(path).encode("utf-8")
     copy = os.memfd_create("moocow-copy")  # bubblewrap, and so this, is Linux only
     written = 0
     while written < len(data):

@@ -14,8 +14,26 @@ System V IPC (shared memory, message queues, semaphores) is kernel memory no lim
 segment is in no process's resident set or descriptors, and a player held 1.3 GB so against a
 256 MB limit, pages a container's OOM killer cannot free by killing the player; its ids are small
 numbers any user can try, a channel too.
+A descriptor sent over a Unix socket (``SCM_RIGHTS``) and closed by the sender is *in flight*: in
+no process's descriptors, memory maps or folders, so nothing the meter reads sees it; a player held
+960 MB of ``memfd`` files so against a 256 MB limit, and 3.4 GB on disk in ``O_TMPFILE`` files, at
+both levels (the kernel lets a user keep about 1,024 files in flight). Socket buffers are kernel
+memory no count sees without a memory controller (socket pairs held 1 GB past 256 MB), and at the
+``user`` level an abstract Unix socket or the machine's loopback is a channel between players. A
+player talks to the runner over its standard input and output and needs no socket, so ``socket``
+and ``socketpair`` are refused, whatever the family. (Python's ``asyncio`` makes a socket pair for
+its event loop, so an ``asyncio`` player does not start.)
 No player needs any of these, so the filter refuses them with ``EPERM`` (an error a program can
-report, not a kill) and allows everything else. bubblewrap installs it with ``--seccomp FD``
+report, not a kill) and allows everything else.
+
+Where no cgroup counts a player's CPU time (the ``user`` level, Gradescope's), a child the kernel
+reaps at once takes its time with it: a parent that sets ``SA_NOCLDWAIT`` (which no ``/proc`` file
+shows) had 8.4 CPU-seconds burnt in its children in one guess against a limit of 1. The filter can
+read neither the action passed to ``rt_sigaction`` nor count what exits, so there
+(``new_processes=False``) it refuses making a process: ``fork``, ``vfork``, ``clone`` without
+``CLONE_THREAD`` (``posix_spawn`` and ``clone(CLONE_VM)`` included) and ``clone3``, which gets
+``ENOSYS`` so that the C library makes its threads with ``clone`` instead. Threads stay: a thread's
+time stays in its process's count after it ends. bubblewrap installs it with ``--seccomp FD``
 (``filter_descriptor``) at the ``namespaces`` level; at the ``user`` level, where there is no
 bubblewrap, the launcher reads it from the same kind of descriptor and installs it itself
 (``launch.install_filter``), just before the player starts.
@@ -46,6 +64,7 @@ JUMP_IF_ANY_BIT = 0x45  # BPF_JMP | BPF_JSET | BPF_K
 RETURN = 0x06  # BPF_RET | BPF_K
 ALLOW = 0x7FFF0000  # SECCOMP_RET_ALLOW
 REFUSE = 0x00050000 | errno.EPERM  # SECCOMP_RET_ERRNO | EPERM
+UNKNOWN = 0x00050000 | errno.ENOSYS  # as if the kernel had no such call: the C library falls back
 INSTRUCTION = struct.Struct("=HBBI")
 """``struct sock_filter``: opcode, jump if true, jump if false, constant; native byte order."""
 
@@ -61,6 +80,9 @@ def argument(index: int) -> int:
 
 
 FCNTL_COMMAND_OFFSET = argument(1)
+CLONE_THREAD = 0x00010000
+"""The ``clone`` flag (its first argument) of a thread: a new thread is allowed, a new process is not
+where no cgroup counts CPU time."""
 LOCK_AND_WATCH_COMMANDS = (5, 6, 7, 36, 37, 38, 1024, 1025, 1026)
 """``fcntl`` commands refused: F_GETLK, F_SETLK, F_SETLKW, F_OFD_GETLK, F_OFD_SETLK, F_OFD_SETLKW,
 F_SETLEASE, F_GETLEASE, F_NOTIFY. Every other command (F_GETFL, F_SETFD, F_DUPFD...) is allowed."""
@@ -81,24 +103,31 @@ class Arch(NamedTuple):
     """Calls refused whatever their arguments."""
     refuse_x32: bool
     """Whether to refuse numbers with the x32 bit (x86_64's other 64-bit convention)."""
+    forks: tuple[int, ...]
+    """``fork`` and ``vfork`` (x86_64 alone has them), refused where children are not counted."""
+    clone: int
+    """``clone``, refused without ``CLONE_THREAD`` where children are not counted."""
+    clone3: int
+    """``clone3``, whose flags are in memory the filter cannot read: ``ENOSYS`` there."""
 
 
 ARCHES = {
     # asm/unistd_64.h. Refused: flock, inotify_init, inotify_add_watch, inotify_init1, fanotify_init,
     # fanotify_mark; add_key, request_key, keyctl; io_uring_setup, io_uring_enter, io_uring_register;
     # io_setup, io_submit (Linux AIO, whose iocb can ask RWF_NOWAIT too); System V IPC: shmget, shmat,
-    # shmctl, semget, semop, semctl, shmdt, msgget, msgsnd, msgrcv, msgctl, semtimedop.
+    # shmctl, semget, semop, semctl, shmdt, msgget, msgsnd, msgrcv, msgctl, semtimedop; socket,
+    # socketpair.
     "x86_64": Arch(
         0xC000003E, fcntl=72, nowait_io=(327, 328),
         refused=(73, 253, 254, 294, 300, 301, 248, 249, 250, 425, 426, 427, 206, 209,
-                 29, 30, 31, 64, 65, 66, 67, 68, 69, 70, 71, 220),
-        refuse_x32=True,
+                 29, 30, 31, 64, 65, 66, 67, 68, 69, 70, 71, 220, 41, 53),
+        refuse_x32=True, forks=(57, 58), clone=56, clone3=435,
     ),
-    # asm-generic/unistd.h (no inotify_init): the same calls.
+    # asm-generic/unistd.h (no inotify_init, fork or vfork): the same calls.
     "aarch64": Arch(
         0xC00000B7, fcntl=25, nowait_io=(286, 287),
-        refused=(32, 26, 27, 262, 263, 217, 218, 219, 425, 426, 427, 0, 2, *range(186, 198)),
-        refuse_x32=False,
+        refused=(32, 26, 27, 262, 263, 217, 218, 219, 425, 426, 427, 0, 2, *range(186, 198), 198, 199),
+        refuse_x32=False, forks=(), clone=220, clone3=435,
     ),
 }  # fmt: skip
 """AUDIT_ARCH_X86_64 is EM_X86_64 (62) and AUDIT_ARCH_AARCH64 is EM_AARCH64 (183), each with the
@@ -107,7 +136,8 @@ may join (and ``/proc/key-users``, which shows every user's count of keys to all
 the reads without waiting it does too."""
 
 Jump = int | str
-"""A relative jump, or a label (``"allow"``, ``"refuse"``, a block's name) that ``assemble`` resolves."""
+"""A relative jump, or a label (``"allow"``, ``"refuse"``, ``"unknown"``, a block's name) that
+``assemble`` resolves."""
 Instruction = tuple[int, Jump, Jump, int]
 Step = Instruction | str
 """An instruction, or a label marking where the next instruction is."""
@@ -124,8 +154,9 @@ def refuse_if(value: int, jump: int = JUMP_IF_EQUAL) -> Instruction:
 
 
 def assemble(body: list[Step]) -> bytes:
-    """The body followed by the two verdicts, with labels turned into relative jumps."""
-    steps = [*body, "allow", (RETURN, 0, 0, ALLOW), "refuse", (RETURN, 0, 0, REFUSE)]
+    """The body followed by the three verdicts, with labels turned into relative jumps."""
+    verdicts: list[Step] = ["allow", (RETURN, 0, 0, ALLOW), "refuse", (RETURN, 0, 0, REFUSE)]
+    steps = [*body, *verdicts, "unknown", (RETURN, 0, 0, UNKNOWN)]
     program: list[Instruction] = []
     labels: dict[str, int] = {}
     for step in steps:
@@ -142,8 +173,9 @@ def assemble(body: list[Step]) -> bytes:
     )
 
 
-def denied_calls_filter() -> bytes | None:
-    """The filter for this machine's architecture, or ``None`` where there is none (not x86_64/aarch64)."""
+def denied_calls_filter(new_processes: bool = True) -> bytes | None:
+    """The filter for this machine's architecture, or ``None`` where there is none (not x86_64/aarch64).
+    Without ``new_processes`` it refuses making a process too (threads stay)."""
     arch = ARCHES.get(platform.machine())
     if arch is None:
         return None
@@ -152,6 +184,9 @@ def denied_calls_filter() -> bytes | None:
     if arch.refuse_x32:
         body.append(refuse_if(X32_SYSCALL_BIT, JUMP_IF_AT_LEAST))
     body += [refuse_if(number) for number in arch.refused]
+    if not new_processes:
+        body += [refuse_if(number) for number in arch.forks]
+        body += [(JUMP_IF_EQUAL, "unknown", 0, arch.clone3), (JUMP_IF_EQUAL, "clone", 0, arch.clone)]
     body.append((JUMP_IF_EQUAL, "fcntl", 0, arch.fcntl))
     body += [(JUMP_IF_EQUAL, "nowait", 0, number) for number in arch.nowait_io[:-1]]
     body.append((JUMP_IF_EQUAL, "nowait", "allow", arch.nowait_io[-1]))
@@ -159,16 +194,18 @@ def denied_calls_filter() -> bytes | None:
     body += [refuse_if(command) for command in LOCK_AND_WATCH_COMMANDS]
     body.append((JUMP_IF_EQUAL, "allow", "allow", 0))
     body += ["nowait", load(argument(5)), (JUMP_IF_ANY_BIT, "refuse", "allow", RWF_NOWAIT)]
+    if not new_processes:
+        body += ["clone", load(argument(0)), (JUMP_IF_ANY_BIT, "allow", "refuse", CLONE_THREAD)]
     return assemble(body)
 
 
-def filter_descriptor() -> int | None:
+def filter_descriptor(new_processes: bool = True) -> int | None:
     """A fresh memfd holding the filter, read from its start, for bubblewrap's ``--seccomp FD``.
 
     bubblewrap reads the descriptor to its end, so each bubblewrap needs one of its own; pass it with
     ``pass_fds`` and close it once bubblewrap has started. ``None`` where there is no filter.
     """
-    program = denied_calls_filter()
+    program = denied_calls_filter(new_processes)
     if program is None:
         return None
     fd = os.memfd_create("moocow-seccomp", os.MFD_CLOEXEC)
