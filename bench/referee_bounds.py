@@ -10,7 +10,8 @@ a child process of its own (``--inner LEVEL``), which plays the rounds with ``ru
 notes, at each foul, the runner's own count (its stderr bytes, the seconds of the answer).
 
 A wall-clock measure on purpose: the bound is what the runner lets through on a loaded machine,
-not a speed. Disk is measured elsewhere (``tests/test_runner_watch.py``): its row is left blank.
+not a speed. Disk at the ``user`` level is the folder watch's (``burst.py``): a burst of 12 files of
+15 MB in a home, in a crowded folder anyone may write to, and behind 300 nested folders.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from pathlib import Path
 from typing import Any
 from unittest import mock
 
+from bench import burst
 from bench.isolate import ROOT
 from moocow.runner import process, usage
 from moocow.runner.fouls import Foul
@@ -177,6 +179,14 @@ def busy_loops(count: int) -> Iterator[None]:
             loop.wait()
 
 
+def loaded(least: float, wait: float = 120.0) -> None:
+    """Wait until the one-minute load average is ``least`` (it follows the busy loops a minute late),
+    for at most ``wait`` seconds."""
+    deadline = time.monotonic() + wait
+    while os.getloadavg()[0] < least and time.monotonic() < deadline:
+        time.sleep(1)
+
+
 def summary(values: list[float | str], unit: str) -> str:
     """Worst and median of the numbers, and how many rounds ended otherwise (what stopped them)."""
     numbers = [value for value in values if isinstance(value, float | int)]
@@ -189,8 +199,14 @@ def summary(values: list[float | str], unit: str) -> str:
     return " (".join(parts) + (")" if len(parts) > 1 else "")
 
 
-def table(found: dict[str, dict[str, list[float | str]] | str], rounds: int, load: list[float]) -> str:
-    """A Markdown table: a row per resource, a column per level."""
+def table(
+    found: dict[str, dict[str, list[float | str]] | str],
+    rounds: int,
+    load: list[float],
+    disk: dict[str, list[float | str]],
+) -> str:
+    """A Markdown table: a row per resource, a column per level; the disk's cases (``user`` alone:
+    at ``namespaces`` the tmpfs's size holds it exactly) a row each."""
     lines = [
         f"Past each limit over {rounds} rounds, load average {min(load):.1f} to {max(load):.1f} "
         f"({os.cpu_count()} cores, {BUSY} busy loops beside), {time.strftime('%d %B %Y')}:",
@@ -207,7 +223,9 @@ def table(found: dict[str, dict[str, list[float | str]] | str], rounds: int, loa
             for result in found.values()
         ]
         lines.append(f"| {resource.name} | {limit} | " + " | ".join(cells) + " |")
-    lines.append("| disk | disk_mb=64 | " + " | ".join("(measured elsewhere)" for _ in found) + " |")
+    for case, held in disk.items():
+        cells = [summary(held, "MB") if level == "user" else "exact: the tmpfs's size" for level in found]
+        lines.append(f"| disk, a burst: {case} | disk_mb=64 | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
@@ -269,13 +287,16 @@ def main() -> None:
     load: list[float] = []
     found: dict[str, dict[str, list[float | str]] | str] = {}
     with busy_loops(BUSY):
-        time.sleep(5)  # the load average follows
+        loaded(BUSY)
         for level in LEVELS:
             load.append(os.getloadavg()[0])
             print(f"{level}...", file=sys.stderr)
             found[level] = at_level(level, args.rounds)
             load.append(os.getloadavg()[0])
-    text = table(found, args.rounds, load)
+        print("disk...", file=sys.stderr)
+        disk = burst.past_the_limit(args.rounds)
+        load.append(os.getloadavg()[0])
+    text = table(found, args.rounds, load, disk)
     print(text)
     if args.markdown:
         args.markdown.write_text(text + "\n")

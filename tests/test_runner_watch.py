@@ -14,8 +14,6 @@ import os
 import re
 import shutil
 import signal
-import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -25,9 +23,9 @@ from typing import Any
 
 import pytest
 
+from bench.burst import BURST, LIMIT_MB, crowd, stopped_at
 from moocow.runner import meter, process, sandbox
-from moocow.runner.disk import DiskScan
-from moocow.runner.held import MEMORY_FILE_SYSTEMS, HeldFiles, file_system_type
+from moocow.runner.held import MEMORY_FILE_SYSTEMS, file_system_type
 from moocow.runner.limits import Limits
 from moocow.runner.sandbox import Confinement, SandboxPolicy
 from moocow.runner.tournament import build_tournament, run_tournament
@@ -36,20 +34,7 @@ from moocow.runner.watch import FolderWatch
 from tests.test_runner_resources import gradescope_level, rows
 from tests.test_runner_user_level import WHY_NOT
 
-MB = 1 << 20
-LIMIT_MB = 64
 MOST_MB = 100
-OTHERS_FILES = 40_000
-OTHER_UID = 65534
-BURST = """
-import os, sys
-block = b"\\1" * (15 << 20)
-for number in range(12):
-    with open(os.path.join(sys.argv[1], f"burst-{number}"), "wb") as file:
-        file.write(block)
-for number in range(12):
-    os.unlink(os.path.join(sys.argv[1], f"burst-{number}"))
-"""
 DELETED = """
 import os, sys
 block = b"\\1" * (15 << 20)
@@ -65,33 +50,7 @@ def crowded(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A folder anyone may write to, crowded with empty files of another user's (``nobody``)."""
     if os.geteuid() != 0:
         pytest.skip("needs root, to give the files to another user")
-    folder = tmp_path_factory.mktemp("crowded")
-    folder.chmod(0o1777)
-    for number in range(OTHERS_FILES):
-        path = folder / f"other-{number}"
-        path.touch()
-        os.chown(path, OTHER_UID, OTHER_UID)
-    return folder
-
-
-def stopped_at(home: Path, shared: Path, writer_script: str, write_into: Path) -> int | None:
-    """What the watch held the writer to, in MB, once it stopped it (``None`` if it never did)."""
-    scan = DiskScan(os.getuid(), [str(home)], [str(shared)])
-    writer = subprocess.Popen([sys.executable, "-c", writer_script, str(write_into)])
-    held_open = lambda: HeldFiles.of([writer.pid]).disk_bytes  # noqa: E731
-    group = (lambda: writer.send_signal(signal.SIGSTOP), lambda: writer.send_signal(signal.SIGCONT))
-    watch = FolderWatch(scan, held_open, LIMIT_MB * MB, group, 0.1)
-    try:
-        over = None
-        while writer.poll() is None and over is None:
-            time.sleep(0.01)
-            over = watch.take_over()
-        over = over or watch.take_over()
-    finally:
-        watch.close()
-        writer.send_signal(signal.SIGKILL)
-        writer.wait()
-    return None if over is None else over.bytes // MB
+    return crowd(tmp_path_factory.mktemp("crowded"))
 
 
 @pytest.mark.parametrize("where", ["home", "shared"])

@@ -27,7 +27,18 @@ pytestmark = pytest.mark.skipif(
     reason="the filter is for Linux on x86_64 and aarch64",
 )
 
-CHILD = r"""
+ATTEMPT = """
+def attempt(call):
+    try:
+        call()
+    except OSError as error:
+        return errno.errorcode.get(error.errno, str(error.errno))
+    return "ok"
+"""
+"""What a child script reports of a call: ``ok``, or the name of the error it got."""
+
+CHILD = (
+    r"""
 import ctypes, errno, fcntl, json, mmap, os, platform, signal, socket, struct, subprocess, sys
 
 from moocow.runner.launch import install_filter
@@ -50,13 +61,9 @@ def checked(result):
     return result
 
 
-def attempt(call):
-    try:
-        call()
-    except OSError as error:
-        return errno.errorcode.get(error.errno, str(error.errno))
-    return "ok"
-
+"""
+    + ATTEMPT
+    + r"""
 
 shared = os.path.join(work, "shared")
 with open(shared, "w") as file:
@@ -192,6 +199,7 @@ print(json.dumps({
     "allowed": {name: attempt(call) for name, call in allowed.items()},
 }))
 """
+)
 
 INSIDE_BWRAP = r"""
 import errno, fcntl, json, os, subprocess, numpy
@@ -293,7 +301,8 @@ def test_every_jump_lands_inside_the_program(
             assert index + 1 + max(true, false) < len(instructions)
 
 
-MAKING = r"""
+MAKING = (
+    r"""
 import ctypes, errno, json, os, platform, subprocess, sys, threading
 
 from moocow.runner.launch import install_filter
@@ -304,13 +313,9 @@ libc = ctypes.CDLL(None, use_errno=True)
 arch = ARCHES[platform.machine()]
 
 
-def attempt(call):
-    try:
-        call()
-    except OSError as error:
-        return errno.errorcode.get(error.errno, str(error.errno))
-    return "ok"
-
+"""
+    + ATTEMPT
+    + r"""
 
 def raw(number, *arguments):
     made = libc.syscall(ctypes.c_long(number), *(ctypes.c_long(a) for a in arguments))
@@ -348,6 +353,7 @@ clone_args = (ctypes.c_uint64 * 11)(0, 0, 0, 0, SIGCHLD)  # struct clone_args (8
 calls["clone3"] = lambda: raw(arch.clone3, ctypes.addressof(clone_args), ctypes.sizeof(clone_args))
 print(json.dumps({name: attempt(call) for name, call in calls.items()}))
 """
+)
 
 
 @pytest.mark.parametrize("making", ["allowed", "refused"])

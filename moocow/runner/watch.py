@@ -131,6 +131,10 @@ class FolderWatch:
         them (and not yet removed)."""
         self._folders: dict[int, tuple[str, bool]] = {}
         """Each watch's folder, and whether it is the player's (every folder in it is too)."""
+        self._inodes: dict[tuple[int, int], int] = {}
+        """The watch of each folder watched, by its device and inode."""
+        self._inode_of: dict[int, tuple[int, int]] = {}
+        """Each watch's folder's device and inode."""
         self._fd = libc().inotify_init1(os.O_NONBLOCK | os.O_CLOEXEC)
         if self._fd < 0:
             raise OSError(ctypes.get_errno(), "inotify_init1")
@@ -195,6 +199,10 @@ class FolderWatch:
         number = libc().inotify_add_watch(self._fd, os.fsencode(folder), WATCHED | IN_ONLYDIR)
         if number >= 0:
             self._folders[number] = (folder, own)
+            with contextlib.suppress(OSError):
+                status = os.lstat(folder)
+                self._inodes[status.st_dev, status.st_ino] = number
+                self._inode_of[number] = (status.st_dev, status.st_ino)
         elif ctypes.get_errno() in (errno.ENOSPC, errno.ENOMEM):
             self._unwatched += 1
 
@@ -267,17 +275,22 @@ class FolderWatch:
         return self.disk.within([*self.disk.homes, *self._entries], self._watch_own)
 
     def _written(self, path: str, status: os.stat_result) -> set[str]:
-        """A write to a file of the player's: the kinds of look it calls for. A file written to
-        before, measured before the last walk, is read from its ``lstat`` (the event's, already
-        made): while the last walk and what that file and the others followed so grew by are
-        within the limit, nothing more is needed, and the player is not stopped however long the
-        next walk must wait. Else (a file new to the watch, or near the limit), a walk, with the
-        player stopped if it must wait (``WRITTEN``)."""
+        """A write to a file of the player's: the kinds of look it calls for. The file is read from
+        its ``lstat`` (the event's, already made): what it grew by since it was measured before the
+        last walk, or all its blocks for a file new to the watch (counted twice if the walk met it,
+        never less). While the last walk and what the files written to grew by since are within
+        the limit, nothing more is needed, and the player is not stopped however long the next walk
+        must wait: a burst of new files, each read so, is caught at the write that passes the limit,
+        not after a walk of every folder (300 nested ones let a burst reach 133 MB). Else (another
+        file by that name, more files than are followed, or past the limit), a walk, with the player
+        stopped if it must wait (``WRITTEN``)."""
         if not stat.S_ISREG(status.st_mode):
             return {FILES}
         now, before = _measure(status), self._grown.get(path)
-        if before is None or before[:2] != now[:2]:  # new to the watch, or another file by that name
-            if before is not None or len(self._grown) < MOST_GROWN:
+        if before is None and len(self._grown) < MOST_GROWN:
+            before = (*now[:2], 0)
+        if before is None or before[:2] != now[:2]:
+            if before is not None:
                 self._grown[path] = now  # measured again before the walk this write calls for
             return {FILES, WRITTEN}
         self._grown[path] = now
@@ -285,6 +298,46 @@ class FolderWatch:
         if self._files.bytes + self._held_open + self._growth > self.limit:
             return {FILES, WRITTEN}
         return set()
+
+    def _made_folder(self, path: str) -> set[str]:
+        """A folder the player made: watched at once, with the folders it made in it meanwhile (a
+        chain of 300 nested folders waited for a walk to be watched, and a burst in the deepest
+        reached 133 MB first). Folders watched already are not entered again: each sends its own
+        events, so a chain costs its length, not its square. What is found is growth until the next
+        walk (counted twice if the walk meets it, never less); the work is paced as events are."""
+        folders, found = [path], 0
+        while folders and not self.disk.over(found):
+            folder = folders.pop()
+            if self._watching_now(folder):
+                continue
+            self._watch(folder, True)
+            with contextlib.suppress(OSError), os.scandir(folder) as entries:
+                for entry in entries:
+                    with contextlib.suppress(OSError):
+                        status = entry.stat(follow_symlinks=False)
+                        found += 1
+                        self._growth += status.st_blocks * 512
+                        if stat.S_ISDIR(status.st_mode):
+                            folders.append(entry.path)
+        if self.disk.over(found) or self._files.bytes + self._held_open + self._growth > self.limit:
+            return {FILES, WRITTEN}
+        return {FILES}
+
+    def _forget(self, watch: int) -> None:
+        """A watch the kernel has dropped (its folder is gone)."""
+        self._folders.pop(watch, None)
+        key = self._inode_of.pop(watch, None)
+        if key is not None and self._inodes.get(key) == watch:
+            del self._inodes[key]
+
+    def _watching_now(self, folder: str) -> bool:
+        """Whether the folder at this path is one the watch holds (by device and inode: a path may
+        name another folder since)."""
+        try:
+            status = os.lstat(folder)
+        except OSError:
+            return True  # gone: nothing to watch
+        return (status.st_dev, status.st_ino) in self._inodes
 
     def _read_events(self) -> set[str]:
         """Drain the events; the kinds of look they call for."""
@@ -300,7 +353,7 @@ class FolderWatch:
                         kinds.add(EVERYTHING)  # events were lost: walk everything, the player stopped
                         self._hold()
                     elif mask & IN_IGNORED:
-                        self._folders.pop(watch, None)  # the folder is gone
+                        self._forget(watch)  # the folder is gone
                     elif watch in self._folders:
                         kinds |= self._note(watch, mask, os.fsdecode(name))
         return kinds
@@ -324,6 +377,8 @@ class FolderWatch:
             return {HELD_OPEN, FILES, WRITTEN} if mask & IN_MODIFY else set()
         if status.st_uid == self.disk.uid and not own and not self.disk.over(len(self._entries)):
             self._entries[path] = None
+        if own and mask & IN_CREATE and stat.S_ISDIR(status.st_mode):
+            return self._made_folder(path)
         if own or path in self._entries:
             return self._written(path, status) if mask & IN_MODIFY else {FILES}
         if status.st_uid == self.disk.uid:  # past the files limit: the walk says so
