@@ -8,10 +8,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from moocow.engine.errors import MoocowError
-from moocow.engine.game import Codes, Game
-from moocow.engine.params import Param
-from moocow.plugins.hookspecs import hookimpl
+from moocow import Codes, Game, MoocowError, Param, hookimpl
 
 DIGITS = "0123456789"
 

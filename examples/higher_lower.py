@@ -9,12 +9,7 @@ from functools import cached_property
 
 import numpy as np
 
-from moocow.engine.errors import MoocowError, quoted
-from moocow.engine.feedback import FeedbackModel
-from moocow.engine.game import Codes, Game
-from moocow.engine.guess_rule import GuessRule
-from moocow.engine.params import Param
-from moocow.plugins.hookspecs import hookimpl
+from moocow import Codes, FeedbackModel, Game, GuessRule, MoocowError, Param, hookimpl, quoted
 
 LOWER, HIGHER, EQUAL = 0, 1, 2
 WORDS = ("lower", "higher", "equal")
@@ -27,6 +22,7 @@ class Direction(FeedbackModel):
     keeps it: renaming numbers changes their order."""
 
     kind = "direction"
+    part_names = WORDS  # the page's legend and score buttons say these, not 0, 1, 2
     size = 3
     win = EQUAL
     symmetric = False
@@ -83,6 +79,10 @@ class HigherLower(Game):
 
     def format_code(self, code: np.ndarray) -> str:
         return str(int(code[0]) + 1)
+
+    def pieces(self) -> Sequence[str]:
+        """Every number a key on the phone page, past the 36 symbols a game gets by default."""
+        return [str(number) for number in range(1, self.values["n"] + 1)]
 
     @cached_property
     def guess_rule(self) -> GuessRule | None:

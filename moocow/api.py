@@ -52,7 +52,7 @@ def load_strategy(spec: str | Strategy, **overrides: Any) -> Strategy:
     override of ``None`` is none (``evaluate(..., first=None)`` keeps the spec's own)."""
     given = {key: value for key, value in overrides.items() if value is not None}
     name, own = _given_values(spec)
-    cls = strategy_registry.STRATEGIES.get(name)
+    cls = strategy_registry.strategy_classes().get(name)
     params = {} if cls is None else {param.name: param for param in cls.params}
     for key, value in given.items():
         if own.get(key) is not None and key in params and _differ(params[key], name, own[key], value):
@@ -226,8 +226,8 @@ def describe_games() -> list[GameInfo]:
 
 
 def describe_strategies() -> list[StrategyInfo]:
-    """Every built-in strategy: name, summary, parameters with defaults."""
+    """Every strategy, built-in or a plugin's: name, summary, parameters with defaults."""
     return [
         StrategyInfo(name, cls.summary, {param.name: param.default for param in cls.params})
-        for name, cls in strategy_registry.STRATEGIES.items()
+        for name, cls in strategy_registry.strategy_classes().items()
     ]

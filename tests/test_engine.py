@@ -18,7 +18,7 @@ from moocow.engine.table import FeedbackTable
 from moocow.plugins.bottles import Bottles
 from moocow.plugins.digits import Digits
 from moocow.plugins.mastermind import Mastermind
-from moocow.plugins.strategy_registry import STRATEGIES, load_strategy, parse_strategy_spec
+from moocow.plugins.strategy_registry import BUILTIN_STRATEGIES, load_strategy, parse_strategy_spec
 
 BUILT_IN = ["entropy", "expected", "first", "minmax", "parts", "random"]
 SMALL_GAMES = [Mastermind(pegs=3, colors=4), Digits(length=3, symbols=5), Bottles(n=5)]
@@ -157,7 +157,7 @@ def test_unknown_strategy_and_bad_opening() -> None:
 
 def test_the_registry_reads_every_strategy_spec() -> None:
     """One parser for every caller: only ``tree`` takes a bare value."""
-    assert set(STRATEGIES) == {*BUILT_IN, "tree"}
+    assert set(BUILTIN_STRATEGIES) == {*BUILT_IN, "tree"}
     assert parse_strategy_spec("tree:/trees/a,b.json") == ("tree", {"path": "/trees/a,b.json"})
     assert parse_strategy_spec("tree:path=/trees/a=b.json") == ("tree", {"path": "/trees/a=b.json"})
     assert parse_strategy_spec("minmax:first=1122") == ("minmax", {"first": "1122"})

@@ -80,8 +80,10 @@ def _reference(game: Game, guess: int, secret: int) -> int:
 @pytest.mark.parametrize("spec", GAMES)
 def test_score_is_the_feedback_with_the_table_and_without(spec: str) -> None:
     """A fresh game (no table) scores the pair itself; the cached game, once its table exists,
-    reads it (held or not): the values are the game's feedback either way."""
-    fresh = make_game(spec)
+    reads it (held or not): the values are the game's feedback either way. (A spec's game is made
+    once a process, so the fresh one is made by its class.)"""
+    made = make_game(spec)
+    fresh = type(made)(**made.values)
     pairs = _pairs(fresh, 1)
     assert [fresh.score(guess, secret) for guess, secret in pairs] == [
         _reference(fresh, guess, secret) for guess, secret in pairs

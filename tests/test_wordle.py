@@ -13,7 +13,7 @@ from moocow.engine.evaluation import evaluate
 from moocow.engine.feedback import Counts, Marks
 from moocow.engine.position import Position
 from moocow.engine.table import FeedbackTable
-from moocow.plugins import load_game
+from moocow.plugins import PLUGINS, load_game
 from moocow.plugins.kernel.entries import MARKS_INTO
 from moocow.plugins.mastermind import Mastermind
 from moocow.plugins.strategy_registry import load_strategy
@@ -122,6 +122,7 @@ def test_the_official_lists_come_from_the_extra() -> None:
 def test_without_the_extra_the_official_lists_are_one_line(monkeypatch) -> None:
     official.official_lists.cache_clear()
     monkeypatch.setattr(official.importlib.util, "find_spec", lambda name: None)
+    monkeypatch.setattr(PLUGINS, "made", {})  # made anew, as in a process without the extra
     try:
         with pytest.raises(MoocowError, match=r"pip install 'moocow\[wordle\]'"):
             load_game("wordle:list=official,hard=true")

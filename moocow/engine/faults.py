@@ -18,17 +18,22 @@ from typing import Any
 from moocow.engine.errors import MoocowError, one_line
 
 OWNER = "_moocow_owner"
-"""The attribute naming the game a feedback model or guess rule was handed over by."""
+"""The attribute naming the game a feedback model or guess rule was handed over by, or the plugin
+that registered a strategy."""
 
 
 def owner_of(part: object) -> str:
-    """The name a fault of ``part`` (a game, its feedback model or its guess rule) is told under."""
+    """The name a fault of ``part`` (a game, its feedback model or its guess rule, a plugin's
+    strategy) is told under: the name it was given (``OWNER``), else its spec, else its class."""
+    given = getattr(part, OWNER, None)
+    if given is not None:  # a plugin's strategy: named with its plugin (``strategy_registry``)
+        return str(given)
     if hasattr(type(part), "spec"):  # a game: its spec, as every other message about it
         try:
             return str(part.spec)  # type: ignore[attr-defined]
         except Exception:  # a plugin's own parameters that cannot be written
             return type(part).__name__
-    return getattr(part, OWNER, None) or f"{type(part).__module__}.{type(part).__qualname__}"
+    return f"{type(part).__module__}.{type(part).__qualname__}"
 
 
 def owned(part: Any, game: object) -> Any:

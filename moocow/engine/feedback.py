@@ -52,6 +52,10 @@ class FeedbackModel(ABC):
     invariant_under: frozenset[str]
     """The relabellings (applied to guess and secret alike) that leave every value unchanged:
     counts carry no places, so permuting the places can keep them; marks move with their places."""
+    part_names: ClassVar[tuple[str, ...]] = ()
+    """What each value of a part is called (a plugin's own kind: ``("lower", "higher", "equal")``),
+    so that pages show a legend and label each score in the kind's own words; empty: a value is
+    shown as ``format`` writes it, with ``describe`` for a legend."""
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         """A plugin's own model is someone else's code: whatever its methods raise is one line."""
@@ -193,6 +197,7 @@ class Marks(FeedbackModel):
     ``GYBBB`` is ``2 * 81 + 1 * 27``; the win, all green, is ``3 ** length - 1``."""
 
     kind = "marks"
+    part_names = MARK_NAMES
 
     def __init__(self, length: int) -> None:
         self.length = int(length)

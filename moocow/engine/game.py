@@ -9,7 +9,7 @@ forms people type; everything else (candidate sets, tables, strategies, evaluati
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -29,6 +29,7 @@ from moocow.engine.errors import MoocowError, quoted
 from moocow.engine.faults import guard_own_methods
 from moocow.engine.feedback import Counts, FeedbackModel
 from moocow.engine.params import Param, bind, format_spec
+from moocow.engine.pieces import derive_pieces
 
 if TYPE_CHECKING:
     from moocow.engine.guess_rule import GuessRule
@@ -43,7 +44,7 @@ _CHECKED_METHODS = {"feedback": checked_feedback, "parse_code": checked_parse, "
 GUARDED_METHODS = (
     "code_length", "build_secrets", "build_guesses", "feedback_form", "move_distance",
     "feedback_values", "feedback_model", "guess_rule", "not_a_guess", "format_feedback",
-    "parse_feedback", "score", "guess_index",
+    "parse_feedback", "score", "guess_index", "pieces",
 )  # fmt: skip
 """The rest of what a game may supply or override: whatever they raise is one line naming the
 game (``engine.faults``)."""
@@ -180,6 +181,14 @@ class Game(ABC):
     def move_distance(self, previous: np.ndarray, guesses: Codes) -> np.ndarray | None:
         """Effort of turning ``previous`` into each guess (``None``: the game has no such notion)."""
         return None
+
+    def pieces(self) -> Sequence[str] | None:
+        """What a person taps for each symbol ``0, 1, ...`` on the phone page (``"7"``, ``"red"``),
+        so that a guess is entered by taps; ``format_code`` must write a code as its pieces, one
+        after another or with a separator (``red-blue``). By default read from ``format_code`` when
+        the symbols are at most 36 of at most 3 characters (``engine.pieces``); ``None``: the page
+        asks for the guess to be typed. Override it to offer more, or other, keys."""
+        return derive_pieces(self)
 
     # ------------------------------------------------------------------ spaces, cached
     @cached_property

@@ -41,6 +41,12 @@ class Param:
     choices: tuple[str, ...] | None = None
     """Accepted values for strings."""
 
+    @property
+    def free_text(self) -> bool:
+        """A string of no fixed choices, so it may name a file (``words:file=PATH``): a web page may
+        not set it, and a game is kept by the file's absolute path, not by the text."""
+        return self.type is str and self.choices is None
+
     def convert(self, value: Any, owner: str) -> Any:
         """Turn ``value`` (text or already typed) into this parameter's type, or explain why not."""
         where = f"{owner}: parameter {self.name}"

@@ -14,6 +14,7 @@ full scoring would exceed it scores a smaller, deterministic set of guesses and 
 
 from __future__ import annotations
 
+import reprlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -23,6 +24,7 @@ import numpy as np
 
 from moocow.engine.cost import duration, scoring_seconds
 from moocow.engine.errors import MoocowError
+from moocow.engine.faults import owner_of
 from moocow.engine.game import Game
 from moocow.engine.opening import absent_symbol_guesses, later_guesses, opening_guesses
 from moocow.engine.params import Param, bind, format_spec
@@ -105,8 +107,9 @@ class Strategy(ABC):
 
     def decide(self, position: Position) -> int:
         """The guess index to play in ``position`` (cached: positions reached twice are decided once)."""
-        if position.is_start and self.values["first"] is not None:
-            return position.game.guess_index(self.values["first"])
+        first = self.values.get("first")  # a plugin's strategy may have no such parameter
+        if position.is_start and first is not None:
+            return position.game.guess_index(first)
         if len(position.candidates) == 1:
             return int(position.candidate_guesses[0])
         return self._decided(position)[0]
@@ -121,8 +124,19 @@ class Strategy(ABC):
         decision = self._decisions.get(key)
         if decision is None:
             guess, note = self.choose_noted(position)
-            decision = self._decisions[key] = (int(guess), note)
+            decision = self._decisions[key] = (self._guess_index(position, guess), note)
         return decision
+
+    def _guess_index(self, position: Position, guess: object) -> int:
+        """``choose``'s answer, if it is a guess index: a plugin's strategy answers here, and a
+        wrong answer is one line naming it rather than a wrong guess or an ``IndexError`` later."""
+        count = len(position.game.guesses)
+        if isinstance(guess, int | np.integer) and not isinstance(guess, bool) and 0 <= guess < count:
+            return int(guess)
+        shown = " ".join(reprlib.repr(guess).split())  # one line, however long or wide the value
+        raise MoocowError(
+            f"{owner_of(self)}: its choose returned {shown}, not a guess index (0 to {count - 1})"
+        )
 
     @abstractmethod
     def choose(self, position: Position) -> int:
@@ -331,5 +345,5 @@ class Parts(HeuristicStrategy):
 
 def check_opening(strategy: Strategy, game: Game) -> None:
     """Fail early, in one line, when a strategy's fixed first guess is not a guess of ``game``."""
-    if strategy.values["first"] is not None:
+    if strategy.values.get("first") is not None:
         game.guess_index(strategy.values["first"])

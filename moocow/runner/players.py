@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from moocow.engine.errors import MoocowError
-from moocow.plugins.strategy_registry import STRATEGIES, load_strategy, parse_strategy_spec
+from moocow.plugins.strategy_registry import load_strategy, parse_strategy_spec, strategy_classes
 from moocow.runner.files import identity
 from moocow.runner.sandbox import bindable
 
@@ -69,7 +69,7 @@ def parse_player(source: str, name: str | None = None) -> PlayerSpec:
             raise MoocowError(f"player file {text!r} not found")
         command = (sys.executable, "-m", "moocow.runner.adapter", str(path.absolute()))
         return PlayerSpec(label, text, PlayerKind.MODULE, command, (own_files(path),))
-    if not any(c.isspace() for c in text) and parse_strategy_spec(text)[0] in STRATEGIES:
+    if not any(c.isspace() for c in text) and parse_strategy_spec(text)[0] in strategy_classes():
         load_strategy(text)  # parameter errors now, not in the middle of a tournament
         return PlayerSpec(label, text, PlayerKind.STRATEGY)
     command = program_command(text)
@@ -123,7 +123,7 @@ def program_command(text: str) -> tuple[str, ...]:
         if not path.is_file():
             raise MoocowError(f"player program {program!r} not found")
     elif shutil.which(program) is None:
-        known = ", ".join(sorted(STRATEGIES))
+        known = ", ".join(strategy_classes())
         raise MoocowError(f"player {text!r} is not a strategy ({known}), a .py file or a program on PATH")
     # absolute(), not resolve(): a venv's python is a symlink that must stay one
     return tuple(

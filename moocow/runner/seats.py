@@ -18,11 +18,12 @@ import time
 from abc import ABC, abstractmethod
 from pathlib import Path
 
+from moocow.engine.errors import MoocowError
 from moocow.engine.game import Game
 from moocow.engine.position import Position
 from moocow.engine.strategies import Strategy, check_opening
 from moocow.plugins import local_plugin_files
-from moocow.plugins.strategy_registry import load_strategy
+from moocow.plugins.strategy_registry import is_builtin, load_strategy
 from moocow.runner import protocol
 from moocow.runner.bacrunner import is_course_deck
 from moocow.runner.decks import load_deck
@@ -65,10 +66,14 @@ class Seat(ABC):
 
 
 class EngineSeat(Seat):
-    """A built-in strategy: follows the position and asks the strategy (decisions are cached)."""
+    """A strategy, built-in or a plugin's: follows the position and asks the strategy (decisions
+    are cached). A plugin's strategy that fails (its ``choose`` raised, or answered no guess)
+    loses the round with the reason, as a program that crashed does; a built-in's failure is
+    moocow's, and stops the run."""
 
     def __init__(self, strategy: Strategy) -> None:
         self.strategy = strategy
+        self._builtin = is_builtin(strategy)
         self.identity = protocol.Identity(strategy.spec, "moocow")
         self._checked: set[str] = set()
         self._position: Position | None = None
@@ -84,7 +89,12 @@ class EngineSeat(Seat):
         assert self._position is not None, "start_round comes first"
         if feedback is not None:
             self._position = self._position.after(self._last, feedback)
-        self._last = self.strategy.decide(self._position)
+        try:
+            self._last = self.strategy.decide(self._position)
+        except MoocowError as error:
+            if self._builtin:
+                raise
+            raise Foul(Failure.CRASH, str(error)) from None
         return Guess.of(self._position.game, self._last)
 
     def close(self) -> None:

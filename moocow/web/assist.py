@@ -18,7 +18,7 @@ from moocow.engine.errors import MoocowError, quoted
 from moocow.engine.position import wins
 from moocow.engine.wording import plural
 from moocow.play.assistant import LIST_LIMIT, Assistant, marked
-from moocow.play.pieces import alphabet
+from moocow.play.pieces import alphabet, separator
 from moocow.web.marks import feedback_data, has_tiles, model_data, read_pattern, tiles
 from moocow.web.moves import MAX_TYPED, Url, pieces, read_url, sent_whole, split_entry
 from moocow.web.offload import worked
@@ -43,7 +43,7 @@ def assist_reply(pairs: list[tuple[str, str]], json: bool) -> Reply:
         left = replay(assistant, url.moves)
     except MoocowError as error:
         return refusal(str(error))
-    typed = sent_whole(query, "guess", "p")
+    typed = sent_whole(query, "guess", "p", separator(game))
     try:
         if typed is not None:
             score = sent_whole(query, "score", "f") or ""
@@ -105,7 +105,7 @@ def board(assistant: Assistant, url: Url, left: list[int], pattern: str | None =
         "warning": None,
         **model_data(game),
         "moves": url.moves,
-        "alphabet": list(alphabet(game) or ""),
+        "alphabet": alphabet(game),
     }
     earlier = assistant.earlier_entry()
     if earlier is not None:

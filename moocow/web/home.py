@@ -9,7 +9,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from moocow.plugins import game_classes
-from moocow.plugins.strategy_registry import STRATEGIES
+from moocow.plugins.strategy_registry import strategy_classes
 from moocow.web.pages import link, page
 from moocow.web.specs import FILE_STRATEGIES
 
@@ -31,7 +31,7 @@ def home_page(request: Request) -> Response:
             {"game": spec, "assist": link("/assist", {"game": spec}), "play": link("/play", {"game": spec})}
             for spec in SUGGESTED
         ],
-        "strategies": [name for name in STRATEGIES if name not in FILE_STRATEGIES],
+        "strategies": [name for name in strategy_classes() if name not in FILE_STRATEGIES],
         "trees": [
             {"name": path.name, "link": f"/tree?file={number}"}
             for number, path in enumerate(request.app.state.trees)

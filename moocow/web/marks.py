@@ -12,26 +12,51 @@ from __future__ import annotations
 from typing import Any
 
 from moocow.engine.errors import MoocowError, quoted
-from moocow.engine.feedback import MARK_LETTERS, MARK_NAMES
+from moocow.engine.feedback import MARK_LETTERS, MARK_NAMES, Counts
 from moocow.engine.game import Game
 from moocow.engine.position import wins
 from moocow.web.moves import Url
 
+BUILT_IN = ("counts", "marks")
+"""The kinds the pages draw themselves (a number pad, tiles); any other is a plugin's own."""
+
 
 def model_data(game: Game) -> dict[str, Any]:
-    """The feedback model as a client reads it: ``kind`` (``counts`` or ``marks``), the counts'
-    field names (none for marks), and how a value is typed."""
+    """The feedback model as a client reads it: ``kind`` (``counts``, ``marks`` or a plugin's own),
+    the counts' field names (none for marks), how a value is typed, and for a plugin's own kind its
+    ``legend``: the names of its parts' values (``part_names``), so its scores are read in its words."""
     model = game.feedback_model
+    own = model.kind not in BUILT_IN
     return {
         "kind": model.kind,
+        "own_kind": own,
         "fields": list(game.feedback_fields) if model.kind == "counts" else [],
         "typed": model.describe(),
+        "legend": list(model.part_names) if own else [],
+        "example": model.format(model.values()[0]) if own else "",
     }
 
 
 def feedback_data(game: Game, value: int) -> dict[str, Any]:
-    """One value: as the game writes it and as its parts."""
-    return {"feedback": game.format_feedback(value), "parts": list(game.feedback_model.parts(value))}
+    """One value: as the game writes it, as its parts, and named (``label``, for the buttons)."""
+    return {
+        "feedback": game.format_feedback(value),
+        "parts": list(game.feedback_model.parts(value)),
+        "label": feedback_label(game, value),
+    }
+
+
+def feedback_label(game: Game, value: int) -> str:
+    """A value in words: each count with its field (``1 bulls, 2 cows``), each part by the model's
+    name for it (``green, grey``; a plugin's ``lower``), else as the game writes it."""
+    model = game.feedback_model
+    parts = model.parts(value)
+    if isinstance(model, Counts):
+        return ", ".join(f"{count} {field}" for count, field in zip(parts, model.fields, strict=True))
+    names = model.part_names
+    if names and all(0 <= part < len(names) for part in parts):
+        return ", ".join(names[part] for part in parts)
+    return game.format_feedback(value)
 
 
 def has_tiles(game: Game) -> bool:

@@ -16,7 +16,7 @@ from starlette.datastructures import QueryParams
 
 from moocow.engine.errors import MoocowError, quoted
 from moocow.engine.game import Game
-from moocow.play.pieces import alphabet, next_pieces
+from moocow.play.pieces import keyboard, next_pieces
 from moocow.web.pages import link
 
 MAX_MOVES = 40
@@ -60,21 +60,26 @@ def pieces(
 ) -> dict[str, Any]:
     """What can be tapped next: each piece as a link adding it, and links taking pieces back;
     ``finish`` makes the link of a guess's last piece (a game against the computer plays it);
-    ``allowed`` masks the guesses a rule leaves (hard mode offers only pieces of legal guesses)."""
-    letters = alphabet(game)
-    offered = next_pieces(game, url.typed, allowed) if letters is not None else []
+    ``allowed`` masks the guesses a rule leaves (hard mode offers only pieces of legal guesses).
+    ``typed_pieces`` is the partial guess cut into its pieces (``10`` is one piece of a number)."""
+    board = keyboard(game)
+    offered = next_pieces(game, url.typed, allowed) if board is not None else []
+    typed = board.split(url.typed) if board is not None else list(url.typed)
+    join = board.join if board is not None else "".join
 
     def adding(piece: str) -> str:
-        typed = url.typed + piece
-        return finish(typed) if finish is not None and len(typed) == game.code_length else url.to(typed=typed)
+        text = join([*typed, piece])
+        whole = len(typed) + 1 == game.code_length
+        return finish(text) if finish is not None and whole else url.to(typed=text)
 
     return {
-        "tappable": letters is not None,
+        "tappable": board is not None,
         "typed": url.typed,
+        "typed_pieces": typed,
         "length": game.code_length,
         "pieces": [{"piece": piece, "link": adding(piece)} for piece in offered],
-        "all": list(letters or ""),
-        "back": url.to(typed=url.typed[:-1]) if url.typed else None,
+        "all": board.all if board is not None else [],
+        "back": url.to(typed=join(typed[:-1])) if url.typed else None,
         "clear": url.to(typed="") if url.typed else None,
     }
 
@@ -85,11 +90,11 @@ def split_entry(typed: str) -> tuple[str, str]:
     return guess, score.strip()
 
 
-def sent_whole(query: Mapping[str, str], name: str, place: str) -> str | None:
+def sent_whole(query: Mapping[str, str], name: str, place: str, separator: str = "") -> str | None:
     """A guess or a score sent whole: typed (``name=``), or picked place by place without
     JavaScript (``place`` and its number: ``p0=A&p1=C...`` for pieces, ``f0=G&f1=B...`` for
     Wordle's marks; up to the first place missing), so that a guess is one step of the browser's
-    history and not one a tap."""
+    history and not one a tap (``separator``: what stands between places as the game writes them)."""
     if name in query:
         return query[name]
     picked = []
@@ -98,4 +103,4 @@ def sent_whole(query: Mapping[str, str], name: str, place: str) -> str | None:
         if piece is None:
             break
         picked.append(piece)
-    return "".join(picked) if picked else None
+    return separator.join(picked) if picked else None

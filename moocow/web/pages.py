@@ -43,7 +43,19 @@ def environment() -> jinja2.Environment:
         undefined=jinja2.StrictUndefined,
     )
     env.filters["count"] = lambda number: f"{number:,}"
+    env.filters["pieces"] = code_pieces
     return env
+
+
+def code_pieces(text: str, pieces: list[str]) -> list[str]:
+    """A code's text cut into the game's pieces to show each as one (``10`` is one number, not two
+    digits): the longest piece that starts the rest each time, else one character (a separator)."""
+    cut: list[str] = []
+    while text:
+        part = max((piece for piece in pieces if text.startswith(piece)), key=len, default=text[0])
+        cut.append(part)
+        text = text[len(part) :]
+    return cut
 
 
 def wants_json(request: Request) -> bool:

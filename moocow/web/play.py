@@ -17,7 +17,7 @@ from moocow.engine.game import Game
 from moocow.engine.position import Position
 from moocow.engine.wording import plural
 from moocow.play.opponent import deal_secret, scored
-from moocow.play.pieces import alphabet
+from moocow.play.pieces import alphabet, separator
 from moocow.web.ends import Ends, address
 from moocow.web.marks import feedback_data, model_data
 from moocow.web.moves import MAX_TYPED, Url, pieces, read_url, sent_whole
@@ -71,7 +71,7 @@ def play_reply(pairs: list[tuple[str, str]], json: bool, key: bytes, now: int) -
         played, solved, position = replay(game, secret, url.moves)
     except MoocowError as error:
         return refusal(str(error))
-    typed = sent_whole(query, "guess", "p")
+    typed = sent_whole(query, "guess", "p", separator(game))
     allowed = None if position is None else position.allowed
     data = board(game, url, played, solved, query.get("end") == "1", allowed)
     if typed is not None and not data["over"]:
@@ -147,7 +147,7 @@ def board(
         "result": f"Solved in {count} {plural(count, 'guess')}." if solved else None,
         "moves": url.moves,
         "token": url.base["t"],
-        "alphabet": list(alphabet(game) or ""),
+        "alphabet": alphabet(game),
         "undo": url.to(moves=url.moves[:-1]) if url.moves and not over else None,
         "give_up": None if over else url.to(end="1"),
         "again": Url(PATH, {"game": game.spec}).to(),

@@ -67,7 +67,7 @@ def made_game(spec: str) -> Game:
         kinds = {param.name: param for param in cls.params}
         for key in arguments:
             param = kinds.get(key)
-            if param is not None and param.type is str and param.choices is None:
+            if param is not None and param.free_text:
                 raise MoocowError(f"{name}: parameter {key} names a file, which the web page does not open")
     game = make_game(text)
     refusal = _known.get(game.spec)

@@ -18,9 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from moocow.engine.errors import MoocowError
-from moocow.engine.game import Codes, Game
-from moocow.plugins.hookspecs import hookimpl
+from moocow import Codes, Game, MoocowError, hookimpl
 
 ALPHABET = "abcdefghijklmnopqrstuvwxyz"
 WORDS = Path(__file__).with_name("words.txt")

@@ -16,11 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from moocow.engine.errors import MoocowError
-from moocow.engine.feedback import Marks
-from moocow.engine.game import Codes, Game
-from moocow.engine.params import Param
-from moocow.plugins.hookspecs import hookimpl
+from moocow import Codes, Game, Marks, MoocowError, Param, hookimpl
 
 COLOURS = "123456789"
 GREY, YELLOW, GREEN = 0, 1, 2
