@@ -24,7 +24,10 @@ player talks to the runner over its standard input and output and needs no socke
 and ``socketpair`` are refused, whatever the family. (Python's ``asyncio`` makes a socket pair for
 its event loop, so an ``asyncio`` player does not start.)
 No player needs any of these, so the filter refuses them with ``EPERM`` (an error a program can
-report, not a kill) and allows everything else.
+report, not a kill) and allows everything else. bubblewrap installs it with ``--seccomp FD``
+(``filter_descriptor``) at the ``namespaces`` level; at the ``user`` level, where there is no
+bubblewrap, the launcher reads it from the same kind of descriptor and installs it itself
+(``launch.install_filter``), just before the player starts.
 
 Where no cgroup counts a player's CPU time (the ``user`` level, Gradescope's), a child the kernel
 reaps at once takes its time with it: a parent that sets ``SA_NOCLDWAIT`` (which no ``/proc`` file
@@ -33,10 +36,7 @@ read neither the action passed to ``rt_sigaction`` nor count what exits, so ther
 (``new_processes=False``) it refuses making a process: ``fork``, ``vfork``, ``clone`` without
 ``CLONE_THREAD`` (``posix_spawn`` and ``clone(CLONE_VM)`` included) and ``clone3``, which gets
 ``ENOSYS`` so that the C library makes its threads with ``clone`` instead. Threads stay: a thread's
-time stays in its process's count after it ends. bubblewrap installs it with ``--seccomp FD``
-(``filter_descriptor``) at the ``namespaces`` level; at the ``user`` level, where there is no
-bubblewrap, the launcher reads it from the same kind of descriptor and installs it itself
-(``launch.install_filter``), just before the player starts.
+time stays in its process's count after it ends.
 
 Calls made in another convention than the machine's own (32-bit ``int 0x80``, x32 on x86_64) have
 other numbers, which the filter would not recognise, so they are all refused.
