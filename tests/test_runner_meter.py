@@ -186,8 +186,8 @@ def test_disk_is_added_up_over_what_the_user_id_made_wherever_it_may_write(tmp_p
         os.chown(path, uid, uid, follow_symlinks=False)
     blocks = sum(os.lstat(path).st_blocks * 512 for path in mine)
     assert blocks >= 8192 + 4096 + 12288 + 4096
-    assert DiskScan(uid, [str(home)], [str(shared)]).held_bytes() == blocks
-    assert DiskScan(uid + 1, [], [str(shared)]).held_bytes() == 0
+    assert DiskScan(uid, [str(home)], [str(shared)]).held().bytes == blocks
+    assert DiskScan(uid + 1, [], [str(shared)]).held().bytes == 0
 
 
 def test_where_disk_cannot_be_held_the_printed_limits_say_so() -> None:

@@ -109,14 +109,14 @@ class WordSource:
             raise MoocowError(f"cannot read word file {self.file!r}: {error.strerror}") from None
         if stat.S_ISDIR(status.st_mode):
             raise MoocowError(f"word file {self.file!r} is a folder, not a file of words")
-        return list(_read(resolved, self.file, self.minlen, self.maxlen, status.st_mtime_ns, status.st_size))
+        return list(_read(word_file_text(resolved, self.file), self.minlen, self.maxlen))
 
 
 @lru_cache(maxsize=4)
-def _read(path: Path, shown: str, minlen: int, maxlen: int, mtime_ns: int, size: int) -> tuple[str, ...]:
-    """Once per version of the file (``mtime_ns`` and ``size`` only key the cache); ``shown`` names
-    it. Its lines as ``open(..., encoding="utf-8")`` iterates them: split at LF, CRLF and CR only."""
-    text = word_file_text(path, shown)
+def _read(text: str, minlen: int, maxlen: int) -> tuple[str, ...]:
+    """The acceptable words of one version of a word file's text (the reader keeps one text object
+    per version, so this is worked out once each). Its lines as ``open(..., encoding="utf-8")``
+    iterates them: split at LF, CRLF and CR only."""
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     return tuple(word for word in (line.strip() for line in lines) if acceptable(word, minlen, maxlen))
 

@@ -79,10 +79,6 @@ class DiskScan:
         owned = self.shared_entries()
         return self.within([*self.homes, *owned])
 
-    def held_bytes(self) -> int:
-        """``held``'s bytes alone."""
-        return self.held().bytes
-
     def shared_entries(
         self, met: Callable[[str], None] | None = None, roots: Iterable[str] | None = None
     ) -> list[str]:
@@ -105,11 +101,12 @@ class DiskScan:
                     searched.append(path)
         return owned
 
-    def within(self, roots: Iterable[str], met: Callable[[str], None] | None = None) -> Held:
+    def within(self, roots: Iterable[str], met: Callable[[str], bool | None] | None = None) -> Held:
         """Blocks of ``roots`` and of everything below the folders among them, in bytes, each file
         once; roots that are gone count nothing. Each folder is passed to ``met`` before it is
         listed (the watch watches it there: what is made in it before is listed, what after is an
-        event). Stops once the entries walked pass the bound."""
+        event), and one it answers ``False`` is not listed. Stops once the entries walked pass the
+        bound."""
         counted: set[tuple[int, int]] = set()
         total = entries = 0
         folders: list[str] = []
@@ -124,8 +121,8 @@ class DiskScan:
                 folders.append(root)
         while folders and not self.over(entries):
             folder = folders.pop()
-            if met is not None:
-                met(folder)
+            if met is not None and met(folder) is False:
+                continue
             for path, found in _entries(folder):
                 entries += 1
                 total += _once(found, counted)

@@ -305,23 +305,19 @@ class FolderWatch:
         reached 133 MB first). Folders watched already are not entered again: each sends its own
         events, so a chain costs its length, not its square. What is found is growth until the next
         walk (counted twice if the walk meets it, never less); the work is paced as events are."""
-        folders, found = [path], 0
-        while folders and not self.disk.over(found):
-            folder = folders.pop()
-            if self._watching_now(folder):
-                continue
-            self._watch(folder, True)
-            with contextlib.suppress(OSError), os.scandir(folder) as entries:
-                for entry in entries:
-                    with contextlib.suppress(OSError):
-                        status = entry.stat(follow_symlinks=False)
-                        found += 1
-                        self._growth += status.st_blocks * 512
-                        if stat.S_ISDIR(status.st_mode):
-                            folders.append(entry.path)
-        if self.disk.over(found) or self._files.bytes + self._held_open + self._growth > self.limit:
+        made = self.disk.within([path], self._watch_new)
+        self._growth += made.bytes
+        if self.disk.over(made.entries) or self._files.bytes + self._held_open + self._growth > self.limit:
             return {FILES, WRITTEN}
         return {FILES}
+
+    def _watch_new(self, folder: str) -> bool:
+        """Watch a folder of the player's not watched yet, to be listed; one watched already is
+        passed over."""
+        if self._watching_now(folder):
+            return False
+        self._watch(folder, True)
+        return True
 
     def _forget(self, watch: int) -> None:
         """A watch the kernel has dropped (its folder is gone)."""
