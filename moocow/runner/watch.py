@@ -300,11 +300,12 @@ class FolderWatch:
         return set()
 
     def _made_folder(self, path: str) -> set[str]:
-        """A folder the player made: watched at once, with the folders it made in it meanwhile (a
-        chain of 300 nested folders waited for a walk to be watched, and a burst in the deepest
-        reached 133 MB first). Folders watched already are not entered again: each sends its own
-        events, so a chain costs its length, not its square. What is found is growth until the next
-        walk (counted twice if the walk meets it, never less); the work is paced as events are."""
+        """A folder the player made, in its folders or in one anyone may write to: watched at once,
+        with the folders made in it meanwhile (a chain of 300 nested folders waited for a walk to be
+        watched, and a burst in the deepest reached 133 MB first). Folders watched already are not
+        entered again: each sends its own events, so a chain costs its length, not its square. What
+        is found is growth until the next walk (counted twice if the walk meets it, never less); the
+        work is paced as events are."""
         made = self.disk.within([path], self._watch_new)
         self._growth += made.bytes
         if self.disk.over(made.entries) or self._files.bytes + self._held_open + self._growth > self.limit:
@@ -373,9 +374,10 @@ class FolderWatch:
             return {HELD_OPEN, FILES, WRITTEN} if mask & IN_MODIFY else set()
         if status.st_uid == self.disk.uid and not own and not self.disk.over(len(self._entries)):
             self._entries[path] = None
-        if own and mask & IN_CREATE and stat.S_ISDIR(status.st_mode):
-            return self._made_folder(path)
-        if own or path in self._entries:
+        mine = own or path in self._entries
+        if mine and mask & IN_CREATE and stat.S_ISDIR(status.st_mode):
+            return self._made_folder(path)  # in its home or where anyone may write: watched at once
+        if mine:
             return self._written(path, status) if mask & IN_MODIFY else {FILES}
         if status.st_uid == self.disk.uid:  # past the files limit: the walk says so
             return {FILES, WRITTEN} if mask & IN_MODIFY else {FILES}
