@@ -370,6 +370,22 @@ def test_local_plugin_file_registers_its_game(tmp_path: Path):
     assert not any("coin" in line for line in plugin_errors())
 
 
+def test_a_named_file_whose_game_is_turned_away_is_refused_as_a_strategy_is(tmp_path: Path):
+    """One rule for a file named with ``--plugin``: a game it registers under a built-in's name is
+    status 2 in one line, as such a strategy is, and the file is left out; the built-in stays."""
+    from typer.testing import CliRunner
+
+    from moocow.cli import app
+
+    path = write(tmp_path, "mine.py", GOOD_FILE.replace('name = "coin"', 'name = "bottles"')).resolve()
+    result = CliRunner().invoke(app, ["--plugin", str(path), "evaluate", "bottles:n=3"])
+    assert result.exit_code == 2, (result.stdout, result.stderr)
+    refused = "game 'bottles' ignored: already registered by plugin moocow.plugins.bottles"
+    assert result.stderr.splitlines() == [f"error: plugin {path}: {refused}"]
+    assert not get_plugin_manager().has_plugin(str(path))
+    assert game_classes()["bottles"].__module__ == "moocow.plugins.bottles"
+
+
 def test_broken_plugin_file_is_one_recorded_line_and_others_still_work(tmp_path: Path):
     register(GamesPlugin(Pick))
     broken = write(tmp_path, "broken.py", BROKEN_FILE)

@@ -135,7 +135,8 @@ def load_plugin_file(path: str | os.PathLike[str], strict: bool = False) -> None
     A file that fails to load (not Python, no hook, its import raised) is recorded as a broken
     plugin (``plugin_errors``); ``strict`` raises ``MoocowError`` instead: a file a person named
     on the command line did not do what they asked, and a warning scrolled past unread. So does,
-    then, a strategy it registers that is refused (its name a built-in's, say), the file left out."""
+    then, a game or strategy it registers that is turned away (its name a built-in's, say), the
+    file left out: one rule for both kinds."""
     manager = get_plugin_manager()
     problem = manager.load_file(path)
     if strict and problem is not None:
@@ -144,7 +145,7 @@ def load_plugin_file(path: str | os.PathLike[str], strict: bool = False) -> None
     if strict and manager.has_plugin(name := str(Path(path).resolve())):
         from moocow.plugins.strategy_registry import strategy_problems
 
-        refused = strategy_problems(name)
+        refused = [*PLUGINS.registry().problems(name), *strategy_problems(name)]
         if refused:
             manager.unregister(name=name)
             raise MoocowError(refused[0])

@@ -20,14 +20,23 @@ class GameRegistry:
 
     classes: dict[str, type[Game]]
     """Game classes by name, sorted by name."""
-    errors: tuple[str, ...]
-    """``plugin NAME: ...`` lines, in registration order."""
+    refused: tuple[tuple[str, str], ...]
+    """The plugin and the ``plugin NAME: ...`` line of each class or hook turned away, in order."""
+
+    @property
+    def errors(self) -> tuple[str, ...]:
+        """The lines of ``refused``."""
+        return tuple(line for _, line in self.refused)
+
+    def problems(self, plugin: str) -> list[str]:
+        """The lines of ``plugin``'s classes and hook turned away."""
+        return [line for owner, line in self.refused if owner == plugin]
 
 
 def collect_games(manager: pluggy.PluginManager) -> GameRegistry:
     """Call every ``register_games`` implementation and keep the classes that pass the checks."""
     found = collect_registered(manager, "register_games", "game", checked_game_class)
-    return GameRegistry(found.classes, found.errors)
+    return GameRegistry(found.classes, found.refused)
 
 
 def checked_game_class(cls: object) -> type[Game]:
