@@ -419,11 +419,12 @@ def test_memory_spread_over_children_loses_the_round_as_memory(course: Path) -> 
     assert [r.failure for r in mine] == ["memory", "memory"]
 
 
-def test_cpu_spread_over_children_loses_the_round_as_cpu_quickly(course: Path) -> None:
-    """Four spinning children, 0.3 s of CPU per guess, ten times that on the clock: lost as ``cpu``, fast."""
+def test_cpu_spread_over_children_loses_the_round_as_cpu_before_the_clock(course: Path) -> None:
+    """Four spinning children, 0.3 s of CPU per guess, ten times that on the clock: lost as ``cpu``,
+    so the CPU the children spent was seen before the clock ran out (however loaded the machine)."""
     mine, _, _ = play_limits("cpu", replace(FAST, guess_cpu=0.3, guess_seconds=3))
     assert [r.failure for r in mine] == ["cpu", "cpu"]
-    assert all(r.seconds < 2 for r in mine)
+    assert all("over 0.3 s of CPU per guess" in (r.reason or "") for r in mine), mine
 
 
 def test_a_fork_bomb_is_bounded_by_the_process_limit(course: Path) -> None:

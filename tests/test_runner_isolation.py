@@ -104,11 +104,11 @@ def test_the_rounds_time_counts_every_answer_however_quick() -> None:
 
 
 def test_cpu_limit_trips_before_a_generous_wall_clock() -> None:
-    """A player burning CPU is stopped by its CPU allowance, even with ten times as long on the clock."""
+    """A player burning CPU is stopped by its CPU allowance, with ten times as long on the clock: a
+    ``cpu`` failure, not a ``timeout`` (a wall-clock bound here would fail on a loaded machine)."""
     outcome = play([module("spin.py")], rounds=1, limits=replace(FAST, guess_seconds=3))
     (result,) = outcome.results
     assert result.failure == "cpu" and "over 0.3 s of CPU per guess" in (result.reason or "")
-    assert result.seconds < 2
 
 
 def test_mercy_limit_ends_a_round_that_never_finds_the_secret() -> None:

@@ -6,6 +6,7 @@ and a file cut short, are refused by ``verify`` (1) and ``--resume`` (2), naming
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 from pathlib import Path
 
@@ -48,6 +49,23 @@ def resume(results: Path, key_file: Path | None) -> Result:
 
 def lines_of(results: Path) -> list[bytes]:
     return results.read_bytes().splitlines(keepends=True)
+
+
+def test_each_line_signs_the_one_before_it_as_docs_runner_md_says(signed: tuple[Path, Path]) -> None:
+    """The chain worked out here with ``hmac`` alone, as docs/runner.md describes it: a line's
+    signature is HMAC-SHA256 under the key of the previous line's signature (empty for the first),
+    a newline, and the line up to its ``"hmac"`` field, closed with ``}``. A file whose lines are
+    signed without the one before would pass every check that reads the file with moocow's own
+    code."""
+    results, _ = signed
+    before = ""
+    for line in lines_of(results):
+        text = line.decode("utf-8").rstrip("\n")
+        body, separator, tail = text.rpartition(', "hmac": "')
+        assert separator and tail.endswith('"}'), text
+        expected = hmac.new(KEY, f"{before}\n{body}}}".encode(), hashlib.sha256).hexdigest()
+        assert tail[:-2] == expected, text
+        before = expected
 
 
 def test_a_sound_file_verifies_and_resumes(signed: tuple[Path, Path]) -> None:

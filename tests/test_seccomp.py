@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import platform
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -451,3 +452,60 @@ def test_a_filter_the_kernel_refuses_is_found_before_any_player_starts(
     assert (started.returncode, started.stdout) == (126, "")
     monkeypatch.undo()
     assert sandbox.filter_absence(Confinement.USER) is None  # the real filter installs here
+
+
+# ---------------------------------------------------------------------- the deny list, by name
+REFUSED_BY_NAME = [
+    *["flock", "inotify_init", "inotify_add_watch", "inotify_init1", "fanotify_init", "fanotify_mark"],
+    *["add_key", "request_key", "keyctl"],  # named keyrings
+    *["io_uring_setup", "io_uring_enter", "io_uring_register", "io_setup", "io_submit"],  # no waiting
+    *["shmget", "shmat", "shmctl", "shmdt", "semget", "semop", "semctl", "semtimedop"],  # System V
+    *["msgget", "msgsnd", "msgrcv", "msgctl"],  # System V's queues
+    *["socket", "socketpair"],  # descriptors in flight, socket buffers
+]
+"""Every call the filter refuses whatever its arguments, by name: docs/runner.md's channels."""
+CALL_NUMBERS = {
+    "x86_64": dict(
+        flock=73, inotify_init=253, inotify_add_watch=254, inotify_init1=294, fanotify_init=300,
+        fanotify_mark=301, add_key=248, request_key=249, keyctl=250, io_uring_setup=425,
+        io_uring_enter=426, io_uring_register=427, io_setup=206, io_submit=209, shmget=29, shmat=30,
+        shmctl=31, shmdt=67, semget=64, semop=65, semctl=66, semtimedop=220, msgget=68, msgsnd=69,
+        msgrcv=70, msgctl=71, socket=41, socketpair=53, fcntl=72, preadv2=327, pwritev2=328, fork=57,
+        vfork=58, clone=56, clone3=435,
+    ),
+    "aarch64": dict(
+        flock=32, inotify_add_watch=27, inotify_init1=26, fanotify_init=262, fanotify_mark=263,
+        add_key=217, request_key=218, keyctl=219, io_uring_setup=425, io_uring_enter=426,
+        io_uring_register=427, io_setup=0, io_submit=2, shmget=194, shmat=196, shmctl=195, shmdt=197,
+        semget=190, semop=193, semctl=191, semtimedop=192, msgget=186, msgsnd=189, msgrcv=188,
+        msgctl=187, socket=198, socketpair=199, fcntl=25, preadv2=286, pwritev2=287, clone=220,
+        clone3=435,
+    ),
+}  # fmt: skip
+"""The kernel's numbers (asm/unistd_64.h, asm-generic/unistd.h; aarch64 has no inotify_init, fork
+or vfork), checked against the headers where the machine has them."""
+HEADERS = {
+    "x86_64": Path("/usr/include/x86_64-linux-gnu/asm/unistd_64.h"),
+    "aarch64": Path("/usr/include/asm-generic/unistd.h"),
+}
+
+
+@pytest.mark.parametrize("arch", sorted(seccomp.ARCHES))
+def test_the_deny_list_is_every_named_call_and_no_other(arch: str) -> None:
+    """Read by name, not by trying: a call dropped from the list (System V's, say) is caught here
+    even where the end-to-end tests have no way to try it."""
+    numbers, refused = CALL_NUMBERS[arch], seccomp.ARCHES[arch]
+    assert sorted(refused.refused) == sorted(numbers[name] for name in REFUSED_BY_NAME if name in numbers)
+    assert (refused.fcntl, refused.nowait_io) == (numbers["fcntl"], (numbers["preadv2"], numbers["pwritev2"]))
+    assert refused.forks == tuple(numbers[name] for name in ("fork", "vfork") if name in numbers)
+    assert (refused.clone, refused.clone3) == (numbers["clone"], numbers["clone3"])
+
+
+@pytest.mark.parametrize("arch", sorted(seccomp.ARCHES))
+def test_the_numbers_are_the_kernel_headers(arch: str) -> None:
+    if not HEADERS[arch].exists():
+        pytest.skip(f"no {HEADERS[arch]} on this machine")
+    text = HEADERS[arch].read_text()
+    found = re.findall(r"#define __NR(?:3264)?_(\w+)\s+(\d+)\b", text)  # fcntl is __NR3264_fcntl
+    defined = {name: int(number) for name, number in found}
+    assert {name: defined.get(name) for name in CALL_NUMBERS[arch]} == CALL_NUMBERS[arch]

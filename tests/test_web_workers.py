@@ -3,6 +3,7 @@ is worked out in a worker, bounded in memory, and a full queue is a one-line 503
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 
 import pytest
@@ -72,3 +73,16 @@ def test_a_full_queue_is_a_one_line_503(monkeypatch: pytest.MonkeyPatch) -> None
             assert response.status_code == 503, (twin, response.text)
             assert "the server is busy (0 big tasks running or waiting)" in response.text
     assert web.get("/").status_code == 200
+
+
+def test_the_queue_as_shipped_runs_one_task_a_core_and_lets_eight_wait() -> None:
+    """The server's own queue, with the defaults it ships with (every other test sets its own):
+    a place for each core this process may use and eight more, and the next is refused."""
+    queue = client().app.state.workers
+    cores = len(os.sched_getaffinity(0))
+    for _ in range(cores + 8):
+        queue.reserve()
+    with pytest.raises(
+        workers.Busy, match=rf"^the server is busy \({cores + 8} big tasks running or waiting\)"
+    ):
+        queue.reserve()

@@ -3,11 +3,11 @@
 Every evaluation, and every page whose game the cost model (``specs.page_seconds``) puts past
 ``specs.INLINE_SECONDS`` or does not know yet, runs in a process forked for it from a small server
 process that imported moocow once (multiprocessing's ``forkserver``: a fork, not a fresh
-interpreter's start and imports). At most ``RUNNING`` run at once and ``WAITING`` more wait; beyond that a
-visitor gets a one-line 503. Each process may map at most ``MEMORY`` bytes (``RLIMIT_AS``) and
-ends with its task, so whatever it held goes back to the system. It loads the server's plugins
-(its ``--plugin`` files, the entry points ``MOOCOW_LOAD_PLUGINS`` allows), so a plugin's game
-works there as in the server.
+interpreter's start and imports). At most one a core runs at once (``running_places``) and
+``WAITING`` more wait; beyond that a visitor gets a one-line 503. Each process may map at most
+``MEMORY`` bytes (``RLIMIT_AS``) and ends with its task, so whatever it held goes back to the
+system. It loads the server's plugins (its ``--plugin`` files, the entry points
+``MOOCOW_LOAD_PLUGINS`` allows), so a plugin's game works there as in the server.
 """
 
 from __future__ import annotations
@@ -23,8 +23,6 @@ from typing import Any
 
 from moocow.engine.errors import MoocowError, one_line
 
-RUNNING = 2
-"""Processes at work at once (the machine has two cores)."""
 WAITING = 8
 """Tasks that may wait for a process; more is refused with 503."""
 MEMORY = 3 << 29
@@ -35,6 +33,12 @@ PRELOADED = ["moocow.web.worker_tasks", "moocow.engine.kernel.greedy"]
 """Modules the fork server imports once, so each process starts with them."""
 
 
+def running_places() -> int:
+    """Processes at work at once: one for each core this process may run on (each does one
+    search, which keeps one core busy)."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
 class Busy(Exception):
     """The queue is full: one line, status 503."""
 
@@ -43,7 +47,7 @@ class Workers:
     """One server's queue of processes."""
 
     def __init__(self, running: int | None = None, waiting: int | None = None) -> None:
-        self.running = RUNNING if running is None else running
+        self.running = running_places() if running is None else running
         self.waiting = WAITING if waiting is None else waiting
         self._slots = threading.Semaphore(max(1, self.running))
         self._lock = threading.Lock()
