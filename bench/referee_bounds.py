@@ -168,9 +168,15 @@ def at_level(level: str, rounds: int) -> dict[str, list[float | str]] | str:
 
 
 @contextlib.contextmanager
-def busy_loops(count: int) -> Iterator[None]:
-    """``count`` processes spinning, stopped at the end whatever happens."""
-    loops = [subprocess.Popen([sys.executable, "-c", "while 1: pass"]) for _ in range(count)]
+def busy_loops(count: int, seconds: float | None = None) -> Iterator[None]:
+    """``count`` processes spinning, stopped at the end whatever happens (and each after ``seconds``
+    of its own if given, should the stop never come: a test killed midway)."""
+    spin = (
+        "while 1: pass"
+        if seconds is None
+        else f"import time\nend = time.monotonic() + {seconds}\nwhile time.monotonic() < end: pass"
+    )
+    loops = [subprocess.Popen([sys.executable, "-c", spin]) for _ in range(count)]
     try:
         yield
     finally:

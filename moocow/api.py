@@ -76,7 +76,7 @@ def _differ(param: Param, owner: str, own: Any, override: Any) -> bool:
     first, second = param.convert(own, owner), param.convert(override, owner)
     if isinstance(first, str) and isinstance(second, str):
         return first.strip() != second.strip()
-    return first != second
+    return bool(first != second)
 
 
 SUGGESTION_BUDGET = 5.0

@@ -7,7 +7,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -31,10 +31,13 @@ def need_browser() -> None:
 
 
 @contextmanager
-def served(*arguments: str) -> Iterator[str]:
-    """``moocow serve --port 0 ARGUMENTS`` running; yields its address."""
+def served(*arguments: str, plugins: Sequence[Path] = ()) -> Iterator[str]:
+    """``moocow [--plugin FILE ...] serve --port 0 ARGUMENTS`` running; yields its address."""
+    loading = [argument for file in plugins for argument in ("--plugin", str(file))]
     process = subprocess.Popen(
-        [sys.executable, "-c", STARTER, "serve", "--port", "0", *arguments], stdout=subprocess.PIPE, text=True
+        [sys.executable, "-c", STARTER, *loading, "serve", "--port", "0", *arguments],
+        stdout=subprocess.PIPE,
+        text=True,
     )
     try:
         assert process.stdout is not None
@@ -76,19 +79,24 @@ def new_phone(
     return context.new_page()
 
 
-def overflow(page: Any) -> list[str]:
+def overflow(page: Any, tables: bool = True) -> list[str]:
     """What makes the page wider than its viewport, or scrolls sideways inside it: the document
-    itself and every ``.scroll`` box (pictures meant to be panned are not ``.scroll``)."""
+    itself and every ``.scroll`` box (pictures meant to be panned are not ``.scroll``; with
+    ``tables=False`` a table may pan in its box, as WCAG's reflow allows data tables). The page is
+    measured against the screen's width (``clientWidth``), not ``innerWidth``: on a phone's viewport
+    chromium widens ``innerWidth`` to the page's own width, and a page too wide passed unseen."""
     return page.evaluate(
-        """() => {
+        """tables => {
         const wide = [];
         const doc = document.documentElement;
-        if (doc.scrollWidth > innerWidth) wide.push(`the page: ${doc.scrollWidth} px in ${innerWidth}`);
-        for (const box of document.querySelectorAll('.scroll'))
+        if (doc.scrollWidth > doc.clientWidth)
+            wide.push(`the page: ${doc.scrollWidth} px in ${doc.clientWidth}`);
+        for (const box of tables ? document.querySelectorAll('.scroll') : [])
             if (box.scrollWidth > box.clientWidth + 1)
                 wide.push(`${box.firstElementChild.className}: ${box.scrollWidth} px in ${box.clientWidth}`);
         return wide;
-    }"""
+    }""",
+        tables,
     )
 
 

@@ -85,3 +85,14 @@ def reachable() -> Iterator[Path]:
     folder.chmod(0o755)
     yield folder
     shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    """Debian's chromium, launched once for a module's browser tests; they skip, saying why, where
+    it or playwright is missing (``tests.browser``)."""
+    from tests.browser import chromium, need_browser
+
+    need_browser()
+    with chromium() as launched:
+        yield launched

@@ -7,13 +7,23 @@ import os
 from pathlib import Path
 
 from moocow.runner import chain
+from moocow.runner.results import IDENTITY
+
+
+def round_rows(results: Path) -> list[dict]:
+    """The rows of a results file after its header, the closing line included, without the lines
+    that record who each player said it was (one a player, written before its first round)."""
+    found = (json.loads(line) for line in results.read_text().splitlines()[1:])
+    return [row for row in found if set(row) != {IDENTITY}]
 
 
 def interrupted(results: Path, rounds: int, key_file: str | os.PathLike[str] | None = None) -> None:
     """Leave ``results`` as a run stopped after its first ``rounds`` rounds leaves it: those lines,
     no closing line, and for a chained file the record of its head at the last of them (a file
     merely cut short keeps the record of its whole length, and is refused)."""
-    lines = results.read_bytes().splitlines(keepends=True)[: 1 + rounds]
+    every = results.read_bytes().splitlines(keepends=True)
+    ends = [number for number, line in enumerate(every) if number and not line.startswith(b'{"identity"')]
+    lines = every[: ends[rounds - 1] + 1 if rounds else 1]  # identity lines are not rounds
     results.write_bytes(b"".join(lines))
     chain_id = json.loads(lines[0]).get(chain.CHAIN)
     if chain_id is not None:

@@ -15,6 +15,7 @@ from moocow import api
 from moocow.cli import app
 from moocow.cli.interactive import assist
 from moocow.cli.terminal import MARK_STYLES, TERMINAL_VARIABLES, out
+from moocow.engine.feedback import _MARK_OF
 from moocow.play import openings
 from moocow.play.opponent import deal_secret
 
@@ -42,13 +43,28 @@ def test_every_typed_form_of_marks_records_the_same_entry(marks: str) -> None:
     assert f"{expected.remaining:,} words remain." in output and "1. salet BBYGB\n" in output
 
 
+def test_help_names_every_spelling_of_a_mark_the_reader_takes() -> None:
+    """``help`` named ``G/Y/B (also -, 2 1 0)`` only, but ``.``, ``x``, commas and the shared
+    squares work too: each spelling it names is read as that mark, and every spelling read is named."""
+    output = run("assist", OFFICIAL, typed="help\nquit\n")
+    line = next(line for line in output.splitlines() if line.startswith("Marks: "))
+    model = api.load_game("wordle").feedback_model
+    named = re.findall(r"([GYB]) (?:green|yellow|grey) \(or ([^)]*)\)", line)
+    spellings = {typed: letter for letter, others in named for typed in [letter, *others.split()]}
+    assert {typed: model.format(model.parse(typed * 5)) for typed in spellings} == {
+        typed: letter * 5 for typed, letter in spellings.items()
+    }
+    assert set(spellings) == set(_MARK_OF), line
+    assert "commas" in line and model.parse("G, Y, B, B, B") == model.parse("GYBBB")
+
+
 def test_off_a_terminal_marks_are_letters_without_colour() -> None:
     """Piped output has no escape codes: the history and play's answers read as letters."""
     output = run("assist", OFFICIAL, typed="salet BBYGB\nhistory\nquit\n")
     assert ESCAPE not in output and "1. salet BBYGB" in output
     game = api.load_game("wordle")
     played = run("play", "wordle", "--seed", "3", typed="salet\nhelp\nquit\n")
-    assert "Marks: one mark per place: G green, Y yellow, B grey (also -, 2 1 0), e.g. GYBBB." in played
+    assert "Marks: one mark per place: G green (or g 2 " in played and "e.g. GYBBB." in played
     secret = game.secrets[deal_secret(game, 3)]
     value = int(game.feedback(game.guesses[game.guess_index("salet") :][:1], secret[None, :])[0, 0])
     assert f"guess 1>   {game.format_feedback(value)}\n" in played and ESCAPE not in played

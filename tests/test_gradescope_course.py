@@ -197,7 +197,7 @@ def test_over_the_submission_limit_the_last_graded_results_stand(tmp_path: Path)
     """Two graded submissions in the last 24 hours with at most two allowed: no player runs, the last
     graded results are kept with a line saying why; an ungraded earlier one does not count."""
     metadata = default_metadata()
-    scored = {"name": "Graded rounds: total of guesses", "score": 3, "max_score": 4}
+    scored = {"name": "Graded rounds: points, one per round solved", "score": 3, "max_score": 4}
     earlier = {"output": "old", "tests": [scored],
                "extra_data": {"moocow": {"graded": True}}}  # fmt: skip
     missing = {"output": "Not graded", "score": 0, "extra_data": {"moocow": {"graded": False}}}

@@ -11,17 +11,22 @@ import os
 import re
 import shutil
 import stat
+import subprocess
 import sys
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from moocow.cli.platforms import prairielearn
+from moocow.gradescope.interpreter import VENVS_VARIABLE, unreachable
+from moocow.gradescope.tryout import can_drop
 from moocow.platforms.prairielearn_grader import prairielearn_results
 from moocow.runner.grading import grade
 from moocow.runner.shown import GUESS_SHOWN, MOST_BYTES
-from tests.gradescope_helpers import PLAYERS, moocow, rounds_in
+from tests.gradescope_helpers import PLAYERS, moocow, rounds_in, system_venv, try_venvs
 from tests.platforms_helpers import GOLDEN, check_prairielearn
 
 WORDS = ["".join(letters) for letters in itertools.permutations("abcdefg", 5)][:300]
@@ -114,17 +119,18 @@ def test_try_gives_valid_results_and_no_graded_secret(
     shown_secrets, shown_guesses = rounds_in(practice)
     unseen = graded_secrets() - shown_secrets - shown_guesses
     assert unseen and not unseen & set(re.split(r"[^a-z]+", text))
-    if name == "player.py":
+    if name == "player.py":  # why, first, in one line
         assert (
             results["gradable"] is False and "has no bacplayer.py (it has: player.py)" in results["message"]
         )
+        assert stdout.splitlines()[0] == " ".join(results["message"].split())
         return
     assert results["gradable"] is True
     assert not (
         reachable / "grade" / "serverFilesCourse" / "moocow" / "seed"
     ).exists()  # moved where the sandbox hides it
     scored = results["tests"][-1]
-    assert scored["name"] == "Graded rounds: total of guesses" and scored["max_points"] == 2
+    assert scored["name"] == "Graded rounds: points, one per round solved" and scored["max_points"] == 2
     if player == "course_first.py":
         assert results["score"] == 1.0 and "123456789" in results["message"]
     else:
@@ -139,8 +145,8 @@ def test_graded_details_are_never_shown_whatever_the_course_says() -> None:
     graded = {
         "output": "top",
         "tests": [
-            {"name": "Graded rounds: total of guesses", "score": 3, "max_score": 4, "output": "3 of 4",
-             "visibility": "visible"},
+            {"name": "Graded rounds: points, one per round solved", "score": 3, "max_score": 4,
+             "output": "3 of 4", "visibility": "visible"},
             {"name": "Graded rounds in detail: deck", "score": 0, "max_score": 0, "output": "[secret]: x",
              "visibility": "after_due_date"},
         ],
@@ -209,3 +215,46 @@ def test_a_broken_course_is_an_attempt_that_does_not_count(built: Path, reachabl
     assert results["gradable"] is False and "does not count" in results["message"]
     assert "rounds" not in results["message"] and done.returncode == 2
     assert done.stderr.splitlines()[-1].startswith("error: ") and "rounds must be" in done.stderr
+
+
+@pytest.fixture
+def closed_home() -> Iterator[Path]:
+    """A folder closed to other users (mode 0700), as root's home is, where pyenv keeps its Pythons."""
+    folder = Path(tempfile.mkdtemp(prefix="moocow-test-home-"))
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.mark.skipif(not can_drop(), reason="needs root, where players run as other users")
+def test_try_grades_from_a_venv_whose_python_players_cannot_reach(
+    built: Path, reachable: Path, closed_home: Path
+) -> None:
+    """A venv made on a Python in a mode-700 home (pyenv's in /root, as the README makes it): every
+    submission came back "Not gradable", the reason after the whole results.json. ``try`` runs the
+    entrypoint on the venv ``gradescope try`` builds once for players, says so once, and grades."""
+    python = str(system_venv(closed_home))
+    assert unreachable(python) == f"{str(closed_home)!r} is closed to other users"
+    stdout, text = tried(str(built), "course_first.py", "bacplayer.py", python, reachable)
+    results = json.loads(text)
+    assert results["gradable"] is True and results["score"] > 0
+    (said,) = [line for line in stdout.splitlines() if "players cannot reach this Python" in line]
+    assert f"({str(closed_home)!r} is closed to other users)" in said and f"{try_venvs()}/python3." in said
+    assert "for the entrypoint" in said or "the entrypoint runs" in said
+
+
+def test_why_an_attempt_is_not_gradable_is_said_first_in_one_line(built: Path, reachable: Path) -> None:
+    """The grader's error was printed after the whole results.json, where no one scrolls: it is the
+    first line ``try`` prints (unbuffered, in the order written, as on a terminal)."""
+    question = reachable / "pl"
+    shutil.copytree(built, question)
+    (question / "serverFilesCourse" / "moocow" / "course.toml").write_text("[gradescope]\nrounds = 0\n")
+    (reachable / "bacplayer.py").write_bytes((PLAYERS / "course_first.py").read_bytes())
+    environment = {**os.environ, VENVS_VARIABLE: str(try_venvs()), "PYTHONUNBUFFERED": "1"}
+    asked = [sys.executable, "-m", "moocow", "prairielearn", "try", "pl", "bacplayer.py"]
+    done = subprocess.run(
+        asked, cwd=reachable, env=environment, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        check=False,
+    )  # fmt: skip
+    first = done.stdout.splitlines()[0]
+    assert done.returncode == 2 and first.startswith("error: ") and "rounds must be" in first
+    assert done.stdout.count("rounds must be") == 1 and "Not gradable" in done.stdout

@@ -76,7 +76,8 @@ def test_a_tournament_on_the_cluster_equals_one_played_here(cluster: object, tmp
     here = run_tournament(chosen, workers=1)
     there = run_tournament(chosen, tmp_path / "r.jsonl", scheduler=cluster.scheduler_address)  # type: ignore[attr-defined]
     assert rows(there) == rows(here) and len(rows(here)) == 16
-    assert len((tmp_path / "r.jsonl").read_text().splitlines()) == 1 + 16  # header, then every round
+    lines = (tmp_path / "r.jsonl").read_text().splitlines()
+    assert len(lines) == 1 + 1 + 16  # header, who the module player said it was, then every round
 
 
 def test_wordle_on_the_cluster_equals_wordle_played_here(cluster: object, tmp_path: Path) -> None:

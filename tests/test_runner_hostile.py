@@ -37,6 +37,7 @@ from moocow.runner.limits import Limits
 from moocow.runner.results import RoundResult
 from moocow.runner.sandbox import PACKAGE, PLAYER_UID_BASE, Confinement, SandboxPolicy
 from moocow.runner.tournament import build_tournament, run_tournament
+from tests.results_helpers import round_rows
 
 HOSTILE = Path(__file__).parent / "players" / "hostile"
 HONEST = Path(__file__).parent / "players" / "first_candidate.py"
@@ -147,8 +148,8 @@ def played(results: tuple[RoundResult, ...], player: str) -> Played:
 
 
 def rows(results: Path) -> list[dict]:
-    """The rounds in a results file (its header left out)."""
-    return [json.loads(line) for line in results.read_text().splitlines()[1:]]
+    """The rounds in a results file (its header and the players' identities left out)."""
+    return round_rows(results)
 
 
 # ---------------------------------------------------------------------------------------- fixtures
@@ -370,10 +371,10 @@ def test_forged_rows_in_the_results_file_are_refused_on_resume(course: Path) -> 
     results = course / "results.jsonl"
     settings = {"players": [str(HONEST)], "games": [GAME], "rounds": 3, "seed": 5, "limits": FAST}
     run_tournament(build_tournament(settings), results=results)
-    row = json.loads(results.read_text().splitlines()[1])
+    row = round_rows(results)[0]
     with results.open("a") as file:
         file.write(json.dumps({**row, "round": 2, "score": -1000}) + "\n")
-    with pytest.raises(MoocowError, match="line 5"):
+    with pytest.raises(MoocowError, match="line 6"):  # a header, the player's identity, 3 rounds
         run_tournament(build_tournament(settings), results=results, resume=True)
     assert os.stat(results).st_mode & 0o777 == 0o600
 

@@ -18,6 +18,7 @@ from moocow.runner import resultsfile as results_module
 from moocow.runner import signing
 from moocow.runner.results import RoundResult
 from moocow.runner.rowcheck import KINDS
+from moocow.runner.seeds import fingerprint
 from moocow.runner.tournament import build_tournament, run_tournament
 from moocow.runner.verify import verify_results
 from tests.results_helpers import interrupted
@@ -350,7 +351,7 @@ def test_the_key_comes_from_the_environment_or_the_tournament_file(tmp_path: Pat
         outcome = run("tournament", "--config", str(config), "--results", str(results), env=env)
         assert outcome.exit_code == 0, outcome.output
         assert KEY.decode() not in outcome.output
-        found = verify_results(results, KEY, key_file if how == "toml" else None)
+        found = verify_results(results, KEY, key_file if how == "toml" else None, seed=7)
         assert found.sound and found.closed and not found.notes, found
     assert len(list((tmp_path / "results.key.chains").iterdir())) == 1, "the record is kept beside the key"
 
@@ -473,7 +474,8 @@ def header_seed(results: Path) -> int:
 
 
 def test_a_seed_file_or_the_environment_keeps_the_seed_off_the_command_line(tmp_path: Path) -> None:
-    """--seed-file's first line, or MOOCOW_SEED, seeds the run: no warning, the header records it."""
+    """--seed-file's first line, or MOOCOW_SEED, seeds the run: no warning, and the summary, the
+    header and grade's first line show its fingerprint alone."""
     seed_file = tmp_path / "seed"
     seed_file.write_text("5\nanything after the first line\n")
     for how, arguments, env in [
@@ -483,10 +485,13 @@ def test_a_seed_file_or_the_environment_keeps_the_seed_off_the_command_line(tmp_
         results = tmp_path / f"{how}.jsonl"
         outcome = run("tournament", "-p", "first", "-g", GAME, "--results", str(results), *arguments, env=env)
         assert outcome.exit_code == 0, outcome.output
-        assert "seed 5, mercy 20." in outcome.stdout
-        assert header_seed(results) == 5 and "warning" not in outcome.stderr
+        assert f"seed fingerprint {fingerprint(5)}, mercy 20." in outcome.stdout
+        header = json.loads(results.read_text().splitlines()[0])["tournament"]
+        assert "seed" not in header and header["seed_fingerprint"] == fingerprint(5)
+        assert "warning" not in outcome.stderr
     graded = run("grade", "first", "--game", GAME, "--rounds", "2", env={"MOOCOW_SEED": "5"})
-    assert graded.stdout.splitlines()[0] == "BACRunner Python with seed=5." and "warning" not in graded.stderr
+    assert graded.stdout.splitlines()[0] == f"BACRunner Python with seed=fingerprint:{fingerprint(5)}."
+    assert "warning" not in graded.stderr
 
 
 def test_the_seed_precedence(tmp_path: Path) -> None:
@@ -507,7 +512,8 @@ def test_the_seed_precedence(tmp_path: Path) -> None:
     for arguments, env, seed in cases:
         outcome = run("tournament", "--config", str(config), *arguments, env=env)
         assert outcome.exit_code == 0, outcome.output
-        assert f"seed {seed}, mercy 20." in outcome.stdout
+        shown = str(seed) if "--seed" in arguments else f"fingerprint {fingerprint(seed)}"  # --seed is public
+        assert f"seed {shown}, mercy 20." in outcome.stdout
 
 
 def test_a_tournament_without_a_seed_draws_one_and_says_so_after_the_run(tmp_path: Path) -> None:
@@ -571,7 +577,9 @@ def test_a_seed_on_the_tournament_command_line_is_warned_about() -> None:
     assert "warning: --seed 9 is on the command line, visible to other processes" in outcome.stderr
 
 
-SHORT_SEED = "warning: seed 4242 is short: a player that has seen a few of its secrets can find it"
+SHORT_SEED = (
+    "warning: the seed from MOOCOW_SEED is short: a player that has seen a few of its secrets can find it"
+)
 
 
 @pytest.mark.parametrize("command", ["grade", "tournament"])

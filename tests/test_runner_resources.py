@@ -16,7 +16,6 @@ only its scans count.
 
 from __future__ import annotations
 
-import json
 import re
 import shlex
 import shutil
@@ -34,6 +33,7 @@ from moocow.runner.limits import Limits
 from moocow.runner.sandbox import Confinement, SandboxPolicy
 from moocow.runner.tournament import build_tournament, run_tournament
 from moocow.runner.usage import CgroupGroup
+from tests.results_helpers import round_rows
 from tests.test_runner_user_level import DROPPED, WHY_NOT
 
 UNSEEN = Path(__file__).parent / "players" / "hostile" / "unseen.py"
@@ -77,8 +77,7 @@ def tournament_args(python: str, attacks: dict[str, str], settings: dict[str, An
 def rows(results: Path) -> dict[str, list[dict[str, Any]]]:
     """Each attack's rounds in a results file, by the attack's name."""
     found: dict[str, list[dict[str, Any]]] = {}
-    for line in results.read_text().splitlines()[1:]:
-        row = json.loads(line)
+    for row in round_rows(results):
         found.setdefault(row["player"].split()[2], []).append(row)
     return found
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import json
 import os
 import shutil
 import signal
@@ -29,6 +28,7 @@ import pytest
 from moocow.runner import sandbox
 from moocow.runner.uids import processes_of
 from moocow.runner.usage import ScannedGroup, runs_as
+from tests.results_helpers import round_rows
 from tests.test_runner_resources import gradescope_level
 from tests.test_runner_user_level import WHY_NOT
 
@@ -109,7 +109,7 @@ def test_memory_held_by_children_that_are_not_dumpable_is_the_players_at_gradesc
         )
         assert done.returncode == 0, done.stderr
         assert "players sandboxed: user" in done.stderr
-        rows = [json.loads(line) for line in (folder / "r.jsonl").read_text().splitlines()[1:]]
+        rows = round_rows(folder / "r.jsonl")
         assert [row["failure"] for row in rows] == ["memory"] * ROUNDS, rows
         assert all("over the 128 MB limit" in row["reason"] for row in rows), rows
         assert not left_running(str(UNDUMPABLE))

@@ -21,8 +21,11 @@ from pathlib import Path
 import pytest
 
 from moocow.runner import sandbox
+from moocow.runner.bacrunner import header_line
 from moocow.runner.grading import grade
+from moocow.runner.seeds import fingerprint
 from tests.gradescope_helpers import system_venv
+from tests.results_helpers import round_rows
 
 HOSTILE = Path(__file__).parent / "players" / "hostile"
 GAME = "mastermind:pegs=3,colors=3"
@@ -102,9 +105,8 @@ def thief_command() -> str:
 
 def scores(results: Path, player: str) -> list[int]:
     """A player's score in each round of a results file."""
-    import json
 
-    rows = [json.loads(line) for line in results.read_text().splitlines()[1:]]
+    rows = round_rows(results)
     return [row["score"] for row in rows if row["player"] == player]
 
 
@@ -115,9 +117,10 @@ def test_a_player_starts_in_its_own_empty_home_and_its_relative_paths_still_work
                   "private/seed.txt")  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert "players sandboxed: user" in done.stderr
-    *log, total = done.stdout.splitlines()
+    first, *log, total = done.stdout.splitlines()
     honest = grade("first", game=GAME, seed=SEED, rounds=ROUNDS)
-    assert log == honest.log_lines()[:-1]
+    assert first == header_line(f"fingerprint:{fingerprint(SEED)}")  # a seed file's seed is not shown
+    assert log == honest.log_lines()[1:-1]
     assert total == f"{honest.total} found:nothing cwd:0"
 
 

@@ -189,3 +189,49 @@ def test_the_clear_link_clears_the_guess_being_tapped(path: str) -> None:
     cleared = web.get(clear[0].replace("&amp;", "&"))
     assert cleared.status_code == 200 and 'data-typed=""' in cleared.text
     assert "built-in method" not in tapped.text and "bound method" not in tapped.text
+
+
+def test_a_solved_game_lists_nothing_still_possible() -> None:
+    """Once the secret is found the page said "Still possible" above the one code it was."""
+    web = client()
+    params = {"game": "bottles:n=3", "m": ["ABC:0", "BCA:3"]}
+    data, page = web.get("/assist.json", params=params).json(), web.get("/assist", params=params)
+    assert data["solved"] and data["codes"] == []
+    assert "Solved in 2 guesses" in page.text and "Still possible" not in page.text
+
+
+def test_an_entry_a_link_cannot_play_keeps_every_other_entry() -> None:
+    """A shared link with an impossible entry offered only "Start again": the page shows the entries
+    before it, a link dropping that entry alone (the ones after it kept), and the entry's guess
+    tapped in, its scores offered, and the entry in the typed form to be corrected."""
+    web = client()
+    moves = ["1122:1B0W", "3456:4B0W", "1344:0B1W"]
+    params = {"game": "mastermind", "m": moves}
+    refused = web.get("/assist.json", params=params)
+    data = refused.json()
+    assert refused.status_code == 400 and data["error"].startswith("entry 2: feedback 4B0W")
+    assert [entry["guess"] for entry in data["entries"]] == ["1122"] and data["board"]["typed"] == "3456"
+    assert data["answers"] and data["stuck"]["entry"] == "3456:4B0W"
+    dropped = web.get(as_json(data["stuck"]["drop"])).json()
+    assert [entry["guess"] for entry in dropped["entries"]] == ["1122", "1344"]
+    page = web.get("/assist", params=params).text
+    assert "Drop entry 2 (3456:4B0W)" in page and "Start again" not in page
+    assert 'name="guess" value="3456"' in page and 'name="score" value="4B0W"' in page
+    won = {"game": "bottles:n=3", "m": ["ABC:3", "ACB:1"]}  # an entry after the win
+    after_win = web.get("/assist.json", params=won).json()
+    assert after_win["solved"] and "Drop the entries after the win" in web.get("/assist", params=won).text
+    assert [entry["guess"] for entry in web.get(as_json(after_win["stuck"]["drop"])).json()["entries"]] == [
+        "ABC"
+    ]
+
+
+def test_the_icon_is_served_from_the_package() -> None:
+    """``/favicon.ico``, which every browser asks for, was a 404 on every page."""
+    web = client()
+    icon = web.get("/favicon.ico")
+    assert icon.status_code == 200 and icon.headers["content-type"] == "image/x-icon"
+    assert icon.content[:4] == b"\0\0\1\0" and b"\x89PNG" in icon.content  # an ICO holding a PNG
+    drawn = web.get("/static/favicon.svg")
+    assert drawn.status_code == 200 and drawn.text.startswith("<svg")
+    page = web.get("/assist", params={"game": SEVEN}).text
+    assert 'rel="icon" href="/favicon.ico"' in page and 'rel="icon" href="/static/favicon.svg"' in page

@@ -63,3 +63,10 @@ def test_too_many_waiting_evaluations_are_refused() -> None:
     """The work queued by requests is bounded."""
     with pytest.raises(workers.Busy, match="the server is busy"):
         jobs.Jobs(workers.Workers(running=0, waiting=0)).get("mastermind", "minmax")
+
+
+def test_the_estimate_reads_as_words_in_one_parenthesis() -> None:
+    """It read "(1.6e+09 pairs a level, ... from a 1.6 GB table in memory))"."""
+    error = client().get("/evaluate.json", params={"game": "bottles:n=8"}).json()["error"]
+    assert "1.6 billion pairs a level" in error and "e+" not in error
+    assert error.count("(") == error.count(")") == 1

@@ -15,10 +15,8 @@ import pytest
 
 from tests.browser import (
     READY,
-    chromium,
     crashing_tournament,
     every_page,
-    need_browser,
     new_phone,
     opened,
     overflow,
@@ -44,13 +42,6 @@ def address(played: tuple[str, Path]) -> Iterator[str]:
     """``moocow serve`` over the tournament's results."""
     with served("--results", str(played[1])) as served_at:
         yield served_at
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    need_browser()
-    with chromium() as launched:
-        yield launched
 
 
 @pytest.mark.parametrize("width", WIDTHS)

@@ -20,7 +20,7 @@ from urllib.parse import urlencode
 import httpx
 import pytest
 
-from tests.browser import STARTER, chromium, need_browser, new_phone, overflow
+from tests.browser import STARTER, new_phone, overflow
 
 ROOT = Path(__file__).resolve().parent.parent
 ODD = Path(__file__).parent / "web_plugins" / "odd.py"
@@ -67,13 +67,6 @@ def address() -> Iterator[str]:
     finally:
         process.terminate()
         process.wait(timeout=30)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    need_browser()
-    with chromium() as launched:
-        yield launched
 
 
 def twin(address: str, **params: str) -> dict[str, Any]:

@@ -73,3 +73,9 @@ def test_a_port_in_use_or_a_missing_file_is_one_line(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["serve", "--results", str(tmp_path / "none.jsonl")])
     assert result.exit_code == 2 and "cannot read results file" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_the_web_manual_says_which_issue_it_means() -> None:
+    """docs/web.md spoke of "the issue" to a reader who has no issue in front of them."""
+    manual = (Path(__file__).parent.parent / "docs" / "web.md").read_text()
+    assert "the issue" not in " ".join(manual.split())

@@ -15,13 +15,16 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, TypeVar, cast
 
 import typer
 
 from moocow.cli.group import INTERRUPTED, MoocowCommand, MoocowGroup
 from moocow.cli.terminal import err, note_long_evaluation, one_line_errors, out, progress_bars
 from moocow.engine.wording import plural, printable
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
 
 
 class Moocow(MoocowGroup):
@@ -32,6 +35,7 @@ class Moocow(MoocowGroup):
         "tournament": "moocow.cli.runner:tournament",
         "grade": "moocow.cli.runner:grade",
         "verify": "moocow.cli.runner:verify",
+        "export": "moocow.cli.runner:export",
         "optimal": "moocow.cli.optimal:optimal",
         "tree": "moocow.cli.tree:tree",
         "gradescope": "moocow.cli.gradescope:app",
@@ -44,7 +48,10 @@ class Moocow(MoocowGroup):
 app = typer.Typer(
     cls=Moocow,
     name="moocow",
-    help="Play, solve and referee code-breaking games: Mastermind, Bulls and Cows, the bottle game.",
+    help=(  # written out, as help loads no game (tests/test_startup.py); tests/test_cli_help.py checks it
+        "Play, solve and referee code-breaking games: Mastermind (mastermind), Bulls and Cows with digits "
+        "(digits) or English words (words), the bottle game (bottles) and Wordle (wordle)."
+    ),
     no_args_is_help=True,
     add_completion=True,
     pretty_exceptions_enable=False,
@@ -76,7 +83,7 @@ def reports_errors(function: F) -> F:
         with one_line_errors(), progress_bars():
             return function(*args, **kwargs)
 
-    return wrapper  # type: ignore[return-value]
+    return wrapper  # type: ignore[return-value]  # functools.wraps types it as a wrapper, not an F
 
 
 def command(function: F) -> F:
@@ -272,8 +279,8 @@ def _say(line: object) -> None:
     """A line of a conversation: text as it is, or coloured tiles (rich ``Text``) on a terminal."""
     if isinstance(line, str):
         out.line(printable(line))
-    else:
-        out.print(line)
+    else:  # play at the table gives rich's Text, never importing rich itself
+        out.print(cast("RenderableType", line))
 
 
 def _tolerant_stdin() -> None:

@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 
 from moocow.cli.group import MoocowGroup
+from moocow.engine.wording import printable
 
 CourseArg = Annotated[
     Path | None,
@@ -43,3 +44,10 @@ def command_group(name: str, about: str) -> typer.Typer:
         cls=MoocowGroup, name=name, help=about, no_args_is_help=True, add_completion=False,
         context_settings={"help_option_names": ["-h", "--help"]},
     )  # fmt: skip
+
+
+def grader_error(output: str, fallback: str) -> str:
+    """Why a dry run's grader failed, in one line safe to print: the last ``error:`` line it printed,
+    else ``fallback``. ``try`` prints it first, before the results it wrote (``gradable: false``)."""
+    said = [line for line in output.splitlines() if line.startswith("error:")]
+    return printable(said[-1] if said else fallback)

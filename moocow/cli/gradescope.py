@@ -16,6 +16,7 @@ from moocow.cli.course_options import (
     WordsOpt,
     build_options,
     command_group,
+    grader_error,
 )
 from moocow.cli.group import MoocowCommand
 from moocow.cli.terminal import err, one_line_errors, out
@@ -75,6 +76,8 @@ def try_command(
 
     with one_line_errors():
         tried = try_zip(archive, submission, out_dir, metadata, force)
+    if tried.results is not None and tried.status != 0:  # first: why, as run_autograder said it
+        err.line(grader_error(tried.stdout, f"error: run_autograder failed (status {tried.status})"))
     out.line("setup.sh is not run: run_autograder uses the moocow installed here.")
     if tried.note:
         out.line(printable(tried.note))
@@ -89,11 +92,10 @@ def try_command(
         )
     else:
         out.line(f"Gradescope's folders: {tried.root}")
-    said = [line for line in tried.stdout.splitlines() if line.startswith("error:")]
     if tried.results is None:
         kept = f"see {tried.root / 'results' / 'stdout'}" if out_dir else "--out DIR keeps its output"
         why = f"error: run_autograder wrote no results.json (status {tried.status}); {kept}"
-        err.line(printable(said[-1] if said else why))
+        err.line(grader_error(tried.stdout, why))
         raise typer.Exit(2)
     out.line("")
     out.line("What the student sees:")
@@ -102,8 +104,7 @@ def try_command(
     out.line("")
     out.line("results.json:")
     print(json.dumps(tried.results, indent=2, ensure_ascii=False))
-    if tried.status != 0:  # the results say the autograder failed; here is why, as run_autograder said it
-        err.line(printable(said[-1] if said else f"error: run_autograder failed (status {tried.status})"))
+    if tried.status != 0:  # said first
         raise typer.Exit(2)
 
 

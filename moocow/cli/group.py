@@ -19,6 +19,7 @@ with ``cls=MoocowCommand``.
 from __future__ import annotations
 
 import importlib
+import inspect
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -35,7 +36,7 @@ from moocow.engine.wording import printable
 try:  # typer from 0.20 on carries its own click
     from typer._click import exceptions as click_errors
 except ImportError:  # pragma: no cover - older typer depends on click
-    from click import exceptions as click_errors  # type: ignore[no-redef]
+    from click import exceptions as click_errors  # type: ignore[no-redef]  # the same module, by its old home
 
 INTERRUPTED = 130
 """Exit status after Ctrl-C, as shells report it."""
@@ -56,7 +57,7 @@ class WordsMixin:
     let plain values be read without pydantic (``cli_values``)."""
 
     def get_params(self, ctx: Any) -> list[Any]:
-        params = super().get_params(ctx)  # type: ignore[misc]
+        params = super().get_params(ctx)  # type: ignore[misc]  # a mixin: click's command has it
         for param in params:
             if param.metavar is None:
                 param.metavar = metavar_word(param)
@@ -85,7 +86,7 @@ class MoocowGroup(WordsMixin, TyperGroup):
         target = self.lazy_commands.get(cmd_name)
         if target is not None and cmd_name not in self.commands:
             self.commands[cmd_name] = lazy_command(target)
-        return super().get_command(ctx, cmd_name)
+        return summarised(super().get_command(ctx, cmd_name))
 
     def resolve_command(self, ctx: Any, args: list[str]) -> Any:
         """As typer resolves it; a name it does not know is looked up again with every command
@@ -99,7 +100,7 @@ class MoocowGroup(WordsMixin, TyperGroup):
                 self.get_command(ctx, name)
             return super().resolve_command(ctx, args)
 
-    def main(  # type: ignore[override]
+    def main(  # type: ignore[override]  # click types main with overloads on standalone_mode
         self,
         args: Sequence[str] | None = None,
         prog_name: str | None = None,
@@ -122,6 +123,17 @@ class MoocowGroup(WordsMixin, TyperGroup):
         if status == INTERRUPTED:  # typer turns Ctrl-C into this status, as a command stopped by it does
             err.line()
         sys.exit(status if isinstance(status, int) else 0)
+
+
+def summarised(command: Any) -> Any:
+    """``command`` with its summary in the list of commands on one line: that list shows a
+    command's first paragraph, and typer's rich help keeps the line breaks of a docstring there
+    (it joins them in the command's own help, and in the list only outside rich markup mode), so
+    a docstring of several lines showed its breaks in ``moocow --help`` (verify's three)."""
+    if command is not None and command.short_help is None and command.help:
+        first = inspect.cleandoc(command.help).partition("\f")[0].split("\n\n")[0]
+        command.short_help = " ".join(first.split())
+    return command
 
 
 def lazy_command(target: str) -> Any:

@@ -148,7 +148,7 @@ def describe(result: OptimalResult, first: str | None = None) -> str:
     if result.total is None and result.proven:
         return f"{where}: no strategy meets the limit (proven in {seconds})"
     opening = "" if result.opening is None else f", best opening {result.opening}"
-    if result.proven:
+    if result.proven and result.total is not None:
         return (
             f"{where}: {result.total} {plural(result.total, 'guess')} in total{opening}, "
             f"proven optimal in {seconds}"

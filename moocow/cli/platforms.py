@@ -4,7 +4,6 @@ call, results out (docs/grading.md)."""
 from __future__ import annotations
 
 import json
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -19,6 +18,7 @@ from moocow.cli.course_options import (
     WordsOpt,
     build_options,
     command_group,
+    grader_error,
 )
 from moocow.cli.group import MoocowCommand
 from moocow.cli.terminal import err, one_line_errors, out
@@ -84,28 +84,31 @@ def prairielearn_try(
 ) -> None:
     """Run the grader's entrypoint on a submission here, as PrairieLearn would, with this moocow."""
     from moocow.platforms.prairielearn_try import student_view, try_question
+    from moocow.runner.process import remove_tree
 
     with one_line_errors():
         tried = try_question(built, submission, out_dir)
+    failed = tried.results is None or tried.status != 0
+    if failed:  # first, in one line: why the attempt is "Not gradable", before all it wrote
+        wrote = "wrote no results.json" if tried.results is None else "failed"
+        err.line(grader_error(tried.output, f"error: the grader {wrote} (status {tried.status})"))
+    elif tried.results is not None and not tried.results.get("gradable", True):  # a file missing
+        out.line(printable(" ".join(str(tried.results.get("message", "")).split())))
+    if tried.note:
+        out.line(printable(tried.note))
     out.line(
         "The entrypoint ran as root with CAP_SYS_ADMIN dropped (setpriv), as in a Docker container."
         if tried.dropped
         else "Could not drop CAP_SYS_ADMIN here (setpriv needs root): ran at this machine's level."
     )
     if out_dir is None:
-        shutil.rmtree(tried.root, ignore_errors=True)
+        remove_tree(tried.root)  # rm -rf: a submission may be thousands of folders deep
     out.line(f"/grade: {tried.root}" if out_dir else "/grade was laid out in a scratch folder, now removed.")
-    said = [line for line in tried.output.splitlines() if line.startswith("error:")]
-    said.insert(
-        0,
-        f"error: the grader {'failed' if tried.results else 'wrote no results.json'} (status {tried.status})",
-    )
     if tried.results is not None:
         for line in ["", "What the student sees:", *student_view(tried.results), "", "results.json:"]:
             out.line(printable(line))
         print(json.dumps(tried.results, indent=2, ensure_ascii=False))
-    if tried.results is None or tried.status != 0:  # the grader's own error, as it said it, else its status
-        err.line(printable(said[-1]))
+    if failed:
         raise typer.Exit(2)
 
 

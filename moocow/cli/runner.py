@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import shlex
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from rich.table import Table
 
     from moocow.runner.leaderboard import Standing
+    from moocow.runner.protocol import Identity
     from moocow.runner.results import RoundResult
     from moocow.runner.seeds import Seed
     from moocow.runner.tournament import TournamentResult
@@ -170,20 +171,22 @@ def tournament(
         print(json.dumps(outcome.to_dict(), indent=2, ensure_ascii=False))
     else:
         print_leaderboards(outcome)
-    if setup.seed.source is Source.FRESH:
-        out.line(f"seed {chosen.seed}, drawn at random.")
+    if setup.seed.source is Source.FRESH:  # on stderr under --json, whose stdout is one JSON object
+        (err if as_json else out).line(f"seed {chosen.seed}, drawn at random.")
     report_fouls(outcome.results, results is not None)
     report_seed(setup.seed, any(player.kind is not PlayerKind.STRATEGY for player in chosen.players))
     report_referee(chosen.referee(), outcome.cluster)
 
 
 def print_leaderboards(outcome: TournamentResult) -> None:
-    """A leaderboard per game when there are several, then over all, then what they count."""
+    """A leaderboard per game when there are several, then over all, then what they count; each
+    player's student id and author beside it, where some player said who it is."""
     chosen = outcome.tournament
     games = chosen.games if len(chosen.games) > 1 else ()
+    named = outcome.identities if outcome.identities else None
     for entry in games:
-        out.print(leaderboard_table(outcome.standings(entry), entry))
-    out.print(leaderboard_table(outcome.standings(), "all games" if games else chosen.games[0]))
+        out.print(leaderboard_table(outcome.standings(entry), entry, named))
+    out.print(leaderboard_table(outcome.standings(), "all games" if games else chosen.games[0], named))
     out.line(outcome.summary())
 
 
@@ -232,17 +235,23 @@ def report_seed(seed: Seed, outside_players: bool = True) -> None:
         err.line(warning)
 
 
-def leaderboard_table(rows: list[Standing], title: str) -> Table:
-    """The leaderboard as a rich table, best first; names are shown as ``Text`` (no markup), escaped."""
+def leaderboard_table(
+    rows: list[Standing], title: str, identities: Mapping[str, Identity] | None = None
+) -> Table:
+    """The leaderboard as a rich table, best first, with each player's student id and author
+    where ``identities`` are given; names are shown as ``Text`` (no markup), escaped."""
     from rich.table import Table
     from rich.text import Text
 
-    columns = ("#", "player", "total", "average", "worst", "failed", "ms/guess")
+    who = ("student id", "author") if identities is not None else ()
+    columns = ("#", "player", *who, "total", "average", "worst", "failed", "ms/guess")
     table = Table(*columns, title=Text(printable(title)))
     for rank, row in enumerate(rows, 1):
+        said = identities.get(row.player) if identities is not None else None
+        named = [Text(printable(text)) for text in (said.student_id, said.author)] if said else ["", ""]
         table.add_row(
-            str(rank), Text(printable(row.player)), f"{row.total:,}", f"{row.average:.3f}", str(row.worst),
-            str(row.failed), f"{1000 * row.seconds_per_guess:.2f}",
+            str(rank), Text(printable(row.player)), *named[: len(who)], f"{row.total:,}",
+            f"{row.average:.3f}", str(row.worst), str(row.failed), f"{1000 * row.seconds_per_guess:.2f}",
         )  # fmt: skip
     return table
 
@@ -292,7 +301,8 @@ def grade(
         ),
     ] = "text",
 ) -> None:
-    """Grade one player as the course runner does: its log on stdout, lost rounds on stderr."""
+    """Grade one player as the course runner does: its log on stdout; on stderr, lost rounds and
+    the last lines the player wrote to stderr in each round."""
     from moocow.platforms.reports import check_format, report
     from moocow.runner.files import check_output, write_atomically
     from moocow.runner.grading import grade as grade_player
@@ -320,7 +330,7 @@ def grade(
             bacrunner.check_lengths(shortest, longest, ("--min-length", "--max-length"))
         graded = grade_player(
             player, game, words, shortest, longest, chosen.value, rounds, mercy,
-            Limits.from_options(limit or ()), sandbox, scheduler,
+            Limits.from_options(limit or ()), sandbox, scheduler, chosen.secret,
         )  # fmt: skip
         platform_line = None if form == "text" else report(form, [graded])
     for logged in graded.log_lines():
@@ -336,22 +346,32 @@ def grade(
     report_referee(graded.referee, graded.cluster)
 
 
+ResultsArg = Annotated[Path, typer.Argument(help="A tournament's results file (its --results).")]
+
+
 def verify(
-    results: Annotated[Path, typer.Argument(help="The results file to check (a tournament's --results).")],
+    results: ResultsArg,
     key_file: Annotated[
         Path | None,
         typer.Option("--key-file", help="The key it was signed with (or MOOCOW_RESULTS_KEY)."),
+    ] = None,
+    seed_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--seed-file", help="A secret seed's file (or MOOCOW_SEED): check each secret is the seed's."
+        ),
     ] = None,
 ) -> None:
     """Check a results file: every line's signature and place in its chain (with the key it was
     signed with), and every round, as --resume checks them. One line per problem, then what nothing
     covers; exit status 0 if sound, 1 if not, 2 on bad input."""
+    from moocow.runner.seeds import given_seed
     from moocow.runner.signing import choose_key
     from moocow.runner.verify import verify_results
 
     with one_line_errors():
         key = choose_key(key_file)
-        found = verify_results(results, key, key_file)
+        found = verify_results(results, key, key_file, given_seed(seed_file))
     for problem in found.problems:
         out.line(printable(f"{results}, {problem}"))
     for note in found.notes:
@@ -359,3 +379,26 @@ def verify(
     out.line(printable(found.summary(results)))
     if not found.sound:
         raise typer.Exit(1)
+
+
+def export(
+    results: ResultsArg,
+    form: Annotated[str, typer.Option("--format", help="csv, or json: the same rows.")] = "csv",
+) -> None:
+    """Print a tournament's grades, one row a player over all games: rank, name, student id,
+    author, rounds, total, average, worst, failures and their kinds (docs/tournaments.md)."""
+    from moocow.runner.grades import FORMATS, grade_rows, grades_csv
+    from moocow.runner.shown_results import read_shown
+
+    with one_line_errors():
+        if form not in FORMATS:
+            raise MoocowError(f"--format is one of {', '.join(FORMATS)}, not {form!r}")
+        shown = read_shown(results)
+    if not shown.finished:
+        held = f"{len(shown.rounds):,} of {shown.expected:,} rounds"
+        err.line(f"note: {results} holds {held}: these are their grades")
+    rows = grade_rows(shown.rounds, shown.identities)
+    if form == "json":
+        print(json.dumps(rows, indent=2, ensure_ascii=False))
+    else:
+        sys.stdout.write(grades_csv(rows))

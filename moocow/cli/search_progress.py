@@ -19,9 +19,13 @@ import contextlib
 import threading
 import time
 from types import TracebackType
+from typing import TYPE_CHECKING
 
 from moocow.cli.terminal import Output, ProgressBars, err, progress_bars
 from moocow.engine.cost import duration
+
+if TYPE_CHECKING:
+    from rich.progress import TaskID
 
 FIRST_LOG_SECONDS = 10.0
 """Off a terminal, the first line of the interval comes this long after the start."""
@@ -41,7 +45,7 @@ class SearchProgress:
         self._output = output
         self._stack = contextlib.ExitStack()
         self._bars: ProgressBars | None = None
-        self._line: object = None
+        self._line: TaskID | None = None
         self.shown = "searching"
         """The last line shown (or that would be, off a terminal)."""
         self._logged: str | None = None
@@ -73,8 +77,8 @@ class SearchProgress:
     def __call__(self, done: float, best: int | None, lower: int) -> None:
         """Show the best total and the bound; ``done`` (the share of first guesses settled) is not shown."""
         self.shown = describe_bounds(best, lower) + self._rate
-        if self._bars is not None:
-            self._bars.describe(self._line, self.shown)  # type: ignore[arg-type]
+        if self._bars is not None and self._line is not None:
+            self._bars.describe(self._line, self.shown)
         else:
             self.log_if_due()
 

@@ -103,7 +103,7 @@ def lan_addresses() -> list[str]:
         except OSError:
             pass
     with contextlib.suppress(OSError):
-        found += [info[4][0] for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)]
+        found += [str(info[4][0]) for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)]
     usable = [a for a in found if not ipaddress.ip_address(a).is_loopback and a != "0.0.0.0"]
     return list(dict.fromkeys(usable))
 

@@ -43,7 +43,7 @@ class Output:
             self._console = Console(stderr=self.stderr, highlight=False)
         return self._console
 
-    def print(self, renderable: object) -> None:
+    def print(self, renderable: RenderableType) -> None:
         """A rich renderable (a table). Off a terminal it is drawn as wide as it needs, not cut
         at 80 columns: a file or a pipe has no width, and a name cut short is a name lost."""
         console = self.console
@@ -169,18 +169,23 @@ class ProgressBars:
         from rich.progress import (  # only on a terminal: ``moocow --help`` need not load it
             BarColumn,
             Progress,
+            ProgressColumn,
             TaskProgressColumn,
             TextColumn,
             TimeElapsedColumn,
             TimeRemainingColumn,
         )
 
-        class KnownTotalBar(BarColumn):
+        class KnownTotalBar(ProgressColumn):
             """A bar for work of a known total only: a pinned line (the exact search's bounds)
             drew a full one from its start, which read as finished."""
 
+            def __init__(self) -> None:
+                super().__init__()
+                self.bar = BarColumn()
+
             def render(self, task: Task) -> RenderableType:
-                return "" if task.total is None else super().render(task)
+                return "" if task.total is None else self.bar.render(task)
 
         self._show_after = show_after
         self._progress = Progress(

@@ -20,7 +20,7 @@ try:
     from typer._coercion import RuntimeParam
     from typer._param_types import coerce_cli_path
 except ImportError:  # pragma: no cover - another typer: it reads values itself
-    RuntimeParam = None  # type: ignore[assignment,misc]
+    RuntimeParam = None  # type: ignore[assignment,misc]  # no such class there: values read as typer does
 
 
 def _text(value: Any) -> str:

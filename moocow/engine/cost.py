@@ -82,20 +82,21 @@ class EvaluationCost:
     """Whether only candidates are scored (each level's sets against themselves)."""
 
     def reason(self) -> str:
-        """Why it takes that long, for people."""
+        """Why it takes that long, for people: numbers in words (``1.6 billion``), and no
+        parenthesis, so that a message may put the whole reason in one."""
         if not self.guesses:
             return f"{self.secrets:,} secrets, each played to the end"
         per_level = self.secrets * self.guesses
         where = (
             f"from a {gigabytes(self.table_bytes)} table in memory"
             if self.held
-            else f"each computed as needed: the whole table would take {gigabytes(self.table_bytes)}"
+            else f"each computed as needed, as the whole table would take {gigabytes(self.table_bytes)}"
         )
         if self.candidates_only:
-            return f"{self.secrets:,} secrets, each set of candidates scored against itself ({where})"
+            return f"{self.secrets:,} secrets, each set of candidates scored against itself, {where}"
         return (
-            f"{self.secrets:,} secrets x {self.guesses:,} guesses to score at each of ~{self.levels} levels "
-            f"({per_level:.1e} pairs a level, {where})"
+            f"{self.secrets:,} secrets x {self.guesses:,} guesses to score at each of ~{self.levels} levels, "
+            f"{in_words(per_level)} pairs a level, {where}"
         )
 
 
@@ -126,6 +127,15 @@ def evaluation_cost(
             width = guesses
             seconds += secrets * guesses * levels * pair
     return EvaluationCost(seconds, secrets, width, levels, cells, table.in_memory, candidates_only)
+
+
+def in_words(number: float) -> str:
+    """A large count for people: 45,000, 1.6 million, 320 million, 1.6 billion, 13 trillion."""
+    for size, name in ((10**12, "trillion"), (10**9, "billion"), (10**6, "million")):
+        if number >= size:
+            value = number / size
+            return f"{value:.1f} {name}" if value < 9.95 else f"{value:,.0f} {name}"
+    return f"{number:,.0f}"
 
 
 def gigabytes(size: int) -> str:

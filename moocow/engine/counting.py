@@ -10,14 +10,21 @@ guesses at a time so that the band's counts stay in cache. Imported only for suc
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numba as nb
 import numpy as np
 
+AddSizes = Callable[[np.ndarray, np.ndarray, int, np.ndarray], None]
 BAND = 256
 """Guesses counted together: their counts (256 x 243 x 4 bytes for Wordle) stay in the L2 cache."""
 
 
-@nb.njit(cache=True, nogil=True)
+_compiled: Callable[[AddSizes], AddSizes] = nb.njit(cache=True, nogil=True)
+"""numba's ``njit``, read as untyped, typed as the function it compiles."""
+
+
+@_compiled
 def add_sizes(
     rows: np.ndarray, counted: np.ndarray, bound: int, sizes: np.ndarray
 ) -> None:  # pragma: no cover

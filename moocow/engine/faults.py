@@ -30,7 +30,7 @@ def owner_of(part: object) -> str:
         return str(given)
     if hasattr(type(part), "spec"):  # a game: its spec, as every other message about it
         try:
-            return str(part.spec)  # type: ignore[attr-defined]
+            return str(part.spec)  # type: ignore[attr-defined]  # hasattr just said it has one
         except Exception:  # a plugin's own parameters that cannot be written
             return type(part).__name__
     return f"{type(part).__module__}.{type(part).__qualname__}"
@@ -60,12 +60,12 @@ def guarded(method: Callable[..., Any], what: str) -> Callable[..., Any]:
         except (MoocowError, MemoryError):  # out of memory is the machine's limit, not the game's bug
             raise
         except Exception as error:
-            fault = UnownedFault(owner_of(self), what, one_line(error))
+            unowned = UnownedFault(owner_of(self), what, one_line(error))
             if not _knows_owner(self):
-                raise fault from None
-            raise MoocowError(str(fault)) from None
+                raise unowned from None
+            raise MoocowError(str(unowned)) from None
 
-    call.is_checked = True  # type: ignore[attr-defined]
+    call.is_checked = True  # type: ignore[attr-defined]  # a mark on a function object
     return call
 
 

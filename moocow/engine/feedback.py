@@ -188,8 +188,9 @@ _MARK_OF = {
     "\u2b1b": 0, "\u2b1c": 0, "\U0001f7e8": 1, "\U0001f7e9": 2,  # the tiles people share
 }  # fmt: skip
 """Every character a mark may be typed as: ``GYB``, ``-``/``.`` for grey, ``2``/``1``/``0``, lower case,
-and the coloured squares of a shared result."""
+and the coloured squares of a shared result. ``Marks.describe`` names them all from here."""
 _SEPARATORS = re.compile(r"[\s,]+")
+"""What may stand between marks, and is ignored: spaces and commas (``G,Y,B``, ``G Y B``)."""
 
 
 class Marks(FeedbackModel):
@@ -251,5 +252,15 @@ class Marks(FeedbackModel):
         return self.checked(self.encode(marks), text)
 
     def describe(self) -> str:
+        """Every spelling ``parse`` takes, read from its own table (``_MARK_OF``), so none is left unsaid."""
         example = ("GYB" + "B" * self.length)[: self.length]
-        return f"one mark per place: G green, Y yellow, B grey (also -, 2 1 0), e.g. {example}"
+        others: dict[int, list[str]] = {}
+        for typed, mark in _MARK_OF.items():
+            if typed != MARK_LETTERS[mark]:
+                others.setdefault(mark, []).append(typed)
+        spelled = ", ".join(
+            f"{MARK_LETTERS[mark]} {MARK_NAMES[mark]} (or {' '.join(others[mark])})"
+            for mark in sorted(others, reverse=True)
+        )
+        ignored = "spaces or commas between marks are ignored"
+        return f"one mark per place: {spelled}; {ignored}; e.g. {example}"

@@ -9,7 +9,7 @@ forms people type; everything else (candidate sets, tables, strategies, evaluati
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -39,7 +39,11 @@ if TYPE_CHECKING:
 Codes = np.ndarray
 """A 2-D ``uint8`` array, one code per row."""
 
-_CHECKED_METHODS = {"feedback": checked_feedback, "parse_code": checked_parse, "format_code": checked_format}
+_CHECKED_METHODS: dict[str, Callable[[Any], Any]] = {
+    "feedback": checked_feedback,
+    "parse_code": checked_parse,
+    "format_code": checked_format,
+}
 """A game's own methods whose answers the engine checks as they are handed over."""
 GUARDED_METHODS = (
     "code_length", "build_secrets", "build_guesses", "feedback_form", "move_distance",

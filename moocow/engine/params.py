@@ -52,6 +52,7 @@ class Param:
         where = f"{owner}: parameter {self.name}"
         if value is None:
             return None
+        converted: Any
         if self.type is bool:
             converted = _to_bool(value, where)
         elif self.type in (int, float):
@@ -91,7 +92,7 @@ def _to_number(value: Any, kind: type, where: str) -> int | float:
     try:
         if kind is int and isinstance(value, float) and not value.is_integer():
             raise ValueError
-        converted = kind(value)
+        converted: int | float = kind(value)
     except (TypeError, ValueError, OverflowError):
         raise MoocowError(f"{where} must be {noun}, not {value!r}") from None
     if not math.isfinite(converted):

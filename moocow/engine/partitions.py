@@ -232,15 +232,15 @@ TIE_TOLERANCE = 1e-9
 about 1e-15 each, so any two further apart are ordered right by the floats."""
 
 
-def entropy_ties(sizes: np.ndarray, costs: np.ndarray) -> np.ndarray:
+def entropy_ties(sizes: np.ndarray, scores: np.ndarray) -> np.ndarray:
     """The columns whose ``entropy_cost`` is the least, compared exactly, not to the last bit.
 
     ``sum n log n`` is least where ``prod n ** n`` is, an integer: {4,1,1,1,1} and {2,2,2,2} both
     give 256, which the float sums, added in different orders, may tell apart in the last bit.
     The floats pick the few columns near the least; their products settle it.
     """
-    least = costs.min()
-    near = np.flatnonzero(costs <= least + abs(least) * TIE_TOLERANCE)
+    least = scores.min()
+    near = np.flatnonzero(scores <= least + abs(least) * TIE_TOLERANCE)
     if len(near) == 1:
         return near
     products = [_power_product(sizes[:, column]) for column in near]

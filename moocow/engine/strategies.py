@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import reprlib
 from abc import ABC, abstractmethod
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -76,7 +75,7 @@ class Strategy(ABC):
     """One line for people."""
     params: ClassVar[tuple[Param, ...]] = (OPENING,)
     """The parameters a spec may set."""
-    defined_by: ClassVar[dict[str, type[Strategy]]] = {}
+    defined_by: ClassVar[dict[str, type]] = {}
     """For each method a fast path relies on (``FAST_PATH_METHODS``), the class whose definition is
     in force, set as each strategy class is defined: a shortcut that knows how a class decides
     holds only while that class's method is the one in force, not a subclass's own."""
@@ -209,7 +208,12 @@ class RandomCandidate(Strategy):
 class HeuristicStrategy(Strategy):
     """Greedy one-step look-ahead: score how every guess splits the candidates, keep the best."""
 
-    score: ClassVar[Callable[[np.ndarray], np.ndarray]]
+    @staticmethod
+    @abstractmethod
+    def score(sizes: np.ndarray) -> np.ndarray:
+        """Each guess's score from the sizes of the parts it splits the candidates into (a column
+        each): the least wins. A subclass gives a function (``score = staticmethod(worst_case)``)."""
+
     params = (
         OPENING,
         Param("candidates_only", bool, False, "guess only codes that are still possible"),

@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import weakref
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
@@ -96,7 +96,7 @@ class FeedbackTable:
         """Cells asked of the table in tiles so far: once they add up to the table, it is built."""
         self.values = np.array(game.feedback_model.values(), dtype=game.feedback_model.dtype)
         """The feedback values the game can give, ascending: the values partitions are counted over."""
-        self._prepared: Prepared | bool | None = False
+        self._prepared: Prepared | Literal[False] | None = False
         """The compiled engine's arrays: ``False`` until first asked for, ``None`` if it cannot apply."""
         self._work = COMPILED_CELLS if self.secret_count * self.guess_count >= COMPILED_CELLS else 0
         """Pairs of this game scored so far, until they reach ``COMPILED_CELLS``; a game whose every

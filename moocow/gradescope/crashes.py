@@ -5,8 +5,8 @@ A practice round lost to a crash showed the student one line (``RuntimeError: oo
 the practice log, the last frames of the traceback that are in the submission's own files: file
 (by its name in the submission, not the container's path), line, function and code line, each cut
 as other player text is (``runner/shown.py``). The runner keeps the last lines a player wrote to
-stderr in each lost round (``RoundResult.stderr``); the frames are read from those. Graded rounds
-are never looked at: what a player prints there could carry a graded secret.
+stderr in each round (``RoundResult.stderr``); the frames are read from a lost round's. Graded
+rounds are never looked at: what a player prints there could carry a graded secret.
 """
 
 from __future__ import annotations
@@ -71,3 +71,16 @@ def crash_lines(rounds: Sequence[tuple[int, Sequence[str]]], folder: Path) -> li
         lines.append(f"Where round {number + 1} crashed, in your files (the traceback's last frames):")
         lines += [f"  {frame}" for frame in frames]
     return lines
+
+
+def named_in_submission(lines: Sequence[str], folder: Path) -> list[str]:
+    """``lines`` with the player's folder (as named and as resolved) left out of every path they
+    hold: a file is named as in the submission (``bacplayer.py``), not by the container's scratch
+    folder, which changes with every run."""
+    prefixes = [f"{path}/" for path in dict.fromkeys([folder, folder.resolve()])]
+    shown = []
+    for line in lines:
+        for prefix in prefixes:
+            line = line.replace(prefix, "")
+        shown.append(line)
+    return shown

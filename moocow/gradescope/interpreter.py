@@ -1,4 +1,5 @@
-"""A Python that players can reach, for ``gradescope try``: this one, or a venv built once for them.
+"""A Python that players can reach, for ``gradescope try`` and ``prairielearn try``: this one, or a
+venv built once for them.
 
 As root, ``try`` runs players under user ids of their own, as Gradescope does, so they must reach
 the interpreter and moocow. Where this Python lives where they cannot (pyenv's, in ``/root``), the
@@ -52,8 +53,15 @@ class Interpreter:
     """One line for ``try`` to print, or ``None`` (this very interpreter)."""
 
 
-def players_python() -> Interpreter:
-    """This interpreter if other users reach it and moocow; else a reachable venv, built once."""
+def try_python(dropped: bool, grader: str) -> Interpreter:
+    """What a dry run's ``grader`` (``run_autograder``, the entrypoint) runs: with CAP_SYS_ADMIN
+    ``dropped``, players run as other users and need one they reach; else this very interpreter."""
+    return players_python(grader) if dropped else Interpreter(sys.executable)
+
+
+def players_python(grader: str = "run_autograder") -> Interpreter:
+    """This interpreter if other users reach it and moocow; else a reachable venv, built once, which
+    ``grader`` runs (its note names it)."""
     closed = unreachable(sys.executable)
     if closed is None:
         return Interpreter(sys.executable)
@@ -68,9 +76,9 @@ def players_python() -> Interpreter:
     python = venv / "bin" / "python"
     why = f"players cannot reach this Python ({closed})"
     if (venv / BUILT).is_file():
-        return Interpreter(str(python), f"{why}: run_autograder runs {python}, built by an earlier try.")
+        return Interpreter(str(python), f"{why}: {grader} runs {python}, built by an earlier try.")
     how = build_venv(base, venv, bridged=base.version == _version())
-    return Interpreter(str(python), f"{why}: built {venv} for run_autograder, {how}.")
+    return Interpreter(str(python), f"{why}: built {venv} for {grader}, {how}.")
 
 
 def unreachable(python: str, with_moocow: bool = True) -> str | None:
@@ -117,7 +125,7 @@ def reachable_base() -> Base | None:
                     found.append(Base(path, version))
     same = [one for one in found if one.version == _version()]
     newest = sorted(found, key=lambda one: tuple(map(int, one.version.split("."))), reverse=True)
-    return (same or newest or [None])[0]
+    return (same or newest)[0] if found else None
 
 
 def _version_of(python: str) -> str | None:

@@ -9,7 +9,9 @@ top-level output, the test names, the score test and the leaderboard hold totals
 Everything is plain text (``output_format`` and the name formats ``text``: Gradescope renders no
 HTML or Markdown a player sent), player text has its control characters escaped and is cut short,
 and the whole file is kept under 1 MB (``runner/shown.py``). A practice round the player crashed
-shows where, in the student's own files (``crashes``); a graded one never does.
+shows where, in the student's own files (``crashes``), and each practice round the last lines the
+player wrote to stderr in it (students debug with ``print``). A graded round shows neither, nor the
+player's own line that ends a crash's reason: what a player prints there could carry a graded secret.
 """
 
 from __future__ import annotations
@@ -21,9 +23,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from moocow.gradescope.course import Course
-from moocow.gradescope.crashes import crash_lines
+from moocow.gradescope.crashes import crash_lines, named_in_submission
 from moocow.runner.shown import PLAIN, TEXT, bounded, cut
 from moocow.runner.specfiles import renamed_files
+from moocow.runner.stderr_tail import ROUND_LINES
 
 if TYPE_CHECKING:
     from moocow.runner.grading import Grade
@@ -36,6 +39,18 @@ LEADERBOARD = {
     "worst": ("Most guesses in a graded round", "asc"),
 }
 """Each leaderboard column a course may ask for: its name on Gradescope and its order."""
+PRINTED = (
+    f"What your player wrote to stderr in these practice rounds (the last {ROUND_LINES} lines of each; "
+    "graded rounds never show it):"
+)
+"""The line that starts a practice test's part holding what the player wrote to stderr, after the
+log (PrairieLearn moves that part into its message)."""
+SCORE_NAMES = {
+    "solved": "Graded rounds: points, one per round solved",
+    "scale": "Graded rounds: points for the total of guesses",
+}
+"""The score test's title by points scheme: it shows points (Gradescope writes them beside it, as
+``5.0 / 5.0``), and the total of guesses only in its output."""
 GRADED_MARK = "graded"
 """``extra_data.moocow.graded``: this submission counts toward the submission limit: it was graded, or
 its player played graded rounds (one stopped by the time budget); a rate-limited one does not."""
@@ -47,8 +62,11 @@ def deck_label(deck: str) -> str:
 
 
 def log(graded: Grade, secret_seed: bool = False) -> str:
-    """A session's log as written: the seed in its header unless ``secret_seed`` (never shown then)."""
-    return graded.written_log("Graded rounds, on the secret seed." if secret_seed else None)
+    """A session's log as written: the seed in its header unless ``secret_seed`` (never shown then,
+    nor any line of the player's stderr: a crash's reason is shown without the line that ends it)."""
+    if secret_seed:
+        return graded.written_log("Graded rounds, on the secret seed.", said=False)
+    return graded.written_log()
 
 
 @dataclass(frozen=True)
@@ -71,11 +89,15 @@ def points(total: int, full: Mark, zero: Mark, most: float) -> float:
 
 
 def practice_log(practice: Grade, folder: Path | None = None) -> str:
-    """A practice session's log and, with the player's ``folder``, where its lost rounds crashed in
-    the student's own files (``crashes``). Practice only: a graded round's stderr is never read."""
-    lost = [(result.round, result.stderr) for result in practice.rounds if not result.solved]
+    """A practice session's log; with the player's ``folder``, where its lost rounds crashed in the
+    student's own files (``crashes``); then, under ``PRINTED``, the last lines the player wrote to
+    stderr in each round. Practice only: a graded round's stderr is never read."""
+    lost = [(result.round, result.stderr.lines) for result in practice.rounds if not result.solved]
     crashed = crash_lines(lost, folder) if folder is not None else []
-    return "\n".join([log(practice), *(["", *crashed] if crashed else [])])
+    printed = practice.printed() if folder is None else named_in_submission(practice.printed(), folder)
+    return "\n".join(
+        [log(practice), *(["", *crashed] if crashed else []), *(["", PRINTED, *printed] if printed else [])]
+    )
 
 
 def _test(name: str, score: float, max_score: float, output: str, visibility: str) -> dict[str, Any]:
@@ -117,7 +139,8 @@ def score_test(course: Course, graded: Sequence[Grade], marks: tuple[Mark, Mark]
             f"Points: {earned:g} of {most:g}: full marks at a total of {full.total} ({full.source}) "
             f"or less, none at {zero.total} ({zero.source}) or more, a straight line between."
         )
-    return _test("Graded rounds: total of guesses", earned, most, "\n".join(lines), course.visibility.score)
+    name = SCORE_NAMES["solved" if marks is None else "scale"]
+    return _test(name, earned, most, "\n".join(lines), course.visibility.score)
 
 
 def course_results(

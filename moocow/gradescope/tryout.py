@@ -15,7 +15,6 @@ import os
 import shutil
 import stat
 import subprocess
-import sys
 import tempfile
 import zipfile
 from dataclasses import dataclass
@@ -26,7 +25,7 @@ from typing import Any
 from moocow.engine.errors import MoocowError
 from moocow.gradescope.folders import copy_folder
 from moocow.gradescope.grading import COURSE_FILE, ROOT_VARIABLE, SEED_FILE, Layout
-from moocow.gradescope.interpreter import Interpreter, players_python
+from moocow.gradescope.interpreter import try_python
 from moocow.gradescope.scripts import PYTHON_VARIABLE
 from moocow.runner.process import remove_tree
 from moocow.runner.secrecy import refuse_readable
@@ -80,7 +79,7 @@ def try_zip(
     dropped = can_drop()
     if dropped:  # players run as other users, and find the zip and the metadata on try's command line
         refuse_readable([(archive, "autograder zip"), (metadata, "--metadata")])
-    python = players_python() if dropped else Interpreter(sys.executable)  # they run as other users
+    python = try_python(dropped, "run_autograder")
     root = _fresh_root(out, force)
     layout = Layout(root)
     try:

@@ -24,7 +24,7 @@ def as_kernel_set(candidates: np.ndarray) -> np.ndarray:
     """Candidates as the kernel takes them: int32, contiguous, aligned and writable, copied if
     need be. Sets sent to a Dask worker arrive unaligned: each such kind of array would need
     compiled code of its own (and ``pycc`` cannot build the search for unaligned arrays)."""
-    return np.require(candidates, dtype=np.int32, requirements="CAW")
+    return np.require(candidates, dtype=np.int32, requirements=("C", "A", "W"))
 
 
 class KernelArgs(NamedTuple):
@@ -61,8 +61,9 @@ class KernelSearch:
 
     def __init__(self, search: Search) -> None:
         self.search = search
-        unlimited = search.max_depth is None
-        depths = [None] if unlimited else range(search.max_depth + 1)
+        most = search.max_depth
+        unlimited = most is None
+        depths: list[int | None] = [None] if most is None else list(range(most + 1))
         wide = np.uint16 if len(search.rows) < 1 << 16 else np.uint32
         self.args = KernelArgs(
             search.rows,

@@ -35,7 +35,7 @@ import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar, cast
 
 import numpy as np
 
@@ -159,7 +159,7 @@ def _written(method: Method) -> Method:
         except sqlite3.Error as error:
             raise MoocowError(f"cannot write the proof store {self.path}: {error}") from None
 
-    return write  # type: ignore[return-value]
+    return write  # type: ignore[return-value]  # functools.wraps types it as a wrapper, not a Method
 
 
 class ProofStore:
@@ -494,7 +494,7 @@ def _encode(node: Node) -> list:
 
 def _node(data: object, path: Path) -> Node:
     try:
-        guess, size, children = data  # type: ignore[misc]
+        guess, size, children = cast(list[Any], data)  # a malformed tree raises here, and is refused
         node = Node(int(guess), int(size))
         for answer, child in children:
             node.children[int(answer)] = _node(child, path)

@@ -25,6 +25,7 @@ from moocow.optimal.bounds import INFEASIBLE, level_bounds
 from moocow.optimal.kernel.entries import FIND, MOST_ANSWERS, STILL_LEGAL, WIDE_KEY, WIDE_SOLVE
 from moocow.optimal.kernel.layout import GUESS, HALT, HITS, NODES, VALUE
 from moocow.optimal.kernel.set_store import SetStore
+from moocow.optimal.kernel_search import as_kernel_set
 from moocow.optimal.stats import SearchStats
 from moocow.optimal.stopping import stop_if_asked
 
@@ -162,7 +163,7 @@ class WideSearch:
         """One search by the kernel, made again with the lower budget whenever ``steer`` lowers
         it while the kernel runs: a better best found by another worker. The memo keeps every set
         settled before the kernel was halted, so the search goes on from there."""
-        candidates = np.require(candidates, dtype=np.int32, requirements="CAW")
+        candidates = as_kernel_set(candidates)
         row = self.depth_row(depth)
 
         def kernel(budget: int) -> int:
@@ -245,7 +246,7 @@ class WideSearch:
     # ------------------------------------------------------------------ reading the tree back
     def subtree(self, candidates: np.ndarray, legal: np.ndarray, depth: int | None) -> Node:
         """The best tree of a set the search solved exactly (searched again if the memo forgot it)."""
-        candidates = np.require(candidates, dtype=np.int32, requirements="CAW")
+        candidates = as_kernel_set(candidates)
         guess = self._best_guess(candidates, legal, depth)
         node = Node(guess, len(candidates))
         self.graft(node, candidates, legal, self.child_depth(depth))

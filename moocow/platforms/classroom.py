@@ -4,7 +4,8 @@
 files and this moocow's wheel). The workflow installs the wheel, runs ``moocow classroom grade``, which
 plays the course's graded rounds and prints the reporter's base64 results (``reports``) as the step's
 ``result`` output, and hands it to ``classroom-resources/autograding-grading-reporter`` as
-``MOOCOW_RESULTS``: partial credit, a point per round solved (or the course's scale).
+``MOOCOW_RESULTS``: partial credit, a point per round solved (or the course's scale). The step's
+log shows each lost round and what the player wrote to stderr in each round (``say_printed``).
 
 Everything there runs where the student can read it, the workflow and its seed included: no deck is
 secret. The deck is either fixed (a seed drawn at build, written in the workflow) or drawn from the
@@ -22,7 +23,7 @@ from typing import Any
 from moocow.engine.errors import MoocowError
 from moocow.engine.seeds import checked_seed
 from moocow.gradescope.course import Course, read_course
-from moocow.gradescope.results import Mark, points, score_test
+from moocow.gradescope.results import Mark, deck_label, points, score_test
 from moocow.platforms.reports import check_rounds, classroom_results
 from moocow.platforms.unpacked import unpacked
 from moocow.runner.grading import Grade, grade
@@ -115,9 +116,21 @@ def grade_course(course_file: Path, seed: int, say: Callable[[str], None] = prin
               sandbox=sandbox)
         for deck in course.decks
     ]  # fmt: skip
+    say_printed(grades, say)
     if course.points.scheme == "solved":
         return classroom_results(grades)
     return _scaled(course, grades, seed)
+
+
+def say_printed(grades: Sequence[Grade], say: Callable[[str], None]) -> None:
+    """Each lost round, and each round the player wrote to stderr in with its last lines, in the
+    workflow's log as ``moocow grade`` shows them: the deck is public, so every round is practice."""
+    for one in grades:
+        told = one.failures(stderr=True)
+        if told and len(grades) > 1:
+            say(f"{deck_label(one.game)}:")
+        for line in told:
+            say(line)
 
 
 def runner_sandbox(say: Callable[[str], None]) -> SandboxPolicy:

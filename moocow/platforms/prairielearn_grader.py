@@ -5,7 +5,8 @@ out as Gradescope's: the server files as ``source`` (the seed moved there, so th
 one the sandbox hides and root alone reads), the submission, a results folder. Its
 results become PrairieLearn's: the score from 0 to 1, the message, and the tests a student may see
 at once, since PrairieLearn shows everything at once: the practice rounds and the graded totals,
-never a graded round (its secret, its guesses), whatever the course's visibility says.
+never a graded round (its secret, its guesses), whatever the course's visibility says. What the
+player wrote to stderr in the practice rounds is in the message.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from typing import Any
 
 from moocow.gradescope.course import read_course
 from moocow.gradescope.grading import COURSE_FILE, PLAYED, SEED_FILE, Layout, run_autograder
+from moocow.gradescope.results import PRINTED
 from moocow.platforms.prairielearn import NAME
 from moocow.runner.files import PRIVATE, check_output, write_atomically
 from moocow.runner.shown import bounded, cut
@@ -113,24 +115,26 @@ def gradescope_root(root: Path) -> Iterator[Path]:
 
 
 def prairielearn_results(graded: dict[str, Any]) -> dict[str, Any]:
-    """Gradescope's results as PrairieLearn's: score = points / most, the tests shown at once."""
+    """Gradescope's results as PrairieLearn's: score = points / most, the tests shown at once, and
+    what the player wrote to stderr in the practice rounds moved from their tests into the message,
+    under each practice test's name (graded rounds have none to move: ``gradescope.results``)."""
     tests = graded.get("tests", [])
     most = sum(test.get("max_score", 0) for test in tests)
     earned = sum(test.get("score", 0) for test in tests if test.get("max_score", 0))
-    shown = [
-        {
-            "name": test["name"],
-            "points": test["score"],
-            "max_points": test["max_score"],
-            "output": test["output"],
-        }
-        for test in tests
-        if test.get("visibility", graded.get("visibility", "visible")) == "visible"
-    ]
+    shown, printed = [], []
+    for test in tests:
+        if test.get("visibility", graded.get("visibility", "visible")) != "visible":
+            continue
+        output, found, part = str(test["output"]).partition(f"\n\n{PRINTED}")
+        if found:
+            printed += ["", f"{test['name']}:", f"{PRINTED}{part}"]
+        shown.append(
+            {"name": test["name"], "points": test["score"], "max_points": test["max_score"], "output": output}
+        )
     results = {
         "gradable": True,
         "score": round(min(1.0, max(0.0, earned / most)), 4) if most else 0.0,
-        "message": str(graded.get("output", "")),
+        "message": "\n".join([str(graded.get("output", "")), *printed]),
         "tests": shown,
     }
     return bounded(results)

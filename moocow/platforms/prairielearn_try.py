@@ -4,7 +4,9 @@
 ``data/data.json``) and the grader's ``run`` entrypoint runs there as root with CAP_SYS_ADMIN
 dropped from the bounding set, as Docker's default leaves a container (``gradescope try``'s
 ``can_drop``): moocow picks the level it picks in PrairieLearn's container. No Docker is needed;
-the entrypoint runs the moocow installed here (``MOOCOW_PYTHON``).
+the entrypoint runs the moocow installed here (``MOOCOW_PYTHON``): this interpreter, or, where
+players (other users) cannot reach it, the venv ``gradescope try`` builds once for them
+(``moocow.gradescope.interpreter``).
 """
 
 from __future__ import annotations
@@ -14,13 +16,13 @@ import os
 import shutil
 import stat
 import subprocess
-import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from moocow.engine.errors import MoocowError
+from moocow.gradescope.interpreter import try_python
 from moocow.gradescope.tryout import DROP, can_drop, write_new
 from moocow.platforms.prairielearn import NAME, PYTHON_VARIABLE, ROOT_VARIABLE
 from moocow.platforms.prairielearn_grader import results_file, server_files
@@ -48,6 +50,8 @@ class Tried:
     """What it printed (PrairieLearn keeps it in the grading job's log, for instructors)."""
     results: dict[str, Any] | None
     """``results.json``, or ``None`` if it wrote none."""
+    note: str | None = None
+    """What was done to have an interpreter players reach (a venv built or reused), or ``None``."""
 
 
 def try_question(built: Path, submission: Path, out: Path | None = None) -> Tried:
@@ -63,6 +67,7 @@ def try_question(built: Path, submission: Path, out: Path | None = None) -> Trie
     dropped = can_drop()
     if dropped:  # players run as other users, and find the built folder on try's command line
         refuse_readable([(server_files(built) / "seed", "the graded deck's seed")])
+    python = try_python(dropped, "the entrypoint")
     root = new_folder(out.absolute(), "--out") if out else Path(tempfile.mkdtemp(prefix="moocow-grade-"))
     root.chmod(0o755)
     server_files(root).parent.mkdir()
@@ -77,11 +82,11 @@ def try_question(built: Path, submission: Path, out: Path | None = None) -> Trie
     (root / "data").mkdir()
     (root / "data" / "data.json").write_text(json.dumps(DATA) + "\n")
     command = [*(DROP if dropped else ()), "bash", str(entrypoint)]
-    environment = {**os.environ, ROOT_VARIABLE: str(root), PYTHON_VARIABLE: sys.executable}
+    environment = {**os.environ, ROOT_VARIABLE: str(root), PYTHON_VARIABLE: python.python}
     done = subprocess.run(command, cwd=root, env=environment, capture_output=True, text=True, check=False)
     written = results_file(root)
     results = json.loads(written.read_text()) if written.is_file() else None
-    return Tried(root, dropped, done.returncode, done.stdout + done.stderr, results)
+    return Tried(root, dropped, done.returncode, done.stdout + done.stderr, results, python.note)
 
 
 def student_view(results: dict[str, Any]) -> list[str]:

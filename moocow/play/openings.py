@@ -81,7 +81,7 @@ def remember_opening(key: str, decision: Decision, seconds: float, lasting: bool
         return
     written = _read()
     written.pop(key, None)
-    written[key] = list(decision)
+    written[key] = decision
     newest = dict(list(written.items())[-WRITTEN:])
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -117,7 +117,7 @@ def _keep(key: str, decision: Decision) -> None:
             _kept.popitem(last=False)
 
 
-def _read() -> dict[str, list[object]]:
+def _read() -> dict[str, tuple[int, object]]:
     """The cache file's openings; a missing or damaged file is an empty cache."""
     path = cache_file()
     try:
@@ -127,7 +127,7 @@ def _read() -> dict[str, list[object]]:
     if not isinstance(data, dict):
         return {}
     return {
-        key: value
+        key: (value[0], value[1])
         for key, value in data.items()
         if isinstance(value, list) and len(value) == 2 and isinstance(value[0], int)
     }

@@ -7,6 +7,7 @@ other plugins keep working.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.util
 import os
@@ -53,7 +54,7 @@ class PluginManager(pluggy.PluginManager):
     def load_modules(self, names: Iterable[str]) -> None:
         """Import and register modules by dotted name (the built-ins)."""
         for name in names:
-            self._load(name, name, lambda name=name: importlib.import_module(name))
+            self._load(name, name, functools.partial(importlib.import_module, name))
         self.check()
 
     def load_entry_points(self, selection: frozenset[str] | None = None) -> None:

@@ -74,7 +74,7 @@ def collect_registered(
             except TypeError as problem:
                 refused.append((plugin, f"plugin {plugin}: {problem}"))
                 continue
-            name = str(cls.name)  # type: ignore[attr-defined]
+            name = str(cls.name)  # type: ignore[attr-defined]  # check_class just made sure of it
             if classes.setdefault(name, cls) is cls:
                 owners.setdefault(name, f"plugin {plugin}")
             else:
@@ -100,7 +100,7 @@ def check_class(noun: str, cls: object, base: type[K], base_name: str) -> tuple[
         raise TypeError(f"{cls!r} is not a subclass of {base_name}")
     name = check_name(noun, cls)
     if inspect.isabstract(cls):
-        missing = ", ".join(sorted(cls.__abstractmethods__))
+        missing = ", ".join(sorted(getattr(cls, "__abstractmethods__", ())))
         raise TypeError(f"{noun} {name!r} ({cls.__qualname__}) does not implement {missing}")
     return name, cls
 

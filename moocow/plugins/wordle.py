@@ -26,7 +26,14 @@ from moocow.plugins.hookspecs import hookimpl
 from moocow.plugins.marking import marks_table
 from moocow.plugins.spaces import word_space
 from moocow.plugins.symbols import SymbolGame
-from moocow.wordlists import alpha_words, english_words, file_words, official_lists, spelled, wordfreq_words
+from moocow.wordlists import (
+    alpha_words,
+    english_words,
+    game_file_words,
+    official_lists,
+    spelled,
+    wordfreq_words,
+)
 
 LISTS = ("common", "official")
 """``common``: free lists moocow ships; ``official``: the original game's, from the extra."""
@@ -100,20 +107,20 @@ class Wordle(SymbolGame):
 
     def _load_lists(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """Answers and further guesses, each sorted and of the game's length; a file's words of other
-        lengths are left out, and a list left empty is one line, at once."""
+        lengths are left out (and said to be, once), and a list left empty is one line, at once."""
         length = self.code_length
         answers_file, guesses_file = self.values["answers"], self.values["guesses"]
+        more: tuple[str, ...]
         if answers_file is not None:
-            answers = file_words(answers_file)
-            more = () if guesses_file is None else file_words(guesses_file)
+            answers, more = game_file_words(answers_file, length, distinct=False), ()
         else:  # the lists named (read only when a file does not replace them: wordfreq's take a second)
-            answers, more = official_lists() if self.values["list"] == "official" else common_lists(length)
-            if guesses_file is not None:
-                more = file_words(guesses_file)
-        answers = tuple(sorted(set(spelled(answers, length))))
+            lists = official_lists() if self.values["list"] == "official" else common_lists(length)
+            answers, more = (tuple(sorted(set(spelled(words, length)))) for words in lists)
+        if guesses_file is not None:
+            more = game_file_words(guesses_file, length, distinct=False)
         if not answers:
             raise MoocowError(f"{self.spec}: the answers have no word of {length} letters a-z")
-        return answers, tuple(sorted(set(spelled(more, length))))
+        return answers, more
 
 
 @lru_cache(maxsize=8)
@@ -178,9 +185,9 @@ class WordleHardMode(GuessRule):
             if guess[place] != code[place]:
                 letter = string.ascii_uppercase[int(code[place])]
                 return f"letter {place + 1} must be {letter} ({self._format(code)} was green there)"
-        for letter, count in least.items():
-            if int((np.asarray(guess) == letter).sum()) < count:
-                shown = string.ascii_uppercase[letter]
+        for symbol, count in least.items():
+            if int((np.asarray(guess) == symbol).sum()) < count:
+                shown = string.ascii_uppercase[symbol]
                 times = "once" if count == 1 else f"{count} times"
                 return f"it must hold {shown} at least {times} (as {self._format(code)} revealed)"
         return None

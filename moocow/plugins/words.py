@@ -13,7 +13,7 @@ from moocow.engine.params import Param
 from moocow.plugins.hookspecs import hookimpl
 from moocow.plugins.spaces import word_space
 from moocow.plugins.symbols import SymbolGame
-from moocow.wordlists import alpha_words, english_words, file_words, playable, wordfreq_words
+from moocow.wordlists import alpha_words, english_words, game_file_words, playable, wordfreq_words
 from moocow.wordlists.alpha import ALPHA_NAME
 
 
@@ -64,7 +64,7 @@ class Words(SymbolGame):
         """Loaded when the game is made, so a bad file or an empty list is reported at once."""
         file = self.values["file"]
         if file is not None:
-            words = _sorted_playable(file_words(file), self.code_length)
+            words = game_file_words(file, self.code_length, distinct=True)
         elif self.values["list"] == "alpha":
             words = _sorted_playable(alpha_words(), self.code_length)
         else:

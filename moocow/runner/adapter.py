@@ -22,6 +22,7 @@ stderr, which the runner records as a crash.
 from __future__ import annotations
 
 import importlib.util
+import io
 import os
 import sys
 from abc import ABC, abstractmethod
@@ -151,12 +152,18 @@ def load_player(path: Path) -> ModulePlayer:
 
 
 def take_protocol_channel() -> tuple[TextIO, TextIO]:
-    """Keep stdin and stdout for the protocol; the module's prints go to stderr, its input() gets EOF."""
+    """Keep stdin and stdout for the protocol; the module's prints go to stderr, its input() gets EOF.
+
+    ``sys.stdout`` is made line-buffered, as ``sys.stderr`` is: opened on a pipe, it held a
+    student's ``print`` lines until 8 KiB had gathered, so the runner, which kills the player once
+    the session ends, saw them late, cut in the middle of a line, or never."""
     incoming = os.fdopen(os.dup(0), "r", encoding="utf-8", newline="\n")
     outgoing = os.fdopen(os.dup(1), "w", encoding="utf-8", newline="\n", buffering=1)
     devnull = os.open(os.devnull, os.O_RDONLY)
     os.dup2(devnull, 0)
     os.dup2(2, 1)
+    if isinstance(sys.stdout, io.TextIOWrapper):
+        sys.stdout.reconfigure(line_buffering=True)
     return incoming, outgoing
 
 
@@ -193,7 +200,28 @@ def main() -> None:
         sys.exit("usage: python -m moocow.runner.adapter PLAYER.py")
     load_runner_plugins()
     incoming, outgoing = take_protocol_channel()
-    serve(Path(sys.argv[1]).resolve(), incoming, outgoing)
+    try:
+        serve(Path(sys.argv[1]).resolve(), incoming, outgoing)
+    except Exception as error:  # the module's, mostly: its traceback, as the student needs it
+        sys.stderr.write(player_traceback(error))
+        sys.exit(1)
+
+
+def player_traceback(error: BaseException) -> str:
+    """The traceback from the first frame that is neither the adapter's nor the import machinery's:
+    the student reads the last lines of stderr a round keeps (``stderr_tail.ROUND_LINES``), and the
+    adapter's seven frames took most of them. Raised by the adapter itself (a guess that is not a
+    str), it is the one line saying why."""
+    import traceback
+
+    frames = error.__traceback__
+    while frames is not None and _not_the_players(frames.tb_frame.f_code.co_filename):
+        frames = frames.tb_next
+    return "".join(traceback.format_exception(type(error), error, frames))
+
+
+def _not_the_players(filename: str) -> bool:
+    return filename == __file__ or filename.startswith("<frozen ")
 
 
 if __name__ == "__main__":

@@ -13,16 +13,14 @@ No numpy here: the adapter that runs course players in their own process uses
 from __future__ import annotations
 
 import random
-import stat
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from functools import lru_cache
-from pathlib import Path
 
 from moocow.engine.errors import MoocowError
 from moocow.engine.params import Param, bind, format_spec, parse_spec
 from moocow.engine.wording import printable
-from moocow.wordlists.files import word_file_text
+from moocow.wordlists.files import NOTES, WordTally, word_file_text
 
 NAME = "bacrunner"
 """The deck name in specs: ``bacrunner:file=words_alpha.txt,minlen=5,maxlen=15``."""
@@ -49,6 +47,7 @@ def check_lengths(minlen: int, maxlen: int, names: tuple[str, str] = ("minlen", 
     """One line unless the length limits can be the course's, naming them as the caller's user
     knows them (``grade`` says ``--min-length``, not the spec's ``minlen``)."""
     for param, value, name in zip(PARAMS[1:], (minlen, maxlen), names, strict=True):
+        assert param.minimum is not None and param.maximum is not None  # the lengths' params have both
         if not param.minimum <= value <= param.maximum:
             raise MoocowError(f"{name} must be from {param.minimum:g} to {param.maximum:g}, not {value}")
     if minlen > maxlen:
@@ -96,29 +95,33 @@ class WordSource:
         """The acceptable words in file order, read as the course reads them (a fresh list each call).
 
         A folder, a binary file or one that is not UTF-8 (where the course would crash) is one line
-        (``wordlists.files``, the reader of every word file).
+        (``wordlists.files``, the reader of every word file); what the filter left out is said once.
         """
         if self.file is None:
             from moocow.wordlists.alpha import alpha_words
 
             return [word for word in alpha_words() if acceptable(word, self.minlen, self.maxlen)]
-        resolved = Path(self.file).resolve()
-        try:
-            status = resolved.stat()
-        except OSError as error:
-            raise MoocowError(f"cannot read word file {self.file!r}: {error.strerror}") from None
-        if stat.S_ISDIR(status.st_mode):
-            raise MoocowError(f"word file {self.file!r} is a folder, not a file of words")
-        return list(_read(word_file_text(resolved, self.file), self.minlen, self.maxlen))
+        kept, note = _read(word_file_text(self.file), self.file, self.minlen, self.maxlen)
+        NOTES.say(note)
+        return list(kept)
 
 
 @lru_cache(maxsize=4)
-def _read(text: str, minlen: int, maxlen: int) -> tuple[str, ...]:
+def _read(text: str, named: str, minlen: int, maxlen: int) -> tuple[tuple[str, ...], str | None]:
     """The acceptable words of one version of a word file's text (the reader keeps one text object
-    per version, so this is worked out once each). Its lines as ``open(..., encoding="utf-8")``
-    iterates them: split at LF, CRLF and CR only."""
+    per version, so this is worked out once each), and the note on what the filter left out. Its
+    lines as ``open(..., encoding="utf-8")`` iterates them: split at LF, CRLF and CR only. Repeats
+    and case are kept, as the course keeps them."""
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    return tuple(word for word in (line.strip() for line in lines) if acceptable(word, minlen, maxlen))
+    words = [word for word in (line.strip() for line in lines) if word]
+    tally = WordTally(len(words))
+    for word in words:
+        if not minlen <= len(word) <= maxlen:
+            tally.leave_out(f"not of {minlen} to {maxlen} characters", word)
+        elif len(set(word)) != len(word):
+            tally.leave_out("with a character twice", word)
+    kept = tuple(word for word in words if acceptable(word, minlen, maxlen))
+    return kept, tally.line(named, len(kept))
 
 
 def draw_secrets(words: Sequence[str], seed: int, rounds: int) -> list[str]:
@@ -138,8 +141,10 @@ def count_bulls_and_cows(guess: str, secret: str) -> tuple[int, int]:
     return (bulls, cows)
 
 
-def header_line(seed: int) -> str:
-    """The first line the course runner prints."""
+def header_line(seed: int | str) -> str:
+    """The first line the course runner prints: ``seed`` is a seed's digits, or for a secret seed
+    ``fingerprint:HEX`` (``seeds.fingerprint``), one word in the seed's place, so that a tool reading
+    the word after ``seed=`` still reads one value (never a secret seed)."""
     return f"BACRunner Python with seed={seed}."
 
 

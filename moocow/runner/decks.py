@@ -21,6 +21,7 @@ from moocow.engine.game import Game
 from moocow.engine.solve import secret_index
 from moocow.plugins import load_game
 from moocow.runner.bacrunner import WordSource, draw_secrets, is_course_deck
+from moocow.wordlists.files import NOTES
 
 
 @dataclass(frozen=True, eq=False)
@@ -50,6 +51,11 @@ class Deck(ABC):
     def deal(self, seed: int, rounds: int) -> list[Deal]:
         """The first ``rounds`` rounds for ``seed``; the same for every player."""
 
+    @abstractmethod
+    def dealt_as(self, secret: str) -> Deal:
+        """The round whose secret is written ``secret``, for a results file whose seed is secret:
+        ``MoocowError`` if the deck never deals it."""
+
     @property
     @abstractmethod
     def feedback_kind(self) -> str:
@@ -71,6 +77,12 @@ class GameDeck(Deck):
         return [
             Deal(self.game, index) for index in entry_draws(seed, self.spec, rounds, len(self.game.secrets))
         ]
+
+    def dealt_as(self, secret: str) -> Deal:
+        deal = Deal(self.game, secret_index(self.game, secret))
+        if deal.secret_text != secret:
+            raise MoocowError(f"{secret!r} is not written as {self.spec} writes its secrets")
+        return deal
 
     @property
     def feedback_kind(self) -> str:
@@ -101,6 +113,7 @@ class CourseDeck(Deck):
     def __init__(self, source: WordSource) -> None:
         self.source = source
         self._games: dict[int, Game] = {}
+        self._word_set: frozenset[str] | None = None
 
     @property
     def spec(self) -> str:
@@ -115,7 +128,8 @@ class CourseDeck(Deck):
         """The word game of one length, from the same file."""
         if length not in self._games:
             words = "list=alpha" if self.source.file is None else f"file={self.source.file}"
-            self._games[length] = load_game(f"words:length={length},{words}")
+            with NOTES.quiet():  # what the course's filter left out is said by the source, once
+                self._games[length] = load_game(f"words:length={length},{words}")
         return self._games[length]
 
     def deal(self, seed: int, rounds: int) -> list[Deal]:
@@ -130,6 +144,18 @@ class CourseDeck(Deck):
             except MoocowError:
                 raise MoocowError(f"{self.spec}: the word {word!r} is not playable in {game.spec}") from None
         return deals
+
+    def dealt_as(self, secret: str) -> Deal:
+        if secret not in self._words():
+            raise MoocowError(f"{secret!r} is not a word of {self.spec}")
+        game = self.game(len(secret))
+        return Deal(game, secret_index(game, secret))
+
+    def _words(self) -> frozenset[str]:
+        """The deck's words, as a set (read once)."""
+        if self._word_set is None:
+            self._word_set = frozenset(self.source.words())
+        return self._word_set
 
 
 @lru_cache(maxsize=32)

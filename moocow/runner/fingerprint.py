@@ -68,7 +68,7 @@ def player_digest(player: PlayerSpec, hidden: Iterable[str] = ()) -> str | None:
 def _machines(path: str) -> bool:
     """Whether ``path`` is the machine's, not the player's: a system folder, Python, moocow."""
     real = Path(os.path.realpath(path))
-    places = (*SYSTEM_DIRS, *python_paths(), PACKAGE)
+    places = (*SYSTEM_DIRS, *python_paths(), str(PACKAGE))
     return any(real == Path(place) or Path(place) in real.parents for place in places)
 
 

@@ -33,16 +33,19 @@ class Failure(StrEnum):
 class Foul(Exception):
     """A player broke a rule; the round is lost and ``reason`` says how, in one line."""
 
-    def __init__(self, kind: Failure, reason: str) -> None:
+    def __init__(self, kind: Failure, reason: str, said: str = "") -> None:
         super().__init__(f"{kind}: {reason}")
         self.kind = kind
         """What kind of rule was broken."""
         self.reason = reason
         """One line for the results file, naming the limit or the offending text."""
+        self.said = said
+        """The player's own last line of stderr, which ends ``reason`` (``": " + said``) when given:
+        where a graded round is shown to a student, the reason is shown without it."""
 
 
 class Disqualified(Foul):
     """The player failed its setup (start, handshake, initialisation) and sits out the session."""
 
     def __init__(self, cause: Foul) -> None:
-        super().__init__(Failure.DISQUALIFIED, f"setup failed ({cause.kind}): {cause.reason}")
+        super().__init__(Failure.DISQUALIFIED, f"setup failed ({cause.kind}): {cause.reason}", cause.said)

@@ -8,7 +8,7 @@ and a round it forfeits is logged with the guesses it made and scored at the mer
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from moocow.engine.wording import printable
@@ -17,6 +17,7 @@ from moocow.runner.leaderboard import Standing, standings
 from moocow.runner.limits import Limits
 from moocow.runner.results import RoundResult
 from moocow.runner.sandbox import SandboxPolicy
+from moocow.runner.seeds import fingerprint
 from moocow.runner.session import play_session
 from moocow.runner.shown import PLAIN, TEXT, bounded, cut, shown_each
 from moocow.runner.tournament import build_tournament
@@ -40,6 +41,14 @@ class Grade:
     """What protected the run: the sandbox and the limits in force (``Tournament.referee``)."""
     cluster: str | None = None
     """Where it was played, if on a Dask cluster (``dask_cluster.where``)."""
+    secret_seed: bool = False
+    """Whether the seed is secret (``Seed.secret``): the log's first line then holds its fingerprint."""
+
+    @property
+    def seed_line(self) -> str:
+        """The course log's first line: the seed, or a secret seed's fingerprint in its place."""
+        shown = f"fingerprint:{fingerprint(self.seed)}" if self.secret_seed else self.seed
+        return bacrunner.header_line(shown)
 
     @property
     def standing(self) -> Standing:
@@ -54,36 +63,44 @@ class Grade:
     def log_lines(self) -> list[str]:
         """The course runner's output: the header, ``[secret]: guesses``, then ``total id author``."""
         return [
-            bacrunner.header_line(self.seed),
+            self.seed_line,
             *(bacrunner.round_line(result.secret, result.guesses) for result in self.rounds),
             bacrunner.total_line(self.total, self.identity.student_id, self.identity.author),
         ]
 
-    def failures(self, stderr: bool = False) -> list[str]:
-        """One line per lost round: its number, secret, and why; with ``stderr``, each followed by
-        the last lines the player wrote to stderr in it, indented (all escaped: they are the player's)."""
+    def failures(self, stderr: bool = False, said: bool = True) -> list[str]:
+        """One line per lost round: its number, secret, and why (``said``: with the player's own line
+        that ends a crash's reason, which a graded round's log leaves out). With ``stderr``, every
+        round the player wrote to stderr in is there too, solved or lost, each followed by its last
+        lines (``RoundStderr.shown``: escaped, cut, the count of those left out)."""
         lines = []
         for result in self.rounds:
-            if not result.solved:
-                lines.append(
-                    printable(
-                        f"round {result.round + 1} [{result.secret}]: {result.failure}: {result.reason}"
-                    )
-                )
-                lines.extend(printable(f"  stderr: {line}") for line in (result.stderr if stderr else ()))
+            printed = result.stderr.shown() if stderr else []
+            if printed or not result.solved:
+                lines += [told(result, said), *printed]
         return lines
 
-    def written_log(self, header: str | None = None) -> str:
+    def printed(self) -> list[str]:
+        """Each round the player wrote to stderr in: how it ended, then its last lines."""
+        return [
+            line
+            for result in self.rounds
+            if result.stderr.lines
+            for line in (told(result), *result.stderr.shown())
+        ]
+
+    def written_log(self, header: str | None = None, said: bool = True) -> str:
         """The log, then the lost rounds, as written to be read later (``results.json``): each guess and
         other player text cut (``shown``), so an honest player's log is the course's line for line;
-        ``header`` replaces the course's first line (which names the seed)."""
+        ``header`` replaces the course's first line (which names the seed, or a secret one's fingerprint);
+        ``said``: as in ``failures``."""
         identity = self.identity
         return "\n".join(
             [
-                bacrunner.header_line(self.seed) if header is None else header,
+                self.seed_line if header is None else header,
                 *(bacrunner.round_line(result.secret, shown_each(result.guesses)) for result in self.rounds),
                 bacrunner.total_line(self.total, cut(identity.student_id, 100), cut(identity.author, 100)),
-                *map(cut, self.failures()),
+                *map(cut, self.failures(said=said)),
             ]
         )
 
@@ -109,7 +126,7 @@ class Grade:
             }
             for result in self.rounds
         ]
-        results = {
+        results: dict[str, Any] = {
             "output": self.written_log(),
             **PLAIN,
             "execution_time": round(sum(result.seconds for result in self.rounds)),
@@ -126,6 +143,17 @@ class Grade:
         return results
 
 
+def told(result: RoundResult, said: bool = True) -> str:
+    """``round 2 [secret]: solved in 4 guesses``, or how it was lost (``said``: see ``failures``)."""
+    if result.solved:
+        how = f"solved in {result.score} {'guess' if result.score == 1 else 'guesses'}"
+    else:
+        own = result.stderr.said
+        reason = result.reason or ""
+        how = f"{result.failure}: {reason if said or not own else reason.removesuffix(f': {own}')}"
+    return printable(f"round {result.round + 1} [{result.secret}]: {how}")
+
+
 def grade(
     player: str,
     game: str | None = None,
@@ -138,10 +166,12 @@ def grade(
     limits: Limits | None = None,
     sandbox: SandboxPolicy | None = None,
     scheduler: str | None = None,
+    secret_seed: bool = False,
 ) -> Grade:
     """Grade ``player`` on the course's deck of ``words`` (a file; by default the course's own
     ``words_alpha.txt``, shipped with moocow), or on ``game``, rounds in order, one process
-    (on a worker of the Dask cluster behind ``scheduler``, if given: files named as here)."""
+    (on a worker of the Dask cluster behind ``scheduler``, if given: files named as here).
+    ``secret_seed``: the log names the seed by its fingerprint alone."""
     deck = game or bacrunner.WordSource(words, minlen, maxlen).spec
     settings = {"players": [player], "games": [deck], "rounds": rounds, "seed": seed, "mercy": mercy}
     policy = sandbox or SandboxPolicy()
@@ -149,6 +179,7 @@ def grade(
     if scheduler is not None:
         tournament = tournament.on_cluster()
     (plan,) = tournament.plans()
+    plan = replace(plan, keep_stderr=True)  # what it printed, for its log (Gradescope: practice only)
     results: list[RoundResult] = []
     cluster = None
     if scheduler is not None:
@@ -157,4 +188,6 @@ def grade(
         identity, results, cluster = play_session_on(scheduler, plan)
     else:
         identity = play_session(plan, results.append)
-    return Grade(player, plan.deck, seed, identity, tuple(results), tournament.referee(), cluster)
+    return Grade(
+        player, plan.deck, seed, identity, tuple(results), tournament.referee(), cluster, secret_seed
+    )

@@ -17,6 +17,12 @@ YES, NO = ("yes", "true", "on", "1"), ("no", "false", "off", "0")
 """How a switch's value (``forks``) may be written after ``--limit KEY=``."""
 MOST_PROCESSES = 1 << 22
 """The kernel's most processes (``PID_MAX_LIMIT``): ``pids.max`` refuses more."""
+BACKSTOP = 3
+"""How many times its CPU limit a wall-clock limit is at least, where a table or options give the
+CPU limit alone (and by default): a player using all its CPU time still meets the CPU limit first
+on a machine loaded up to three runnable processes per core."""
+PAIRS = (("guess_cpu", "guess_seconds"), ("round_cpu", "round_seconds"))
+"""Each CPU limit and the wall-clock limit that backs it up."""
 
 
 @dataclass(frozen=True)
@@ -26,14 +32,19 @@ class Limits:
     Wall-clock limits count only the time the runner waits for the player; CPU limits count the
     player process's own CPU time (Linux: read from ``/proc``, with the kernel's ``RLIMIT_CPU`` as
     a backstop). Zero for ``memory_mb`` or ``output_mb`` means no limit.
+
+    A busy player meets its CPU limit, which a loaded machine does not move; the wall-clock limits
+    are a backstop at least ``BACKSTOP`` times as long, for a player that waits (a hang, a sleep).
+    Wall-clock time depends on load: with the two equal, a player near the limit lost its round on
+    a loaded worker and kept it on an idle one.
     """
 
-    guess_seconds: float = 10.0
-    """Wall-clock time to answer one message."""
+    guess_seconds: float = 30.0
+    """Wall-clock time to answer one message (a backstop: see ``guess_cpu``)."""
     guess_cpu: float = 10.0
-    """CPU seconds to answer one message."""
-    round_seconds: float = 60.0
-    """Wall-clock time over all the guesses of one round."""
+    """CPU seconds to answer one message: the limit a busy player meets."""
+    round_seconds: float = 180.0
+    """Wall-clock time over all the guesses of one round (a backstop: see ``round_cpu``)."""
     round_cpu: float = 60.0
     """CPU seconds over one round."""
     setup_seconds: float = 60.0
@@ -75,17 +86,25 @@ class Limits:
 
     @classmethod
     def from_mapping(cls, values: Mapping[str, Any]) -> Limits:
-        """Limits from a TOML table or options, defaults for what is left out; unknown keys are errors."""
+        """Limits from a TOML table or options, defaults for what is left out; unknown keys are errors.
+        A CPU limit given without its wall-clock one has that at ``BACKSTOP`` times it, or the
+        default if longer: giving ``guess_cpu`` never shortens ``guess_seconds``."""
         known = {field.name for field in fields(cls)}
         unknown = sorted(set(values) - known)
         if unknown:
             raise MoocowError(f"unknown limit {unknown[0]!r} (known: {', '.join(sorted(known))})")
-        return cls(**values)
+        given = dict(values)
+        defaults = cls()
+        for cpu, wall in PAIRS:
+            value = given.get(cpu)
+            if wall not in given and isinstance(value, int | float) and not isinstance(value, bool):
+                given[wall] = max(getattr(defaults, wall), min(BACKSTOP * value, LONGEST_SECONDS))
+        return cls(**given)
 
     @classmethod
     def from_options(cls, options: Sequence[str], base: Mapping[str, Any] | None = None) -> Limits:
         """Limits from ``KEY=VALUE`` options (``guess_seconds=2``) laid over ``base`` (a TOML table)."""
-        kinds = {field.name: type(field.default) for field in fields(cls)}
+        kinds: dict[str, type] = {field.name: type(field.default) for field in fields(cls)}
         values = dict(base or {})
         for option in options:
             key, equals, text = option.partition("=")
@@ -140,7 +159,7 @@ class Allowance:
     seconds: float
     """Wall-clock seconds from now."""
     seconds_rule: str
-    """The binding wall-clock limit, for the reason, e.g. ``10 s per guess``."""
+    """The binding wall-clock limit, for the reason, e.g. ``30 s per guess``."""
     cpu: float | None = None
     """CPU seconds from now (``None``: not checked)."""
     cpu_rule: str = ""

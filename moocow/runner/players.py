@@ -67,8 +67,8 @@ def parse_player(source: str, name: str | None = None) -> PlayerSpec:
             raise MoocowError(f"player file {text!r} is a folder: name the player's .py file")
         if not path.is_file():
             raise MoocowError(f"player file {text!r} not found")
-        command = (sys.executable, "-m", "moocow.runner.adapter", str(path.absolute()))
-        return PlayerSpec(label, text, PlayerKind.MODULE, command, (own_files(path),))
+        adapter = (sys.executable, "-m", "moocow.runner.adapter", str(path.absolute()))
+        return PlayerSpec(label, text, PlayerKind.MODULE, adapter, (own_files(path),))
     if not any(c.isspace() for c in text) and parse_strategy_spec(text)[0] in strategy_classes():
         load_strategy(text)  # parameter errors now, not in the middle of a tournament
         return PlayerSpec(label, text, PlayerKind.STRATEGY)

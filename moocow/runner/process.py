@@ -6,8 +6,9 @@ its own. Every read waits with a wall-clock deadline and watches the CPU time an
 the player's processes together (``usage.py``, read by ``meter.py``): once per answer, when it
 comes, and every ``POLL_SECONDS`` while the runner waits; the reading at the end of one answer is
 the start of the next answer's and round's. Every failure is raised as a ``Foul`` naming the limit
-or the exit status, with the last line of the player's stderr. ``close`` kills every process of the
-player, whatever it started, and removes what it leaves.
+or the exit status, with the last line of the player's stderr (``stderr_tail.py`` keeps its last
+lines, for the rounds a student may see). ``close`` kills every process of the player, whatever
+it started, and removes what it leaves.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from moocow.runner.limits import MB, Allowance
 from moocow.runner.meter import Meter
 from moocow.runner.orphans import Orphans
 from moocow.runner.sandbox import Confinement, Launch, confined_command, player_uid
+from moocow.runner.stderr_tail import ErrorOutput, RoundStderr
 from moocow.runner.stopping import SessionStopped, Stopped, never
 from moocow.runner.uids import PlayerUid
 from moocow.runner.usage import CgroupGroup, ProcessGroup, ScannedGroup, Usage
@@ -75,85 +77,6 @@ def player_environment(home: str, plugins: Sequence[str] = ()) -> dict[str, str]
     }
 
 
-class ErrorOutput:
-    """A player's stderr: a pipe the runner drains while it waits, keeping the byte count and the
-    last few lines. Not a file: the player shares what it writes to, and a file on the host's disk
-    can be grown past any limit (``fallocate`` keeps its size at 0) or made unreadable to the runner
-    (``O_DIRECT``)."""
-
-    KEPT = 4096
-    """Bytes kept from the end, for the last line."""
-
-    def __init__(self, most: int = 0) -> None:
-        self.reading, writing = os.pipe()
-        self.writing: int | None = writing
-        """The player's end, until it has started (``started``)."""
-        os.set_blocking(self.reading, False)
-        self.most = most
-        """Bytes past which nothing more is read (0: no end): the player then waits on a full pipe.
-        Read on, a player writing as fast as the runner read went 321 MB past ``output_mb=1``."""
-        self.size = 0
-        """Bytes written so far."""
-        self._tail = b""
-        self._closed = False
-        self._released = False
-
-    def watched(self) -> list[int]:
-        """The descriptor to wait on alongside the protocol's, until the player closes it."""
-        return [] if self._closed else [self.reading]
-
-    def drain(self) -> None:
-        """Read what is there, without waiting, until past ``most``."""
-        while not self._closed and not self.over():
-            try:
-                data = os.read(self.reading, 65536)
-            except BlockingIOError:
-                return
-            if not data:
-                self._closed = True
-                return
-            self.size += len(data)
-            self._tail = (self._tail + data)[-self.KEPT :]
-
-    def over(self) -> bool:
-        """Whether more than ``most`` bytes were read."""
-        return bool(self.most) and self.size > self.most
-
-    def drain_until_closed(self, wait: float) -> None:
-        """Read until every writer has closed it (the player has ended), for at most ``wait`` seconds."""
-        deadline = time.monotonic() + wait
-        self.drain()
-        while not self._closed and not self.over() and (left := deadline - time.monotonic()) > 0:
-            select.select(self.watched(), [], [], left)
-            self.drain()
-
-    def lines_since(self, offset: int, count: int = 8, limit: int = 200) -> tuple[str, ...]:
-        """The last ``count`` non-blank lines written after the first ``offset`` bytes (as far as
-        the kept tail reaches), each shortened: what a student printed in the round it lost."""
-        new = self._tail[-min(self.size - offset, len(self._tail)) :] if self.size > offset else b""
-        lines = [line.rstrip() for line in new.decode("utf-8", "replace").splitlines() if line.strip()]
-        return tuple(line if len(line) <= limit else line[: limit - 3] + "..." for line in lines[-count:])
-
-    def last_line(self, limit: int = 200) -> str:
-        """The last non-blank line written, shortened."""
-        lines = self._tail.decode("utf-8", "replace").splitlines()
-        last = next((line.strip() for line in reversed(lines) if line.strip()), "")
-        return last if len(last) <= limit else last[: limit - 3] + "..."
-
-    def started(self) -> None:
-        """The player has its own copy of the writing end (or never will): close the runner's."""
-        if self.writing is not None:
-            writing, self.writing = self.writing, None
-            os.close(writing)
-
-    def close(self) -> None:
-        """Close both ends that are still the runner's; a second call does nothing."""
-        self.started()
-        if not self._released:
-            self._released = self._closed = True
-            os.close(self.reading)
-
-
 class PlayerProcess:
     """A running player program; ``send`` and ``receive`` raise ``Foul`` on any misbehaviour."""
 
@@ -189,9 +112,9 @@ class PlayerProcess:
             raise
         if self._group is None:
             self._group = ScannedGroup(self._popen.pid, uid)
-        homes = [str(self._home)] if self._home is not None else []
-        files = self.limits.files
-        disk = DiskScan(uid, homes, shared_folders(), files) if self._shared_writer is not None else None
+        homes: list[str] = [] if self._home is None else [str(self._home)]
+        writer, files = self._shared_writer, self.limits.files
+        disk = DiskScan(writer, homes, shared_folders(), files) if writer is not None else None
         self._meter = Meter(self._group, disk, self.limits.disk_mb * MB)
         self.reading: Usage | None = NOTHING_USED
         """What the player had used at the last reading: the start of its next answer and round."""
@@ -323,15 +246,15 @@ class PlayerProcess:
                     raise self._ended("closed its output")
                 self._buffer += chunk
 
-    def stderr_written(self) -> int:
-        """Bytes the player has written to stderr so far (a mark for ``stderr_lines``)."""
+    def stderr_mark(self) -> int:
+        """Lines the player has ended on stderr so far (a mark for ``stderr_since``)."""
         self._drain_stderr_quietly()
-        return self._stderr.size
+        return self._stderr.tail.count
 
-    def stderr_lines(self, since: int) -> tuple[str, ...]:
-        """The last lines the player wrote to stderr after the mark ``since`` (before ``close``)."""
+    def stderr_since(self, mark: int) -> RoundStderr:
+        """The last lines the player wrote to stderr after ``mark`` (before ``close``)."""
         self._drain_stderr_quietly()
-        return self._stderr.lines_since(since)
+        return self._stderr.tail.since(mark)
 
     def _drain_stderr_quietly(self) -> None:
         if not self._closed:
@@ -401,13 +324,11 @@ class PlayerProcess:
         """The foul for a player whose pipes closed: how it exited, and the last line it wrote to stderr."""
         status = self._exit_status(EXIT_GRACE_SECONDS)
         self._stderr.drain_until_closed(EXIT_GRACE_SECONDS if status is not None else 0.0)
-        tail = self._stderr.last_line()
+        tail = said = self._stderr.last_line()
         kind = Failure.MEMORY if any(word in tail for word in MEMORY_WORDS) else Failure.CRASH
         if self._over_output():
-            kind, tail = (
-                Failure.OUTPUT,
-                f"wrote more than {self.limits.output_mb} MB to stderr, the output limit",
-            )
+            kind, said = Failure.OUTPUT, ""
+            tail = f"wrote more than {self.limits.output_mb} MB to stderr, the output limit"
         if (
             status is not None and self._bubblewrap and status > 128
         ):  # bubblewrap reports a signal as 128 + it
@@ -418,7 +339,7 @@ class PlayerProcess:
             described = f"exited with status {status}"
         else:
             described, kind = describe_signal(-status, kind)
-        return Foul(kind, f"{described}: {tail}" if tail else described)
+        return Foul(kind, f"{described}: {tail}" if tail else described, said)
 
     def _exit_status(self, wait: float) -> int | None:
         """The exit status (negative: signal) without reaping, so the process group stays ours to kill.

@@ -21,8 +21,17 @@ from moocow.engine.errors import MoocowError
 from moocow.engine.inputs import open_regular
 from moocow.runner import chain, signing
 from moocow.runner.chain import Head
-from moocow.runner.results import FORMAT, VERSIONS, RoundResult, most_row_bytes
+from moocow.runner.protocol import Identity
+from moocow.runner.results import (
+    FORMAT,
+    IDENTITY,
+    IDENTITY_FIELDS,
+    VERSIONS,
+    RoundResult,
+    most_row_bytes,
+)
 from moocow.runner.rowcheck import BadRow, RowCheck, _shown, _whole, json_line
+from moocow.runner.shown import TEXT_SHOWN
 
 HEADER_BYTES = 16 << 20
 """The longest header read: a tournament of thousands of players, each with its digest."""
@@ -174,6 +183,8 @@ class Follower:
     """Lines read after the header, sound or not, the closing line aside."""
     closed_at: int | None = None
     seen: dict[str, int] = field(default_factory=dict)
+    identities: dict[str, Identity] = field(default_factory=dict)
+    """Who each player said it was, from the lines that record it (``results.identity_line``)."""
 
     def __post_init__(self) -> None:
         self._signer = chain.Signer(self.key) if self.key is not None else None
@@ -194,18 +205,38 @@ class Follower:
             return self._round(number, self._v1_row(raw))
         body, sign = chain.split_line(raw)
         row = _object(json_line(_text(body)))
+        written: Any
+        chain_id: Any
         written, chain_id = (
             (row.pop(chain.NUMBER, None), row.pop(chain.CHAIN, None)) if self.header.signed else (None, None)
         )
-        ending = set(row) == {"end"}
-        self.rows += not ending
+        ending, naming = set(row) == {"end"}, set(row) == {IDENTITY}
+        self.rows += not (ending or naming)
         followed = self.header.signed and self.key is not None
         if followed:
             self._follow(number, written, chain_id, body, sign)
         if ending:
-            self._close(number, row["end"], written - 2 if followed else self.rows)
+            self._close(number, row["end"], written - 2 - len(self.identities) if followed else self.rows)
+            return None
+        if naming:
+            self._identity(row[IDENTITY])
             return None
         return self._round(number, row)
+
+    def _identity(self, named: Any) -> None:
+        """A line recording who a player said it was: a player of the header, once, its text bounded."""
+        if not isinstance(named, dict) or set(named) != set(IDENTITY_FIELDS):
+            raise BadRow(f"an identity line records {', '.join(IDENTITY_FIELDS)}, not {_shown(named)}")
+        player = named["player"]
+        if not all(isinstance(named[name], str) for name in IDENTITY_FIELDS):
+            raise BadRow(f"an identity's {', '.join(IDENTITY_FIELDS)} are strings, not {_shown(named)}")
+        if self.check is not None and player not in self.check.players:
+            raise BadRow(f"identity of unknown player {_shown(player)} (not one of the header's players)")
+        if player in self.identities:
+            raise BadRow(f"identity of {_shown(player)} is recorded twice")
+        if max(len(named["student_id"]), len(named["author"])) > TEXT_SHOWN:
+            raise BadRow(f"identity of {_shown(player)} is longer than the runner writes ({TEXT_SHOWN})")
+        self.identities[player] = Identity(named["student_id"], named["author"])
 
     def _v1_row(self, raw: bytes) -> dict[str, Any]:
         row = json_line(_text(raw))

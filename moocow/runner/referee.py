@@ -13,7 +13,7 @@ rule's state, which no other game pays for.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from moocow.engine.position import wins
 from moocow.engine.table import FeedbackTable
@@ -22,6 +22,7 @@ from moocow.runner.decks import Deal
 from moocow.runner.fouls import Failure, Foul
 from moocow.runner.rules import Guess, RuleInForce
 from moocow.runner.seats import Seat
+from moocow.runner.stderr_tail import NOTHING_KEPT, RoundStderr
 
 
 @dataclass(frozen=True)
@@ -40,12 +41,13 @@ class Outcome:
     """One line saying how (``None`` when solved)."""
     seconds: float
     """Time spent waiting for the player's guesses (setup excluded)."""
-    stderr: tuple[str, ...] = ()
-    """The last lines the player wrote to stderr in the round, if it was lost."""
+    stderr: RoundStderr = NOTHING_KEPT
+    """The last lines the player wrote to stderr in the round, when asked for (``keep_stderr``)."""
 
 
-def play_round(seat: Seat, deal: Deal, mercy: int) -> Outcome:
-    """Play one round of ``deal`` with ``seat``; a foul loses the round, it never escapes."""
+def play_round(seat: Seat, deal: Deal, mercy: int, keep_stderr: bool = False) -> Outcome:
+    """Play one round of ``deal`` with ``seat``; a foul loses the round, it never escapes. With
+    ``keep_stderr`` the outcome holds the last lines the player wrote to stderr in the round."""
     game = deal.game
     secret, secret_text = deal.secret, deal.secret_text
     table = FeedbackTable.for_game(game)  # kept with the game: Game.score reads each guess from it
@@ -71,13 +73,20 @@ def play_round(seat: Seat, deal: Deal, mercy: int) -> Outcome:
                 won = guess.text == secret_text
                 feedback = game.feedback_model.encode(count_bulls_and_cows(guess.text, secret_text))
             if won:
-                return Outcome(tuple(guesses), True, len(guesses), None, None, seconds)
+                stderr = kept_stderr(seat, keep_stderr)
+                return Outcome(tuple(guesses), True, len(guesses), None, None, seconds, stderr)
             if rule is not None:
                 rule.answered(guess, feedback)
     except Foul as foul:
-        return Outcome(tuple(guesses), False, mercy, foul.kind, foul.reason, seconds, seat.stderr_lines())
+        stderr = kept_stderr(seat, keep_stderr, foul.said)
+        return Outcome(tuple(guesses), False, mercy, foul.kind, foul.reason, seconds, stderr)
     lost = f"not solved in {mercy} guesses"
-    return Outcome(tuple(guesses), False, mercy, Failure.MERCY, lost, seconds, seat.stderr_lines())
+    return Outcome(tuple(guesses), False, mercy, Failure.MERCY, lost, seconds, kept_stderr(seat, keep_stderr))
+
+
+def kept_stderr(seat: Seat, keep: bool, said: str = "") -> RoundStderr:
+    """The round's stderr if it is kept, with the line a foul's reason ends with."""
+    return replace(seat.round_stderr(), said=said) if keep else NOTHING_KEPT
 
 
 def refused(seat: Seat, rule: RuleInForce, guess: Guess) -> None:

@@ -17,7 +17,9 @@ from typing import Any
 
 from moocow.runner.bacrunner import is_course_deck
 from moocow.runner.chain import json_text
+from moocow.runner.protocol import Identity
 from moocow.runner.shown import GUESS_SHOWN, TEXT_SHOWN
+from moocow.runner.stderr_tail import NOTHING_KEPT, RoundStderr
 
 FORMAT = "moocow-tournament"
 """The header's ``format`` value."""
@@ -86,12 +88,16 @@ class RoundResult:
     """One line saying how the round was lost, or ``None``."""
     seconds: float
     """Time spent waiting for the player's guesses (a timing field: varies run to run)."""
-    stderr: tuple[str, ...] = dataclass_field(default=(), compare=False, repr=False)
-    """The last lines the player wrote to stderr in a lost round, for ``grade`` to show (students
-    debug with ``print``); not written to the results file, whose rows are the referee's record."""
+    stderr: RoundStderr = dataclass_field(default=NOTHING_KEPT, compare=False, repr=False)
+    """The last lines the player wrote to stderr in the round, when kept (``grade`` shows them:
+    students debug with ``print``); not written to the results file, the referee's record."""
+
+    identity: Identity | None = dataclass_field(default=None, compare=False, repr=False)
+    """Who the player said it was in this round's session (``student_id()``, ``author()``), if it
+    said: written once per player to the results file, on a line of its own (``identity_line``)."""
 
     TIMING_FIELDS = ("seconds",)
-    UNWRITTEN_FIELDS = ("stderr",)
+    UNWRITTEN_FIELDS = ("stderr", "identity")
     """Fields the results file does not hold: the player's words, not the referee's record."""
 
     @property
@@ -178,6 +184,25 @@ class RoundResult:
     def from_row(cls, data: dict[str, Any]) -> RoundResult:
         """Read back what ``to_row`` wrote: a cut guess as ``shown_guess`` shows it."""
         return cls(**{**data, "guesses": tuple(map(shown_guess, data["guesses"]))})
+
+
+SEED_FINGERPRINT = "seed_fingerprint"
+"""The header's field that stands for a secret seed (``seeds.fingerprint``): the seed is not written."""
+IDENTITY = "identity"
+"""The field of a line that records who a player said it was: its name, student id and author."""
+IDENTITY_FIELDS = ("player", "student_id", "author")
+
+
+def identity_line(player: str, identity: Identity) -> dict[str, Any]:
+    """The line recording ``player``'s identity, its player text cut to ``shown.TEXT_SHOWN``
+    characters as a reason is (the handshake's line may be 64 KiB)."""
+    return {
+        IDENTITY: {
+            "player": player,
+            "student_id": identity.student_id[:TEXT_SHOWN],
+            "author": identity.author[:TEXT_SHOWN],
+        }
+    }
 
 
 REFEREE = "referee"

@@ -23,6 +23,7 @@ from typing import Any
 from moocow.engine.errors import MoocowError
 from moocow.runner import chain, signing
 from moocow.runner.files import check_output, create_private, one_name, same_file
+from moocow.runner.protocol import Identity
 from moocow.runner.reading import (
     Follower,
     Header,
@@ -32,8 +33,16 @@ from moocow.runner.reading import (
     open_results,
     read_header,
 )
-from moocow.runner.results import FORMAT_VERSION, REFEREE, RoundResult, header
+from moocow.runner.results import (
+    FORMAT_VERSION,
+    REFEREE,
+    SEED_FINGERPRINT,
+    RoundResult,
+    header,
+    identity_line,
+)
 from moocow.runner.rowcheck import RowCheck, _shown, seed_problem
+from moocow.runner.seeds import SEED_VARIABLE
 
 
 class ResultsFile:
@@ -42,7 +51,9 @@ class ResultsFile:
     ``total`` is the number of rounds of the whole tournament: ``close`` writes the closing line
     once they are all in the file. ``key_file`` is where the key came from: its chain records are
     kept beside it (``chain.record_folders``). A path that can be led to another file (a link, a
-    second name) is refused (``files.one_name``).
+    second name) is refused (``files.one_name``). ``seed`` is the run's seed, which a header that
+    keeps it secret does not hold: the rounds found on resume are checked against it. Who each
+    player says it is goes on a line of its own before its first round (a version-2 file's).
     """
 
     def __init__(
@@ -53,13 +64,18 @@ class ResultsFile:
         key: bytes | None = None,
         referee: dict[str, Any] | None = None,
         key_file: str | os.PathLike[str] | None = None,
+        seed: int | None = None,
     ) -> None:
         self.finished: list[RoundResult] = []
         """The rounds already in the file when resuming."""
+        self.identities: dict[str, Identity] = {}
+        """Who each player said it was, as the file records it (found on resume, or written)."""
+        self._seed = seed
         self._key, self._folders = key, chain.record_folders(key_file)
         self._signer = chain.Signer(key) if key is not None else None
         self._version, self._chain, self._last, self._lines = FORMAT_VERSION, chain.new_chain_id(), "", 0
-        self._closed, self._head = False, None
+        self._closed = False
+        self._head: chain.HeadRecord | None = None
         self._total = len(description["players"]) * len(description["games"]) * description["rounds"]
         first = header(description, signed=key is not None, referee=referee)
         found = one_name(path, "results file")
@@ -84,13 +100,14 @@ class ResultsFile:
             raise
 
     def _resume(self, first: dict[str, Any], key_file: str | os.PathLike[str] | None) -> None:
-        found = read_results(self.path, first, self._key, key_file, os.fstat(self._fd))
+        found = read_results(self.path, first, self._key, key_file, os.fstat(self._fd), self._seed)
         self.finished, self._lines, self._last, self._closed = (
             found.rounds,
             found.lines,
             found.last,
             found.closed,
         )
+        self.identities = dict(found.identities)
         self._version = found.header.version
         if found.header.chained:
             self._chain = found.header.chain or ""
@@ -128,7 +145,12 @@ class ResultsFile:
             pass
 
     def append(self, result: RoundResult) -> None:
-        """Write one finished round to the operating system at once (one ``write``)."""
+        """Write one finished round to the operating system at once (one ``write``), after the line
+        saying who its player is, the first time it says (a version-1 file has no such lines)."""
+        who = result.identity
+        if who is not None and result.player not in self.identities and self._version >= 2:
+            self.identities[result.player] = who
+            self._write(identity_line(result.player, who))
         text = result.row_text() if self._signer is not None and self._version >= 2 else None
         if text is None or self._signer is None:
             self._write(result.to_row() if self._version >= 2 else result.to_dict())
@@ -197,18 +219,21 @@ class ResultsFile:
         self.close()
 
 
-def recorded_seed(path: str | os.PathLike[str]) -> int | None:
-    """The seed in a results file's header, if it has a readable one (its signature is checked on resume)."""
+def recorded_seed(path: str | os.PathLike[str]) -> tuple[int | None, str | None]:
+    """The seed in a results file's header, and the fingerprint that stands for a secret one, where
+    it has a readable header (its signature is checked on resume)."""
     try:
         with open_results(path) as file:
             found, _ = read_header(path, file, None)
     except (OSError, MoocowError):  # the file is refused later, if it is resumed
-        return None
+        return None, None
     tournament = found.description
     problem = seed_problem(tournament)
     if problem is not None:
         raise MoocowError(f"results file {str(path)!r}: {problem}")
-    return tournament.get("seed") if isinstance(tournament, dict) else None
+    if not isinstance(tournament, dict):
+        return None, None
+    return tournament.get("seed"), tournament.get(SEED_FINGERPRINT)
 
 
 @dataclass
@@ -222,6 +247,8 @@ class Resumed:
     last: str
     """The last line's signature (a chained file's), which the next line follows."""
     closed: bool
+    identities: dict[str, Identity]
+    """Who each player said it was, as the file records it."""
 
 
 def read_results(
@@ -230,6 +257,7 @@ def read_results(
     key: bytes | None = None,
     key_file: str | os.PathLike[str] | None = None,
     held: os.stat_result | None = None,
+    seed: int | None = None,
 ) -> Resumed:
     """The rounds of a results file whose header is ``expected_header``, every line checked, streamed.
 
@@ -238,7 +266,8 @@ def read_results(
     (``RowCheck``) and, with a key, every line holds its place in the chain and the file reaches
     the head recorded beside the key. The first problem is one line (``MoocowError``). A torn last
     line (the runner was killed mid-write) is cut off, once everything else has passed. ``held``
-    is the file the runner holds open to append to: the file read must be that one.
+    is the file the runner holds open to append to: the file read must be that one. ``seed`` is
+    the run's, for a header that keeps it secret (its fingerprint, matched by the header's check).
     """
     shown = str(path)
     with open_results(path) as file:
@@ -265,7 +294,7 @@ def read_results(
                     "cannot be told; bring that record with the file, or start a new results file"
                 )
         description = expected_header["tournament"]
-        follower = Follower(found, key, RowCheck(description), head.lines if head else None)
+        follower = Follower(found, key, RowCheck(description, seed), head.lines if head else None)
         lines = Lines(file, line_limit(description))
         rounds, count = every_round(path, follower, lines)
         short = follower.cut_short(head, count)
@@ -274,7 +303,7 @@ def read_results(
     if lines.torn:
         with open(path, "r+b") as torn:
             torn.truncate(lines.complete)
-    return Resumed(found, rounds, count, follower.before, follower.closed_at is not None)
+    return Resumed(found, rounds, count, follower.before, follower.closed_at is not None, follower.identities)
 
 
 def check_header(path: Path, found: Header, expected: dict[str, Any]) -> None:
@@ -283,6 +312,7 @@ def check_header(path: Path, found: Header, expected: dict[str, Any]) -> None:
     data = found.data
     _check_trust(path, data.get(REFEREE), expected.get(REFEREE))
     _check_players_unchanged(path, data.get("tournament"), expected["tournament"])
+    _check_secret_seed(path, data.get("tournament"), expected["tournament"])
     # The rest of what protected an earlier run may differ (the level a machine allows): a record.
     ignored = (REFEREE, chain.CHAIN)
     data = {name: value for name, value in data.items() if name not in ignored}
@@ -317,6 +347,19 @@ def _check_players_unchanged(path: Path, found: Any, expected: dict[str, Any]) -
                 "were played (its files differ, or what it is shown of them from this folder): finish it "
                 "with the same files from the same folder, or start a new results file"
             )
+
+
+def _check_secret_seed(path: Path, found: Any, expected: dict[str, Any]) -> None:
+    """A file played on a secret seed is resumed with that seed, given again as it was kept: its
+    header has only the fingerprint to tell it by."""
+    then = found.get(SEED_FINGERPRINT) if isinstance(found, dict) else None
+    now = expected.get(SEED_FINGERPRINT)
+    if then is not None and now is not None and then != now:
+        raise MoocowError(
+            f"results file {str(path)!r} was played on another seed (fingerprint {_shown(then)}; the "
+            f"seed given has {now}): give the seed it was played on (--seed-file, {SEED_VARIABLE} or "
+            "the tournament file)"
+        )
 
 
 def _check_trust(path: Path, found: Any, expected: Any) -> None:

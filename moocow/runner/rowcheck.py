@@ -12,13 +12,14 @@ from __future__ import annotations
 import json
 import math
 import re
-from typing import Any
+from typing import Any, TypeGuard
 
+from moocow.engine.errors import MoocowError
 from moocow.engine.wording import plural
 from moocow.runner.bacrunner import is_course_deck
 from moocow.runner.decks import Deal, load_deck
 from moocow.runner.fouls import Failure, Foul
-from moocow.runner.results import CUT_FIELDS, RoundResult
+from moocow.runner.results import CUT_FIELDS, SEED_FINGERPRINT, RoundResult
 from moocow.runner.rules import RuleInForce, read_course_guess, read_guess
 from moocow.runner.shown import GUESS_SHOWN
 
@@ -26,6 +27,8 @@ MOST_ROUNDS = 1_000_000
 """Rounds per player and game at most: every round's secret is dealt before the first is played."""
 DIGEST = re.compile(r"[0-9a-f]{64}")
 """A SHA-256 digest as a cut guess records it."""
+FINGERPRINT_TEXT = re.compile(r"[0-9a-f]{1,64}")
+"""A seed's fingerprint as a header records it (``seeds.fingerprint``): hexadecimal digits."""
 
 
 class BadRow(ValueError):
@@ -61,9 +64,12 @@ class RowCheck:
 
     Each secret is compared with the one the seed deals for its round, so a row cannot name a
     secret of its own choosing; scores are recomputed from the guesses, and a round may appear once.
+    A header whose seed is secret (``results.SEED_FINGERPRINT``) has no seed: given ``seed`` (the
+    run's own, which the caller has matched with the fingerprint) the secrets are checked as
+    ever; without it each secret is only one its entry can deal (``secrets_checked`` says which).
     """
 
-    def __init__(self, description: dict[str, Any]) -> None:
+    def __init__(self, description: dict[str, Any], seed: int | None = None) -> None:
         problem = description_problem(description)
         if problem is not None:
             raise BadRow(problem)
@@ -71,9 +77,26 @@ class RowCheck:
         self.rounds: int = description["rounds"]
         self.mercy: int = description["mercy"]
         self.most_guess = _line_bytes(description)
-        self.deals = dealt(description)
-        self.secrets = {game: tuple(deal.secret_text for deal in deals) for game, deals in self.deals.items()}
+        self.seed: int | None = description.get("seed", seed)
+        self.deals = dealt(description, self.seed) if self.seed is not None else None
+        self.secrets = (
+            {game: tuple(deal.secret_text for deal in deals) for game, deals in self.deals.items()}
+            if self.deals is not None
+            else {game: () for game in description["games"]}
+        )
         self.seen: dict[tuple[str, str, int], int] = {}
+
+    @property
+    def secrets_checked(self) -> bool:
+        """Whether each secret is checked against the seed (the seed is known), not only against its deck."""
+        return self.deals is not None
+
+    def deal(self, game: str, number: int, secret: str) -> Deal:
+        """Round ``number`` of entry ``game`` as dealt: by the seed, or, where it is secret, by the
+        round's own secret (``MoocowError`` if the entry never deals it)."""
+        if self.deals is not None:
+            return self.deals[game][number]
+        return load_deck(game).dealt_as(secret)
 
     def __call__(self, number: int, row: Any) -> RoundResult:
         """The round on line ``number``, or ``BadRow``."""
@@ -88,20 +111,29 @@ class RowCheck:
         if key in self.seen:
             where = f"{_shown(row['player'])} in {row['game']}"
             raise BadRow(f"round {row['round']} of {where} is on line {self.seen[key]} too")
-        if row["secret"] != self.secrets[row["game"]][row["round"]]:
-            raise BadRow(
-                f"secret {_shown(row['secret'])} is not the one the seed deals for round {row['round']}"
-            )
+        deal = self._dealt(row)
         self._check_score(row)
-        self._check_guesses(row)
+        self._check_guesses(row, deal)
         self.seen[key] = number
         return RoundResult.from_row(row)
 
-    def _check_guesses(self, row: dict[str, Any]) -> None:
+    def _dealt(self, row: dict[str, Any]) -> Deal:
+        """The row's round as dealt; its secret is the seed's, or with the seed secret, its deck's."""
+        if self.deals is not None:
+            if row["secret"] != self.secrets[row["game"]][row["round"]]:
+                raise BadRow(
+                    f"secret {_shown(row['secret'])} is not the one the seed deals for round {row['round']}"
+                )
+            return self.deals[row["game"]][row["round"]]
+        try:
+            return load_deck(row["game"]).dealt_as(row["secret"])
+        except MoocowError:
+            raise BadRow(f"secret {_shown(row['secret'])} is not one that {row['game']} deals") from None
+
+    def _check_guesses(self, row: dict[str, Any], deal: Deal) -> None:
         """Each guess is one the referee accepts in that round, written as it writes it, and allowed by
         the game's rule after the answers before it (an invalid answer ends a round as ``invalid``
         and is not recorded as a guess)."""
-        deal = self.deals[row["game"]][row["round"]]
         course = is_course_deck(row["game"])
         rule = None if course else RuleInForce.of(deal.game)
         for guess in row["guesses"]:
@@ -166,9 +198,9 @@ class RowCheck:
             raise BadRow(f"seconds {_json_text(row['seconds'])} is not a time")
 
 
-def dealt(description: dict[str, Any]) -> dict[str, list[Deal]]:
-    """Every entry's rounds as the header's seed deals them (one deal per game)."""
-    seed, rounds = description["seed"], description["rounds"]
+def dealt(description: dict[str, Any], seed: int) -> dict[str, list[Deal]]:
+    """Every entry's rounds as ``seed`` deals them (one deal per game)."""
+    rounds = description["rounds"]
     return {game: load_deck(game).deal(seed, rounds) for game in description["games"]}
 
 
@@ -192,7 +224,7 @@ def _check_schema(row: Any) -> None:
             raise BadRow(f"guess {number} must be a string, not {_json_text(guess)}")
 
 
-def _whole(value: Any) -> bool:
+def _whole(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -233,8 +265,12 @@ def description_problem(description: Any) -> str | None:
 
 
 def seed_problem(description: Any) -> str | None:
-    """What is wrong with a header's seed, if it is there but not a whole number (``5.0``)."""
+    """What is wrong with a header's seed, if it is there but not a whole number (``5.0``), or with
+    the fingerprint that stands for a secret one, if that is not one."""
     seed = description.get("seed") if isinstance(description, dict) else None
+    recorded = description.get(SEED_FINGERPRINT) if isinstance(description, dict) else None
+    if recorded is not None and not (isinstance(recorded, str) and FINGERPRINT_TEXT.fullmatch(recorded)):
+        return f"its {SEED_FINGERPRINT} is {_shown(recorded)}, not a seed's fingerprint"
     if seed is None or _whole(seed):
         return None
     return f"its seed is {_shown(seed)}, not a whole number"

@@ -134,12 +134,12 @@ def strongest() -> tuple[Confinement, str]:
                 check=False,
                 pass_fds=[] if seccomp is None else [seccomp],
             )
-            why = done.stderr.decode("utf-8", "replace").strip().splitlines()[-1:] or [
+            said = done.stderr.decode("utf-8", "replace").strip().splitlines()[-1:] or [
                 f"status {done.returncode}"
             ]
             if done.returncode == 0:
                 return Confinement.NAMESPACES, ""
-            why = f"bubblewrap cannot make namespaces here: {why[0]}"
+            why = f"bubblewrap cannot make namespaces here: {said[0]}"
         except (OSError, subprocess.TimeoutExpired) as error:
             why = f"bubblewrap did not run: {error}"
         finally:

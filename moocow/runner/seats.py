@@ -34,7 +34,9 @@ from moocow.runner.process import PlayerProcess
 from moocow.runner.rules import Guess, read_course_guess, read_guess
 from moocow.runner.sandbox import Launch, SandboxPolicy
 from moocow.runner.specfiles import renamed_files, spec_files
+from moocow.runner.stderr_tail import NOTHING_KEPT, RoundStderr
 from moocow.runner.stopping import Stopped, never
+from moocow.runner.unreached import unreached
 
 
 class Seat(ABC):
@@ -60,9 +62,9 @@ class Seat(ABC):
     def forfeit(self) -> None:
         """The referee refused the last guess (a rule the seat does not check): end what a foul ends."""
 
-    def stderr_lines(self) -> tuple[str, ...]:
+    def round_stderr(self) -> RoundStderr:
         """The last lines the player wrote to stderr in this round (none for the engine's players)."""
-        return ()
+        return NOTHING_KEPT
 
 
 class EngineSeat(Seat):
@@ -142,18 +144,20 @@ class ProgramSeat(Seat):
         self._round_seconds = 0.0
         self._round_cpu_start: float | None = None
         self._stderr_from = 0
-        """How much the process had written to stderr when the round began."""
-        self._lost_stderr: tuple[str, ...] = ()
+        """The lines the process had ended on stderr when the round began (0 in a new process's
+        first round: what the player printed as it started, at import, is that round's)."""
+        self._lost_stderr: RoundStderr | None = None
         """What a process ended by a foul wrote to stderr in the round, taken before it went."""
 
     def start_round(self, game: Game) -> None:
-        self._lost_stderr = ()
+        self._lost_stderr = None
+        fresh = self._process is None
         process = self._ready()
+        self._stderr_from = 0 if fresh else process.stderr_mark()
         refusal = protocol.too_old(self._version, game.feedback_model.kind, game.spec)
         if refusal is not None:  # a deck's games share its kind: the handshake refused this already
             self._drop()
             raise Foul(Failure.PROTOCOL, refusal)
-        self._stderr_from = process.stderr_written()
         self._game, self._round_seconds = game, 0.0
         self._round_cpu_start = process.cpu_seconds()
         self._round_start = round_message(game)
@@ -178,10 +182,10 @@ class ProgramSeat(Seat):
     def forfeit(self) -> None:
         self._drop()
 
-    def stderr_lines(self) -> tuple[str, ...]:
-        if self._lost_stderr or self._process is None:
-            return self._lost_stderr
-        return self._process.stderr_lines(self._stderr_from)
+    def round_stderr(self) -> RoundStderr:
+        if self._lost_stderr is not None or self._process is None:
+            return self._lost_stderr or NOTHING_KEPT
+        return self._process.stderr_since(self._stderr_from)
 
     @property
     def process(self) -> PlayerProcess | None:
@@ -197,7 +201,9 @@ class ProgramSeat(Seat):
             try:
                 self._process = self._started()
             except Foul as foul:
-                self._disqualified = Disqualified(foul)
+                self._disqualified = Disqualified(
+                    unreached(foul, self.launch.command, self.launch.sandbox.confinement())
+                )
                 raise self._disqualified from None
         return self._process
 
@@ -217,11 +223,11 @@ class ProgramSeat(Seat):
             self._greetings += 1
             self._version = greeted.version
         except protocol.ProtocolError as error:
-            self._lost_stderr = process.stderr_lines(0)
+            self._lost_stderr = process.stderr_since(0)
             process.close()
             raise Foul(Failure.PROTOCOL, str(error)) from None
         except Foul:
-            self._lost_stderr = process.stderr_lines(0)
+            self._lost_stderr = process.stderr_since(0)
             process.close()
             raise
         except BaseException:  # the run stopped, or the runner failed: the process goes with it
@@ -270,7 +276,7 @@ class ProgramSeat(Seat):
         """After a foul: end the process, keeping what it wrote to stderr in the round; the next
         round starts a fresh one."""
         if self._process is not None:
-            self._lost_stderr = self._process.stderr_lines(self._stderr_from)
+            self._lost_stderr = self._process.stderr_since(self._stderr_from)
             self._process.close()
             self._process = None
 

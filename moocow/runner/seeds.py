@@ -8,11 +8,13 @@ none, from the operating system (``secrets.randbelow``), reported only once the 
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import secrets
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
 from typing import Any
 
 from moocow.engine.errors import MoocowError
@@ -31,6 +33,28 @@ GUESSABLE_BELOW = 10**12
 """Seeds below this can be found by trying each: a player that has seen a few secrets deals them
 all again for every seed up to it (``random.Random(seed)``: some 10^5 seeds a second), then knows
 the rest."""
+FINGERPRINT_SALT = b"moocow seed fingerprint v1"
+"""What a fingerprint's hash is salted with, so that it is of no other use of the seed."""
+FINGERPRINT_ROUNDS = 100_000
+"""PBKDF2 rounds of a fingerprint (some 0.07 s): trying every seed up to ``GUESSABLE_BELOW``
+against a fingerprint takes far longer than against the secrets it deals."""
+FINGERPRINT_DIGITS = 8
+"""Hexadecimal digits of a fingerprint: 32 bits, enough to tell runs apart, too few to pin a seed."""
+SECRET_SOURCES = frozenset({"--seed-file", SEED_VARIABLE, "the tournament file"})
+"""Where a seed comes from that is secret: it is shown and recorded only as its fingerprint."""
+
+
+@lru_cache(maxsize=64)
+def fingerprint(seed: int) -> str:
+    """A short text that tells two seeds apart and shows nothing of either: a salted, slow hash
+    (PBKDF2-HMAC-SHA256) of the seed's digits, cut to ``FINGERPRINT_DIGITS`` hexadecimal digits."""
+    digest = hashlib.pbkdf2_hmac("sha256", str(seed).encode("ascii"), FINGERPRINT_SALT, FINGERPRINT_ROUNDS)
+    return digest.hex()[:FINGERPRINT_DIGITS]
+
+
+def shown_seed(seed: int, secret: bool) -> str:
+    """A seed as every output shows it: its digits, or for a secret one its fingerprint."""
+    return f"fingerprint {fingerprint(seed)}" if secret else str(seed)
 
 
 class Source(StrEnum):
@@ -61,6 +85,12 @@ class Seed:
     source: Source
     """Where it came from."""
 
+    @property
+    def secret(self) -> bool:
+        """Whether the seed is secret (a file, the environment, a tournament file): then no output,
+        page or results file shows it, only its ``fingerprint``."""
+        return self.source in SECRET_SOURCES
+
     def warning(self, outside_players: bool = True) -> str | None:
         """Why this seed is not secret, or ``None`` when it is; a short seed matters only where
         players outside the engine play (``outside_players``)."""
@@ -71,8 +101,9 @@ class Seed:
             return f"warning: seed {self.value} is public: a student can precompute every secret; {keep}"
         if outside_players and self.value < GUESSABLE_BELOW and self.source is not Source.FRESH:
             digits = len(str(GUESSABLE_BELOW))
+            named = f"the seed from {self.source}" if self.secret else f"seed {self.value}"
             return (
-                f"warning: seed {self.value} is short: a player that has seen a few of its secrets "
+                f"warning: {named} is short: a player that has seen a few of its secrets "
                 "can find it by trying every seed up to it, then knows the rest; "
                 f"use one of {digits} digits or more"
             )
@@ -104,6 +135,15 @@ def choose_seed(
     if fallback is not None:
         return fallback
     return Seed(secrets.randbelow(FRESH_BELOW), Source.FRESH)
+
+
+def given_seed(seed_file: str | os.PathLike[str] | None = None) -> int | None:
+    """A secret seed given to check a results file with (``verify``): ``seed_file``'s, else
+    ``MOOCOW_SEED``'s, else ``None``."""
+    if seed_file is not None:
+        return read_seed_file(seed_file)
+    text = os.environ.get(SEED_VARIABLE)
+    return None if text is None else _whole(text, SEED_VARIABLE)
 
 
 def read_seed_file(path: str | os.PathLike[str]) -> int:

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from moocow.engine.game import Game
 from moocow.runner import protocol
 from moocow.runner.decks import Deal, Deck, GameDeck, load_deck
 from moocow.runner.limits import Limits
@@ -19,6 +20,7 @@ from moocow.runner.referee import Outcome, play_round
 from moocow.runner.results import RoundResult
 from moocow.runner.sandbox import SandboxPolicy
 from moocow.runner.seats import open_seat
+from moocow.runner.stderr_tail import NOTHING_KEPT, RoundStderr
 from moocow.runner.stopping import SessionStopped, Stopped, never
 
 Emit = Callable[[RoundResult], None]
@@ -48,6 +50,9 @@ class SessionPlan:
     """The round numbers to play, ascending."""
     sandbox: SandboxPolicy = field(default_factory=SandboxPolicy)
     """How players outside the engine are confined."""
+    keep_stderr: bool = False
+    """Keep the last lines the player writes to stderr in each round (``grade``, which shows them);
+    a tournament shows none, and would hold them for every round of every player."""
 
 
 def play_session(plan: SessionPlan, emit: Emit, stopped: Stopped = never) -> protocol.Identity:
@@ -57,31 +62,40 @@ def play_session(plan: SessionPlan, emit: Emit, stopped: Stopped = never) -> pro
     stopped, ``SessionStopped`` ends the session, its player killed."""
     deck = load_deck(plan.deck)
     deals = deck.deal(plan.seed, plan.rounds)
-    if uses_compiled_engine(plan.player, deck):
+    compiled = compiled_engine_game(plan.player, deck)
+    if compiled is not None:
         from moocow.engine.opening import warm_up_relabellings
         from moocow.engine.warmup import warm_up
 
         warm_up()  # before the first round: loading (or compiling) the kernels is no guess's time
-        warm_up_relabellings(deck.game)
+        warm_up_relabellings(compiled)
     seat = open_seat(plan.player, deck.spec, plan.limits, plan.sandbox, len(plan.to_play), stopped)
     spec = deck.spec  # formatted once, not each round
+    answered = plan.player.kind is not PlayerKind.STRATEGY  # an engine strategy's identity is made up
     try:
         for number in plan.to_play:
             if stopped():
                 raise SessionStopped("the run stopped between two rounds")
-            outcome = play_round(seat, deals[number], plan.mercy)
-            emit(round_result(plan.player.name, spec, number, deals[number], outcome))
+            outcome = play_round(seat, deals[number], plan.mercy, plan.keep_stderr)
+            result = round_result(plan.player.name, spec, number, deals[number], outcome)
+            emit(replace(result, identity=seat.identity) if answered and _named(seat.identity) else result)
     finally:
         seat.close()
     return seat.identity
 
 
-def uses_compiled_engine(player: PlayerSpec, deck: Deck) -> bool:
-    """Whether ``player`` is one of the engine's strategies on a game large enough for the
-    compiled engine, whose kernels it then loads, or compiles on a fresh install, in a guess."""
+def _named(identity: protocol.Identity) -> bool:
+    """Whether a player said who it is (a student id or an author)."""
+    return bool(identity.student_id or identity.author)
+
+
+def compiled_engine_game(player: PlayerSpec, deck: Deck) -> Game | None:
+    """The deck's game if ``player`` is one of the engine's strategies on a game large enough for
+    the compiled engine, whose kernels it then loads, or compiles on a fresh install, in a guess."""
     if player.kind is not PlayerKind.STRATEGY or not isinstance(deck, GameDeck):
-        return False
-    return len(deck.game.secrets) * len(deck.game.guesses) >= WARM_UP_PAIRS
+        return None
+    game = deck.game
+    return game if len(game.secrets) * len(game.guesses) >= WARM_UP_PAIRS else None
 
 
 def round_result(player: str, deck: str, number: int, deal: Deal, outcome: Outcome) -> RoundResult:
@@ -104,15 +118,24 @@ def round_result(player: str, deck: str, number: int, deal: Deal, outcome: Outco
 
 
 def round_row(result: RoundResult) -> dict[str, Any]:
-    """A round as it comes back from a worker: its row in the results file, and the last lines the
-    player wrote to stderr, which the file leaves out and ``grade`` shows."""
-    return {**result.to_dict(), "stderr": list(result.stderr)}
+    """A round as it comes back from a worker: its row in the results file, the last lines the
+    player wrote to stderr, which the file leaves out and ``grade`` shows, and who the player said
+    it was, which the file records once."""
+    who = result.identity
+    named = {} if who is None else {"identity": [who.student_id, who.author]}
+    kept = {"stderr": result.stderr.to_dict()} if result.stderr else {}
+    return {**result.to_dict(), **kept, **named}
 
 
 def round_from_row(row: dict[str, Any]) -> RoundResult:
     """The round ``round_row`` sent (``TypeError``, ``KeyError`` or ``ValueError`` if it is not one)."""
     data = dict(row)
-    lines = data.pop("stderr", [])
-    if not isinstance(lines, list | tuple) or not all(isinstance(line, str) for line in lines):
-        raise TypeError(f"a round's stderr is a list of lines, not {lines!r:.80}")
-    return replace(RoundResult.from_dict(data), stderr=tuple(lines))
+    kept = data.pop("stderr", None)
+    stderr = NOTHING_KEPT if kept is None else RoundStderr.from_dict(kept)
+    who = data.pop("identity", None)
+    if who is not None and not (
+        isinstance(who, list | tuple) and len(who) == 2 and all(isinstance(part, str) for part in who)
+    ):  # a list, or a tuple where Dask's queue carried it
+        raise TypeError(f"a round's identity is a student id and an author, not {who!r:.80}")
+    identity = None if who is None else protocol.Identity(*who)
+    return replace(RoundResult.from_dict(data), stderr=stderr, identity=identity)

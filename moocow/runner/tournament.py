@@ -20,13 +20,15 @@ from moocow.engine.errors import MoocowError
 from moocow.engine.inputs import open_regular
 from moocow.engine.seeds import checked_seed
 from moocow.engine.strategies import check_opening
+from moocow.engine.wording import printable
 from moocow.plugins.strategy_registry import load_strategy
 from moocow.runner.decks import GameDeck, load_deck
 from moocow.runner.fingerprint import player_digest
 from moocow.runner.leaderboard import Standing, standings
 from moocow.runner.limits import Limits
 from moocow.runner.players import PlayerKind, PlayerSpec, parse_player
-from moocow.runner.results import RoundResult
+from moocow.runner.protocol import Identity
+from moocow.runner.results import SEED_FINGERPRINT, RoundResult
 from moocow.runner.resultsfile import ResultsFile, recorded_seed
 from moocow.runner.rowcheck import MOST_ROUNDS
 from moocow.runner.sandbox import (
@@ -42,8 +44,8 @@ from moocow.runner.sandbox import (
 )
 from moocow.runner.seats import deck_files
 from moocow.runner.secrecy import check_private
-from moocow.runner.seeds import Seed, Source, choose_seed
-from moocow.runner.session import SessionPlan, uses_compiled_engine
+from moocow.runner.seeds import SEED_VARIABLE, Seed, Source, choose_seed, fingerprint, shown_seed
+from moocow.runner.session import SessionPlan, compiled_engine_game
 from moocow.runner.signing import choose_key
 from moocow.runner.workers import run_sessions
 
@@ -72,6 +74,14 @@ class Tournament:
     """Limits for players outside the engine."""
     sandbox: SandboxPolicy = field(default_factory=SandboxPolicy)
     """How players outside the engine are confined (recorded as the header's ``referee``, not compared)."""
+    secret_seed: bool = False
+    """Whether the seed is secret (``Seed.secret``): the header, the summary and ``to_dict`` then
+    hold its fingerprint alone (``seeds.fingerprint``), and a resume is given the seed again."""
+
+    @property
+    def shown_seed(self) -> str:
+        """The seed as outputs show it: ``seed 42``, or ``seed fingerprint 1a2b3c4d`` if it is secret."""
+        return f"seed {shown_seed(self.seed, self.secret_seed)}"
 
     def referee(self) -> dict[str, Any]:
         """What protects the run from its players, for the record: the sandbox and the limits in force."""
@@ -91,7 +101,7 @@ class Tournament:
             "players": [self._identified(player) for player in self.players],
             "games": list(self.games),
             "rounds": self.rounds,
-            "seed": self.seed,
+            **({SEED_FINGERPRINT: fingerprint(self.seed)} if self.secret_seed else {"seed": self.seed}),
             "mercy": self.mercy,
             "limits": self.limits.to_dict(),
         }
@@ -220,13 +230,19 @@ def tournament_from(
     """
     settings = read_settings(config) if config is not None else {}
     secret_config = config if "seed" in settings or "key_file" in settings else None
-    recorded = recorded_seed(resuming) if resuming is not None else None
+    recorded, recorded_fingerprint = recorded_seed(resuming) if resuming is not None else (None, None)
     seed = choose_seed(
         options.pop("seed", None),
         seed_file,
         settings.pop("seed", None),
         None if recorded is None else Seed(recorded, Source.RESUMED),
     )
+    if recorded_fingerprint is not None and seed.source is Source.FRESH:
+        raise MoocowError(
+            f"results file {str(resuming)!r} was played on a secret seed (fingerprint "
+            f"{printable(str(recorded_fingerprint))[:20]}), which it does not hold: give it again to "
+            f"resume (--seed-file, {SEED_VARIABLE} or the tournament file)"
+        )
     settings.update({key: value for key, value in options.items() if value not in (None, [], ())})
     file_key = settings.get("key_file")
     if file_key is not None and (not isinstance(file_key, str) or not file_key.strip()):
@@ -243,6 +259,10 @@ def tournament_from(
     if scheduler is not None and (not isinstance(scheduler, str) or not scheduler.strip()):
         raise MoocowError(f"scheduler must be a Dask address, e.g. tcp://HOST:8786, not {scheduler!r}")
     tournament = build_tournament(settings)
+    secret = seed.secret
+    if recorded is not None or recorded_fingerprint is not None:  # a resumed file keeps its form
+        secret = recorded_fingerprint is not None
+    tournament = replace(tournament, secret_seed=secret)
     read_key = key_file if key_file is not None else file_key
     check_private(
         [(secret_config, "tournament file"), (seed_file, "seed file"), (read_key, "key file")],
@@ -299,25 +319,38 @@ class TournamentResult:
     """Rounds played in this run (the others came from a resumed results file)."""
     cluster: str | None = None
     """Where it was played, if on a Dask cluster (``dask_cluster.where``)."""
+    identities: Mapping[str, Identity] = field(default_factory=dict)
+    """Who each player said it was (``student_id()``, ``author()``), where it said."""
 
     def standings(self, game: str | None = None) -> list[Standing]:
         """The leaderboard of one entry, or over all entries."""
         return standings(self.results, game)
 
+    def identity(self, player: str) -> Identity:
+        """Who ``player`` said it was (empty where it did not say)."""
+        return self.identities.get(player, Identity())
+
+    def _row(self, standing: Standing) -> dict[str, Any]:
+        """A leaderboard row as JSON, with who its player said it was."""
+        who = self.identity(standing.player)
+        return {**standing.to_dict(), "student_id": who.student_id, "author": who.author}
+
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict: the rules, how many rounds, the leaderboard over all games and of each
-        game (each best first), and every lost round with its reason."""
+        """A JSON-ready dict: the rules (a secret seed by its fingerprint alone), how many rounds,
+        the leaderboard over all games and of each game (each best first, with each player's
+        student id and author), and every lost round with its reason."""
         chosen = self.tournament
         return {
-            "seed": chosen.seed,
+            "seed": None if chosen.secret_seed else chosen.seed,
+            "seed_fingerprint": fingerprint(chosen.seed),
             "mercy": chosen.mercy,
             "rounds_per_game": chosen.rounds,
             "games": list(chosen.games),
             "rounds": len(self.results),
             "played": self.played,
             "cluster": self.cluster,
-            "standings": [row.to_dict() for row in self.standings()],
-            "by_game": {game: [row.to_dict() for row in self.standings(game)] for game in chosen.games},
+            "standings": [self._row(row) for row in self.standings()],
+            "by_game": {game: [self._row(row) for row in self.standings(game)] for game in chosen.games},
             "lost": [
                 {key: value for key, value in result.to_dict().items() if key in LOST_FIELDS}
                 for result in self.results
@@ -329,7 +362,7 @@ class TournamentResult:
         """What the leaderboard counts: a resumed run says which rounds came from its results file
         (a finished one said "0 rounds played" under a leaderboard of 400)."""
         chosen, total, resumed = self.tournament, len(self.results), len(self.results) - self.played
-        rules = f"seed {chosen.seed}, mercy {chosen.mercy}."
+        rules = f"{chosen.shown_seed}, mercy {chosen.mercy}."
         if not resumed:
             return f"{total} rounds played, {rules}"
         if not self.played:
@@ -377,12 +410,17 @@ def run_tournament(
         tournament = replace(tournament, sandbox=tournament.sandbox.hiding(results))
     log = None
     if results is not None:
-        log = ResultsFile(results, tournament.describe(), resume, key, tournament.referee(), key_file)
+        log = ResultsFile(
+            results, tournament.describe(), resume, key, tournament.referee(), key_file, tournament.seed
+        )
     collected = {result.key: result for result in (log.finished if log else [])}
+    identities = dict(log.identities) if log else {}
     resumed = len(collected)
 
     def emit(result: RoundResult) -> None:
         collected[result.key] = result
+        if result.identity is not None:
+            identities.setdefault(result.player, result.identity)
         if log is not None:
             log.append(result)
         if progress is not None:
@@ -410,14 +448,15 @@ def run_tournament(
         if log is not None:
             log.close(len(collected))
     ordered = tuple(sorted(collected.values(), key=tournament.order))
-    return TournamentResult(tournament, ordered, len(ordered) - resumed, cluster)
+    return TournamentResult(tournament, ordered, len(ordered) - resumed, cluster, identities)
 
 
 def _engine_compiles(tournament: Tournament) -> bool:
     """Whether one of the engine's strategies plays a game large enough for the compiled engine:
     then this process compiles it, if it must, and says so, before the workers start."""
     decks = [load_deck(spec) for spec in tournament.games]
-    return any(uses_compiled_engine(player, deck) for player in tournament.players for deck in decks)
+    players = tournament.players
+    return any(compiled_engine_game(player, deck) is not None for player in players for deck in decks)
 
 
 def _player(entry: Any) -> PlayerSpec:

@@ -362,7 +362,7 @@ class ScannedGroup(ProcessGroup):
     def _between(self, owned: list[int]) -> set[int]:
         """The processes on the way from each of ``owned`` up to the first, not of the user id; and
         the player, where the first (not of the user id: the launcher) is its parent."""
-        mine, between = set(owned), set()
+        mine, between = set(owned), set[int]()
         for pid in owned:
             chain: list[int] = []
             parent = _parent(pid)

@@ -20,7 +20,9 @@ from moocow.engine.wording import plural
 from moocow.runner import chain
 from moocow.runner.files import one_name, same_file
 from moocow.runner.reading import Follower, Header, Lines, line_limit, open_results, read_header
-from moocow.runner.rowcheck import BadRow, RowCheck, description_problem
+from moocow.runner.results import SEED_FINGERPRINT
+from moocow.runner.rowcheck import BadRow, RowCheck, _shown, description_problem
+from moocow.runner.seeds import fingerprint
 from moocow.runner.signing import KEY_VARIABLE
 
 UNPROTECTED = (
@@ -30,6 +32,10 @@ UNPROTECTED = (
 UNCHAINED = (
     "version 1: its lines are signed one by one, not chained: a line removed, moved, or copied from "
     "another file signed with this key would not show"
+)
+SECRET_SEED = (
+    "its seed is secret (the header holds its fingerprint alone): each secret is checked to be one its "
+    "entry deals, not the one the seed deals; give the seed (--seed-file or MOOCOW_SEED) to check that"
 )
 HEADLESS = (
     "no record of its chain's head here (kept beside the key where it was written): lines cut "
@@ -70,10 +76,15 @@ class Verification:
 
 
 def verify_results(
-    path: str | os.PathLike[str], key: bytes | None, key_file: str | os.PathLike[str] | None = None
+    path: str | os.PathLike[str],
+    key: bytes | None,
+    key_file: str | os.PathLike[str] | None = None,
+    seed: int | None = None,
 ) -> Verification:
     """Check every line of the results file at ``path`` (against ``key``, if it is signed); a file
-    that is not a results file at all, or cannot be read, or is reached by a link, is ``MoocowError``."""
+    that is not a results file at all, or cannot be read, or is reached by a link, is ``MoocowError``.
+    A header that keeps its seed secret is checked against ``seed``, if given: its fingerprint, then
+    every round's secret."""
     found = one_name(path, "results file")
     with open_results(path) as file:
         same_file(file.fileno(), found, path, "results file")
@@ -86,11 +97,16 @@ def verify_results(
         problems = [] if problem is None else [f"line 1: {problem}"]
         notes = _notes(header, key, problems)
         description = _description(header, problems)
+        seed = _secret_seed(description, seed, problems)
+        if description is not None and "seed" not in description and seed is None:
+            notes += (SECRET_SEED,)
         head = None
         if header.chained and key is not None and header.chain is not None and not problems:
             head = chain.read_head(chain.record_folders(key_file), header.chain)
             notes += () if head is not None else (HEADLESS,)
-        follower = Follower(header, key, _row_check(description, problems), head.lines if head else None)
+        follower = Follower(
+            header, key, _row_check(description, seed, problems), head.lines if head else None
+        )
         lines = Lines(file, line_limit(description))
         rounds, count = 0, 1
         for number, raw in lines:
@@ -132,13 +148,28 @@ def _description(header: Header, problems: list[str]) -> dict[str, Any] | None:
     return description
 
 
-def _row_check(description: dict[str, Any] | None, problems: list[str]) -> RowCheck | None:
+def _secret_seed(description: dict[str, Any] | None, seed: int | None, problems: list[str]) -> int | None:
+    """The seed given, where the header keeps its seed secret and its fingerprint is this seed's;
+    another seed's is a problem (and the secrets are then checked against their decks alone)."""
+    if description is None or seed is None or "seed" in description:
+        return None
+    recorded = description.get(SEED_FINGERPRINT)
+    if recorded != fingerprint(seed):
+        problems.append(
+            f"line 1: the seed given is not the one this file was played on (its fingerprint is "
+            f"{fingerprint(seed)}, the file's {_shown(recorded)})"
+        )
+        return None
+    return seed
+
+
+def _row_check(description: dict[str, Any] | None, seed: int | None, problems: list[str]) -> RowCheck | None:
     """The checks of ``--resume`` for this header's tournament; none where the header is unsound
     (every row would fail for the header's sake: its problem is said once)."""
     if description is None:
         return None
     try:
-        return RowCheck(description)
+        return RowCheck(description, seed)
     except (BadRow, KeyError, TypeError, AttributeError, ValueError) as error:
         problems.append(f"line 1: the header does not describe a tournament ({error})")
         return None

@@ -249,8 +249,8 @@ class FolderWatch:
         the player stopped, and is followed by a look at everything of the player's."""
         if EVERYTHING in kinds:
             self._hold()
-            found = self._pace.timed(EVERYTHING, lambda: self.disk.shared_entries(self._watch_shared))
-            self._entries = dict.fromkeys(found)
+            entries = self._pace.timed(EVERYTHING, lambda: self.disk.shared_entries(self._watch_shared))
+            self._entries = dict.fromkeys(entries)
             kinds = kinds | {FILES, HELD_OPEN}
         if FILES in kinds:
             self._files = self._pace.timed(FILES, self._walk)

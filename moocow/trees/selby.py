@@ -222,7 +222,9 @@ def rule_breach(game: Game, before: list[tuple[int, int]], guess: int) -> str | 
     """Why the game's guess rule (hard mode) forbids ``guess`` after the (guess, answer) pairs
     ``before``; ``None`` if it allows it or the game has no rule."""
     rule = game.guess_rule
-    for played, answer in before if rule is not None else ():
+    if rule is None:
+        return None
+    for played, answer in before:
         why = rule.why_not(game.guesses[played], answer, game.guesses[guess])
         if why is not None:
             return f"{game.format_code(game.guesses[guess])} is not allowed in {rule.name}: {why}"

@@ -55,6 +55,7 @@ def layout(game: Game, root: Node, depth: int | None = None) -> list[Placed]:
         answer = "" if value is None else game.format_feedback(value)
         index = len(placed)
         placed.append(Placed(label, answer, value, level, 0.0, not node.children, folded, parent))
+        y: float
         if not node.children or folded:
             y = rows * ROW
             rows += 1

@@ -16,7 +16,7 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import FileResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import Receive, Scope, Send
@@ -54,8 +54,11 @@ def create_app(
     }
     for path, view in views.items():
         routes += [Route(twin, view) for twin in (twin_paths(path) if path != "/" else ("/", "/index.json"))]
+    for grades in ("/{number:int}.csv", "/{number:int}/grades.json"):
+        routes.append(Route(tournament.PATH + grades, tournament.grades))
     routes.append(Route(tree_views.PATH + ".svg", tree_views.tree_picture))
     routes.append(Route(tree_views.PATH, tree_views.tree_upload, methods=["POST"]))
+    routes.append(Route("/favicon.ico", _favicon))
     routes.append(Mount("/static", StaticFiles(directory=HERE / "static"), name="static"))
     app = Starlette(
         routes=routes,
@@ -68,6 +71,12 @@ def create_app(
     app.state.trees = [Path(path) for path in trees]
     app.state.uploads = OrderedDict()
     return Bounded(app)  # type: ignore[return-value]
+
+
+async def _favicon(request: Request) -> Response:
+    """The icon a browser asks for at the root whatever the page says (moocow's four pegs, drawn
+    as ``static/favicon.svg`` is), so that no page's visit logs a 404."""
+    return FileResponse(HERE / "static" / "favicon.ico", media_type="image/x-icon")
 
 
 async def _http_problem(request: Request, error: Exception) -> Response:

@@ -41,6 +41,8 @@ def assist_reply(pairs: list[tuple[str, str]], json: bool) -> Reply:
         game = web_game(url.base.get("game", ""))
         assistant = web_assistant(game, url.base.get("strategy", "minmax"))
         left = replay(assistant, url.moves)
+    except Unplayable as error:
+        return kept_reply(assistant, url, error)
     except MoocowError as error:
         return refusal(str(error))
     typed = sent_whole(query, "guess", "p", separator(game))
@@ -55,20 +57,54 @@ def assist_reply(pairs: list[tuple[str, str]], json: bool) -> Reply:
     return Reply("assist.html", data)
 
 
+class Unplayable(MoocowError):
+    """An entry of the URL that cannot be played (a shared link with a mistyped score), with what
+    was played before it and the entries that would be kept without it."""
+
+    def __init__(self, message: str, left: list[int], without: list[str], entry: str | None) -> None:
+        super().__init__(message)
+        self.left = left
+        """The codes left after each entry played before it."""
+        self.without = without
+        """The URL's entries without the one refused (or without those after a win)."""
+        self.entry = entry
+        """The entry refused, to be entered again; ``None`` when entries follow a win."""
+
+
 def replay(assistant: Assistant, moves: list[str]) -> list[int]:
     """Record the URL's entries in order, returning the codes left after each; a bad one is
-    refused saying which."""
-    left = []
+    refused saying which, the entries before it played."""
+    left: list[int] = []
     for number, move in enumerate(moves, 1):
         guess, _, feedback = move.partition(":")
         try:
             assistant.record(guess, feedback)
         except MoocowError as error:
-            raise MoocowError(f"entry {number}: {error}") from None
-        if assistant.solved and number < len(moves):
-            raise MoocowError(f"entry {number} solved the game; the entries after it cannot be played")
+            without = [*moves[: number - 1], *moves[number:]]
+            raise Unplayable(f"entry {number}: {error}", left, without, move) from None
         left.append(assistant.remaining)
+        if assistant.solved and number < len(moves):
+            message = f"entry {number} solved the game; the entries after it cannot be played"
+            raise Unplayable(message, left, moves[:number], None)
     return left
+
+
+def kept_reply(assistant: Assistant, url: Url, error: Unplayable) -> Reply:
+    """A link whose entry cannot be played is not thrown away: the page shows the position before
+    that entry, with the refusal, a link dropping the entry (every other entry kept), and the
+    entry's guess tapped in with its score in the typed form, to be entered again."""
+    played = url.moves[: len(error.left)]
+    guess, _, score = (error.entry or "").partition(":")
+    kept = Url(url.path, url.base, played)
+    offer = {"drop": url.to(moves=error.without), "entry": error.entry, "kept": len(played)}
+    offer.update(guess=guess, score=score)
+    try:
+        kept.typed = guess if not assistant.solved else ""
+        data = board(assistant, kept, error.left)
+    except MoocowError:  # the guess itself is what cannot be read: it is typed again whole
+        kept.typed = ""
+        data = board(assistant, kept, error.left)
+    return Reply("assist.html", {**data, "error": str(error), "stuck": offer}, 400)
 
 
 def entered(assistant: Assistant, url: Url, typed: str, score: str, json: bool = False) -> str:
@@ -110,17 +146,17 @@ def board(assistant: Assistant, url: Url, left: list[int], pattern: str | None =
     earlier = assistant.earlier_entry()
     if earlier is not None:
         data["warning"] = f"guess {earlier} was the same guess; the same guess again tells nothing new"
-    if assistant.solved:
-        return {**data, "suggestion": None, "answers": [], "board": None, "tiles": None}
+    if assistant.solved:  # nothing is "still possible" once the secret is found
+        return {**data, "codes": [], "suggestion": None, "answers": [], "board": None, "tiles": None}
     data["suggestion"] = suggestion(assistant, url)
     data["board"] = pieces(game, url, allowed=assistant.position.allowed)
     data["answers"] = answers(assistant, url)
     data["tiles"] = None
     if data["answers"] and has_tiles(game):
         guess = game.guess_index(url.typed)
-        left = dict(assistant.answers(guess))
+        leaves = dict(assistant.answers(guess))
         shown = game.format_code(game.guesses[guess])
-        data["tiles"] = tiles(game, url, shown, read_pattern(game, pattern), left)
+        data["tiles"] = tiles(game, url, shown, read_pattern(game, pattern), leaves)
         data["json"] = url.to(json=True, typed=url.typed, f=data["tiles"]["pattern"])
     return data
 

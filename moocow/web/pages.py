@@ -17,6 +17,8 @@ import jinja2
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
+from moocow.engine.feedback import MARK_NAMES
+
 HERE = Path(__file__).parent
 JSON = ".json"
 """The suffix that asks for a page's data instead of its HTML."""
@@ -44,6 +46,8 @@ def environment() -> jinja2.Environment:
     )
     env.filters["count"] = lambda number: f"{number:,}"
     env.filters["pieces"] = code_pieces
+    env.filters["grid"] = piece_grid
+    env.globals["mark_names"] = MARK_NAMES  # a mark read aloud by its name, as a tile is
     return env
 
 
@@ -56,6 +60,25 @@ def code_pieces(text: str, pieces: list[str]) -> list[str]:
         cut.append(part)
         text = text[len(part) :]
     return cut
+
+
+ROW = 7
+"""Pieces a row at most, where there is room: seven bottles on one row."""
+
+
+def piece_grid(count: int) -> str:
+    """The columns of a grid of ``count`` pieces, as the style sheet reads them: ``--columns``, rows
+    of at most ``ROW`` as even as they go (ten digits in two rows of five), and ``--fit-N``, as even
+    when only N pieces of 44 px fit a row (a 320 px phone, 200% zoom: seven bottles in four and
+    three rather than six and one). The page's width is the browser's to know, so each is given."""
+
+    def even(most: int) -> int:
+        rows = -(-count // max(1, most))
+        return -(-count // rows)
+
+    columns = even(ROW)
+    fits = "; ".join(f"--fit-{most}: {even(min(most, columns))}" for most in range(ROW - 1, 0, -1))
+    return f"--columns: {columns}; {fits}"
 
 
 def wants_json(request: Request) -> bool:

@@ -151,7 +151,7 @@ def board(
         "undo": url.to(moves=url.moves[:-1]) if url.moves and not over else None,
         "give_up": None if over else url.to(end="1"),
         "again": Url(PATH, {"game": game.spec}).to(),
-        "json": url.to(json=True, typed=url.typed, **({"end": "1"} if gave_up else {})),
+        "json": url.to(json=True, typed=url.typed, end="1" if gave_up else None),
         "board": None,
         **model_data(game),
     }

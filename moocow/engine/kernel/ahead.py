@@ -102,9 +102,10 @@ def prune(directory: Path) -> None:
             path.unlink(missing_ok=True)
 
 
-def load(entry: Entry, kind: Kind) -> Callable[..., Any] | None:
-    """``entry``'s code for ``kind``, built now if it never was; ``None`` where it cannot be."""
-    directory = cache_directory()
+def load(entry: Entry, kind: Kind, build: bool = True) -> Callable[..., Any] | None:
+    """``entry``'s code for ``kind``, built now if it never was (unless not to ``build``); ``None``
+    where it cannot be, or is not built."""
+    directory = cache_directory() if build else None
     name = module_name(entry, kind)
     if directory is None:  # nowhere to build (a sandboxed player): a module built before still serves
         return _built_before(name, entry)
@@ -142,7 +143,8 @@ def _imported(path: Path, name: str, entry: Entry) -> Callable[..., Any]:
     assert spec is not None
     module = importlib.util.module_from_spec(spec)
     loader.exec_module(module)
-    return getattr(module, entry.function)
+    function: Callable[..., Any] = getattr(module, entry.function)
+    return function
 
 
 BUILD_NOTICE = (
@@ -217,7 +219,7 @@ def _releasing_the_gil() -> None:
     such option, so its flags are given it here, in the build's own child process."""
     from numba.pycc import compiler
 
-    class Flags(compiler.Flags):  # type: ignore[misc,name-defined]  # numba's flags, untyped
+    class Flags(compiler.Flags):  # type: ignore[misc]  # numba's flags class is read as untyped
         def __init__(self, *arguments: Any, **options: Any) -> None:
             super().__init__(*arguments, **options)
             self.release_gil = True
@@ -227,8 +229,10 @@ def _releasing_the_gil() -> None:
 
 def numba_type(kind: Any) -> Any:
     """The numba type of a kind (``entries.describe``; lists where JSON turned tuples into them)."""
-    from numba.core import types
+    from numba.core import types as numba_types
     from numba.np.numpy_support import from_dtype
+
+    types: Any = numba_types  # numba is read as untyped, its submodules as bare modules
 
     tag = kind[0]
     if tag == "array":
@@ -247,7 +251,8 @@ def _forwarding(target: Any, count: int) -> Callable[..., Any]:
     names = ", ".join(f"a{index}" for index in range(count))
     namespace = {"target": target}
     exec(f"def forward({names}):\n    return target({names})\n", namespace)
-    return namespace["forward"]
+    forward: Callable[..., Any] = namespace["forward"]
+    return forward
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ the call it guards), and a kind is only ever given code built for that kind.
 from __future__ import annotations
 
 import importlib
+import sys
 from collections.abc import Callable, Hashable
 from typing import Any
 
@@ -52,7 +53,10 @@ class Entry:
     """One function of a kernel called from Python: ``function`` of ``module`` (its full name),
     returning ``returns`` (a kind: code built ahead of time declares it); ``releases_gil`` for one
     that runs long in a thread of its own while Python waits beside it. With ``ahead_of_time``
-    off, numba serves every kind (the tests of that path turn it off, ``reset``)."""
+    off, numba serves every kind (the tests of that path turn it off, ``reset``). With
+    ``numba_once_loaded``, a process that has loaded numba already (the greedy engine's kernels
+    are numba's) builds nothing ahead of time for it: numba compiles it in seconds, where a build
+    ahead of time takes tens of seconds to save the very import that process has made."""
 
     def __init__(
         self,
@@ -61,6 +65,7 @@ class Entry:
         returns: Kind,
         ahead_of_time: bool = True,
         releases_gil: bool = False,
+        numba_once_loaded: bool = False,
     ) -> None:
         self.module = module
         self.function = function
@@ -68,6 +73,8 @@ class Entry:
         self.releases_gil = releases_gil
         self.ahead_of_time = ahead_of_time
         """Whether kinds are served by modules built ahead of time where they can be."""
+        self.numba_once_loaded = numba_once_loaded
+        """Whether a process that has loaded numba serves a kind not yet built by numba, building nothing."""
         self._served: dict[Kind | None, Callable[..., Any]] = {}
         self._numba: Callable[..., Any] | None = None
 
@@ -97,7 +104,7 @@ class Entry:
         if kind is not None and self.ahead_of_time:
             from moocow.engine.kernel import ahead
 
-            built = ahead.load(self, kind)
+            built = ahead.load(self, kind, build=not (self.numba_once_loaded and "numba" in sys.modules))
             if built is not None:
                 return built
         return self.numba()
@@ -114,9 +121,11 @@ class Entry:
 
 INT64 = ("scalar", "int64")
 RELABEL = "moocow.engine.kernel.relabel"
-FIXING = Entry(RELABEL, "fixing", returns=("tuple", (array_kind(np.intp, 2),) * 3))
-JOIN_IMAGES = Entry(RELABEL, "join_images", returns=array_kind(np.intp, 1))
-LOWERED = Entry(RELABEL, "lowered", returns=array_kind(np.bool_, 1))
+FIXING = Entry(RELABEL, "fixing", returns=("tuple", (array_kind(np.intp, 2),) * 3), numba_once_loaded=True)
+JOIN_IMAGES = Entry(RELABEL, "join_images", returns=array_kind(np.intp, 1), numba_once_loaded=True)
+LOWERED = Entry(RELABEL, "lowered", returns=array_kind(np.bool_, 1), numba_once_loaded=True)
 ENGINE_ENTRIES = (FIXING, JOIN_IMAGES, LOWERED)
 """The engine's functions Python calls: the loops ``engine.symmetry.GuessClasses`` runs over every
-guess (``relabel``). The exact search's are in ``optimal.kernel.entries``."""
+guess (``relabel``). The exact search's are in ``optimal.kernel.entries``. A tournament's minmax
+calls them beside the greedy engine's numba kernels, so there numba serves them: built ahead of
+time, they cost the README's first tournament a minute's build, said as the exact search's."""

@@ -14,13 +14,14 @@ path stays the reference it is tested against (``tests/test_compiled.py``).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numba as nb
 import numpy as np
 
 from moocow.engine.game import Codes, FeedbackForm, Game
 from moocow.engine.kernel.bits import popcount
-from moocow.engine.kernel.loading import njit
+from moocow.engine.kernel.loading import Index, njit
 from moocow.engine.kernel.masks import symbol_masks
 from moocow.engine.pace import Pace
 
@@ -88,7 +89,7 @@ def _answers(
     first: int,
     symbols: np.ndarray,
     mask: np.uint64,
-    form: tuple,
+    form: tuple[Any, ...],
     out: np.ndarray,
 ) -> None:  # pragma: no cover - compiled
     """The feedback of one code (``symbols``, ``mask``) against ``len(out)`` codes from ``first`` on
@@ -114,7 +115,9 @@ def _answers(
 
 
 @njit
-def _gather(places: np.ndarray, masks: np.ndarray, codes: np.ndarray) -> tuple:  # pragma: no cover - compiled
+def _gather(
+    places: np.ndarray, masks: np.ndarray, codes: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:  # pragma: no cover - compiled
     """The places and masks of ``codes`` (indices), contiguous."""
     gathered = np.empty((places.shape[0], len(codes)), np.uint8)
     chosen = np.empty(len(codes), np.uint64)
@@ -132,7 +135,7 @@ def _count_answers(
     guess_masks: np.ndarray,
     places: np.ndarray,
     masks: np.ndarray,
-    form: tuple,
+    form: tuple[Any, ...],
     first: int,
     counts: np.ndarray,
 ) -> None:  # pragma: no cover - compiled
@@ -159,7 +162,7 @@ NO_VALUES, NO_SIZES, NO_SCORES = np.zeros(0, np.int64), np.zeros((0, 0), np.int3
 
 @njit(inline="always")
 def _block(
-    job: tuple, form: tuple, first: int, sizes: np.ndarray, scores: np.ndarray
+    job: tuple[Any, ...], form: tuple[Any, ...], first: int, sizes: np.ndarray, scores: np.ndarray
 ) -> None:  # pragma: no cover - compiled
     """The block of guesses from ``first`` on (``_count_answers``): their ``sizes`` by value
     (``kind`` ``SIZES``), or their ``scores`` read off the counts while they are in cache, with
@@ -198,7 +201,7 @@ def _block(
 
 @njit
 def _blocks_serial(
-    job: tuple, form: tuple, sizes: np.ndarray, scores: np.ndarray, enough: int
+    job: tuple[Any, ...], form: tuple[Any, ...], sizes: np.ndarray, scores: np.ndarray, enough: int
 ) -> None:  # pragma: no cover - compiled
     """``_block`` over every guess in the calling thread (for small work, starting threads costs
     more); scoring stops after a block where a score reaches ``enough``, the guesses after it
@@ -214,7 +217,7 @@ def _blocks_serial(
 
 @njit(parallel=True)
 def _blocks_parallel(
-    job: tuple, form: tuple, sizes: np.ndarray, scores: np.ndarray
+    job: tuple[Any, ...], form: tuple[Any, ...], sizes: np.ndarray, scores: np.ndarray
 ) -> None:  # pragma: no cover - compiled
     """``_block`` over every guess, the blocks shared among numba's threads (no early stop)."""
     count = job[0].shape[1]
@@ -229,8 +232,8 @@ def _column(
     guess_masks: np.ndarray,
     secret_places: np.ndarray,
     secret_masks: np.ndarray,
-    form: tuple,
-    guess: int,
+    form: tuple[Any, ...],
+    guess: Index,
     candidates: np.ndarray,
 ) -> np.ndarray:  # pragma: no cover - compiled
     """The feedback of one guess against candidates, gathered here: one call from Python, which
@@ -247,7 +250,7 @@ def _few_scores(
     guess_masks: np.ndarray,
     places: np.ndarray,
     masks: np.ndarray,
-    form: tuple,
+    form: tuple[Any, ...],
     kind: int,
     enough: int,
 ) -> np.ndarray:  # pragma: no cover - compiled
@@ -349,7 +352,7 @@ def scores(
 
 
 def _run_blocks(
-    codes: tuple,
+    codes: KernelCodes,
     values: np.ndarray,
     answers: int,
     kind: int,
@@ -390,7 +393,11 @@ PACE = Pace()
 ``scores`` and ``partition_sizes`` learn from and choose by, unless they are given a ``Pace``."""
 
 
-def _codes(prepared: Prepared, candidates: np.ndarray, guesses: np.ndarray | None = None) -> tuple:
+KernelCodes = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, tuple[bool, bool, int]]
+"""The guesses' places and masks, the candidates', and the feedback's form: a kernel's first arguments."""
+
+
+def _codes(prepared: Prepared, candidates: np.ndarray, guesses: np.ndarray | None = None) -> KernelCodes:
     """What every kernel reads first: the places and masks of the guesses (all of them when
     ``guesses`` is ``None`` or every index in order, read in place, else gathered) and of the
     candidates (gathered), and the feedback's form."""
@@ -426,7 +433,7 @@ def partition_sizes(
     return sizes
 
 
-def column(prepared: Prepared, guess: int, candidates: np.ndarray) -> np.ndarray:
+def column(prepared: Prepared, guess: Index, candidates: np.ndarray) -> np.ndarray:
     """``FeedbackTable.column`` computed from the codes: the feedback of one guess (uint8)."""
     return _column(
         prepared.guess_places,
@@ -439,5 +446,12 @@ def column(prepared: Prepared, guess: int, candidates: np.ndarray) -> np.ndarray
     )
 
 
-ENTRY_POINTS = (_gather, _blocks_serial, _blocks_parallel, _column, _few_scores, _absent_in_order)
+ENTRY_POINTS: tuple[Any, ...] = (
+    _gather,
+    _blocks_serial,
+    _blocks_parallel,
+    _column,
+    _few_scores,
+    _absent_in_order,
+)
 """The kernels Python calls (the others are inlined into them): what ``engine.warmup`` compiles."""

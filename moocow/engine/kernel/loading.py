@@ -19,11 +19,12 @@ back to numba's own call (which refreshes, then compiles or loads) on any miss.
 
 from __future__ import annotations
 
-import functools
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar, overload
 
 import numba as nb
+import numpy as np
 from numba import typeof
 from numba.core import caching
 from numba.core.compiler_lock import global_compiler_lock
@@ -36,7 +37,7 @@ from moocow.engine.kernel.stamp import PACKAGES, package_stamp
 def _stamped(base: type) -> type:
     """``base`` (a numba cache locator) for this package's functions, with the package's stamp."""
 
-    class Stamped(base):  # type: ignore[valid-type,misc]
+    class Stamped(base):  # type: ignore[misc]  # numba's locator classes are untyped
         def get_source_stamp(self) -> str:
             return package_stamp()
 
@@ -67,8 +68,25 @@ def install() -> None:
 
 install()
 
-njit = functools.partial(nb.njit, cache=True)
-"""numba's ``njit``, cached under the package's stamp: how every function of the kernel is defined."""
+F = TypeVar("F", bound=Callable[..., Any])
+Index = int | np.int64
+"""A whole number a kernel is given: Python's from a caller, numpy's inside compiled code (where
+a recursive call must keep its entry's types)."""
+
+
+@overload
+def njit(function: F, /) -> F: ...
+@overload
+def njit(**options: Any) -> Callable[[F], F]: ...
+def njit(function: F | None = None, /, **options: Any) -> F | Callable[[F], F]:
+    """numba's ``njit``, cached under the package's stamp: how every function of the kernel is
+    defined. Typed as the function it compiles, so a caller is checked against its Python
+    signature (numba's own hints type the result as a wrapper no argument list fits)."""
+    if function is None:
+        decorate: Callable[[F], F] = nb.njit(cache=True, **options)
+        return decorate
+    compiled: F = nb.njit(function, cache=True)
+    return compiled
 
 
 class CachedCall:
@@ -85,7 +103,7 @@ class CachedCall:
             self.load(args)
         return self.dispatcher(*args)
 
-    def load(self, args: tuple) -> bool:
+    def load(self, args: tuple[Any, ...]) -> bool:
         """Load the cached code for these arguments' types, if there is any; whether it is loaded.
 
         Reaches into numba (the dispatcher's cache, its runtime): when those differ in another

@@ -12,13 +12,15 @@ The loops over every guess that ``GuessClasses`` runs are here too (``fixing``, 
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
-from moocow.engine.kernel.loading import njit
+from moocow.engine.kernel.loading import Index, njit
 
 
 @njit
-def _restrict(codes: np.ndarray, symmetry: tuple, guess: int) -> tuple:
+def _restrict(codes: np.ndarray, symmetry: tuple[Any, ...], guess: Index) -> tuple[Any, ...]:
     """``fixing``, and empty once only the identity is left with at most one symbol free: no
     relabelling prunes anything then."""
     perms, forward, backward = fixing(codes, symmetry, guess)
@@ -28,7 +30,7 @@ def _restrict(codes: np.ndarray, symmetry: tuple, guess: int) -> tuple:
 
 
 @njit(inline="always")
-def fixing(codes: np.ndarray, symmetry: tuple, guess: int) -> tuple:
+def fixing(codes: np.ndarray, symmetry: tuple[Any, ...], guess: Index) -> tuple[Any, ...]:
     """The stabiliser's elements that map ``guess`` to itself, with its symbols' images forced.
 
     ``symmetry`` is ``(perms, forward, backward)``: ``forward[e, s]`` is the image of symbol
@@ -54,7 +56,7 @@ def fixing(codes: np.ndarray, symmetry: tuple, guess: int) -> tuple:
 
 
 @njit
-def _is_canonical(codes: np.ndarray, perms: np.ndarray, forward: np.ndarray, guess: int) -> bool:
+def _is_canonical(codes: np.ndarray, perms: np.ndarray, forward: np.ndarray, guess: Index) -> bool:
     """Whether no element of the stabiliser maps ``guess`` below itself (true if it is empty).
 
     Symbols no played guess forces are renamed to the free ones in order of first appearance,
@@ -90,7 +92,7 @@ def lowered(
 @njit(inline="always")
 def _maps_below(
     codes: np.ndarray,
-    guess: int,
+    guess: Index,
     perms: np.ndarray,
     forward: np.ndarray,
     element: int,
@@ -122,7 +124,7 @@ def join_images(
     mappings: np.ndarray,
     base: int,
     keys: np.ndarray,
-    buckets: tuple,
+    buckets: tuple[Any, ...],
     forest: np.ndarray,
 ) -> np.ndarray:
     """Join each code's tree in ``forest`` (parent indices) with its image's under every

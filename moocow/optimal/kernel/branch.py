@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from moocow.engine.kernel.loading import njit
+from moocow.engine.kernel.loading import Index, njit
 from moocow.engine.kernel.relabel import _is_canonical, _restrict
 from moocow.optimal.bounds import INFEASIBLE
 from moocow.optimal.kernel.layout import BOUND, FULL, HITS, NODES, PROBES, VALUE
@@ -36,7 +36,7 @@ from moocow.optimal.kernel.store import decided, find, save, settle
 
 
 @njit
-def _split(table: np.ndarray, candidates: np.ndarray, guess: int, win: int, answer_limit: int) -> tuple:
+def _split(table: np.ndarray, candidates: np.ndarray, guess: Index, win: int, answer_limit: int) -> tuple:
     """The non-winning parts of a guess's split, concatenated largest first, and their sizes.
 
     Parts keep the set's ascending order; among equal sizes the smaller answer comes first, as
@@ -192,7 +192,13 @@ def _parts_lower_bounds(
 
 @njit
 def search(
-    args: tuple, work: tuple, candidates: np.ndarray, symmetry: tuple, depth: int, beta: int, guess: int
+    args: tuple,
+    work: tuple,
+    candidates: np.ndarray,
+    symmetry: tuple,
+    depth: int,
+    beta: int,
+    guess: Index,
 ) -> int:
     """The least total of ``candidates`` within ``depth`` if below ``beta``; else a bound ``>= beta``.
     With a ``guess`` (not -1): the total of the parts it leaves, on the same terms; with
@@ -278,7 +284,8 @@ def search(
     if exact >= 0:
         save(store, candidates, depth, target, guesses[exact])
         return target
-    best, best_guess, bound = floor, -1, beta
+    best, bound = floor, beta
+    best_guess: Index = -1
     while len(kept):
         least = kept_bounds.min()
         if least >= bound:

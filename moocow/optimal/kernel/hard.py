@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from moocow.engine.kernel.loading import njit
+from moocow.engine.kernel.loading import Index, njit
 
 GREEN, YELLOW = 2, 1
 
 
 @njit
-def still_legal(codes: np.ndarray, legal: np.ndarray, guess: int, answer: int) -> np.ndarray:
+def still_legal(codes: np.ndarray, legal: np.ndarray, guess: Index, answer: int) -> np.ndarray:
     """The guesses of ``legal`` that keep to what ``guess`` was told (``answer``), in order."""
     length = codes.shape[1]
     marks = np.empty(length, dtype=np.int64)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from moocow.engine.kernel.bits import popcount
-from moocow.engine.kernel.loading import njit
+from moocow.engine.kernel.loading import Index, njit
 from moocow.optimal.bounds import INFEASIBLE
 
 SMALL_SET = 20
@@ -161,7 +161,7 @@ def _guess_totals(
 
 
 @njit
-def _spread(table: np.ndarray, candidates: np.ndarray, guess: int, answer_limit: int) -> int:
+def _spread(table: np.ndarray, candidates: np.ndarray, guess: Index, answer_limit: int) -> int:
     """The sum of squared part sizes of a guess: smaller splits more evenly (Irving's measure)."""
     counts = np.zeros(answer_limit, dtype=np.int64)
     for secret in candidates:

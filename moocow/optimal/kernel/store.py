@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from moocow.engine.kernel.loading import njit
+from moocow.engine.kernel.loading import Index, njit
 from moocow.optimal.kernel.layout import DEPTH, ENTRIES, FULL, GUESS, LENGTH, POOLED, START, VALUE
 
 
@@ -35,7 +35,7 @@ def _hashes(candidates: np.ndarray, depth: int) -> tuple[np.uint64, np.uint64]:
 
 
 @njit
-def _slot(store: tuple, candidates: np.ndarray, depth: int) -> int:
+def _slot(store: tuple, candidates: np.ndarray, depth: int) -> Index:
     """The slot holding this set at this depth, or the empty slot where it would go."""
     hashes, meta, pool, _ = store
     first, second = _hashes(candidates, depth)
@@ -62,14 +62,14 @@ def _slot(store: tuple, candidates: np.ndarray, depth: int) -> int:
 
 
 @njit
-def find(store: tuple, candidates: np.ndarray, depth: int) -> int:
+def find(store: tuple, candidates: np.ndarray, depth: int) -> Index:
     """The slot of this set at this depth, or -1."""
     slot = _slot(store, candidates, depth)
     return slot if store[1][slot, LENGTH] else -1
 
 
 @njit
-def save(store: tuple, candidates: np.ndarray, depth: int, value: int, guess: int) -> None:
+def save(store: tuple, candidates: np.ndarray, depth: int, value: int, guess: Index) -> None:
     """Record a set's value (and best guess, or -1 for a lower bound), over its old entry if any."""
     hashes, meta, pool, used = store
     if used[FULL]:
@@ -102,7 +102,7 @@ def decided(store: tuple, candidates: np.ndarray, depth: int, beta: int) -> int:
 
 
 @njit
-def settle(store: tuple, candidates: np.ndarray, depth: int, best: int, guess: int, beta: int) -> int:
+def settle(store: tuple, candidates: np.ndarray, depth: int, best: int, guess: Index, beta: int) -> int:
     """End a fail-soft search of a set: its exact value with the guess found below ``beta``, or
     (``guess`` -1) the least bound met, at least ``beta``; recorded and returned."""
     if guess < 0:

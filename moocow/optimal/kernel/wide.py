@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from moocow.engine.kernel.loading import njit
+from moocow.engine.kernel.loading import Index, njit
 from moocow.optimal.bounds import INFEASIBLE
 from moocow.optimal.kernel.hard import still_legal
 from moocow.optimal.kernel.layout import FULL, GUESS, HALT, HITS, INDEX_BITS, NODES, VALUE
@@ -141,7 +141,13 @@ def _scan(by_secret: np.ndarray, legal: np.ndarray, candidates: np.ndarray, win:
 
 @njit(nogil=True)
 def solve(
-    game: tuple, work: tuple, candidates: np.ndarray, legal: np.ndarray, depth: int, beta: int, guess: int
+    game: tuple,
+    work: tuple,
+    candidates: np.ndarray,
+    legal: np.ndarray,
+    depth: int,
+    beta: int,
+    guess: Index,
 ) -> int:
     """The least total of ``candidates`` (ascending) with ``depth`` guesses left and ``legal``
     guesses allowed, if below ``beta``; else a bound ``>= beta``. With a ``guess`` (not -1): the
@@ -241,7 +247,13 @@ def solve(
 
 @njit
 def _part_bounds(
-    game: tuple, store: tuple, candidates: np.ndarray, legal: np.ndarray, depth: int, budget: int, guess: int
+    game: tuple,
+    store: tuple,
+    candidates: np.ndarray,
+    legal: np.ndarray,
+    depth: int,
+    budget: int,
+    guess: Index,
 ) -> tuple:
     """Lower bounds of the non-winning parts ``guess`` leaves, raised until they reach ``budget``:
     counting bounds first (most guesses end there), then settled endgames and the memo's bounds.
