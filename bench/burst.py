@@ -1,5 +1,5 @@
 """What the folder watch holds a burst to: 12 files of 15 MB written as fast as a writer can,
-against ``disk_mb=64`` (the ``user`` level's disk bound, ``moocow/runner/watch.py``).
+against ``disk_mb=64`` (the ``user`` level's disk bound, ``moocow/sandbox/watch.py``).
 
 ``stopped_at`` plays the player with a writer under no limit and the watch alone, as the runner
 starts it; ``tests/test_runner_watch.py`` asserts the bound with it, and ``referee_bounds`` measures
@@ -18,9 +18,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from moocow.runner.disk import DiskScan
-from moocow.runner.held import HeldFiles
-from moocow.runner.watch import FolderWatch
+from moocow.sandbox.disk import DiskScan
+from moocow.sandbox.held import HeldFiles
+from moocow.sandbox.watch import FolderWatch
 
 MB = 1 << 20
 LIMIT_MB = 64

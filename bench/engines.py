@@ -1,16 +1,16 @@
 """The compiled greedy engine against the numpy path, alternately in one process (issue 13).
 
-``MOOCOW_ENGINE`` is read at every scoring, so both paths run the same evaluation from a fresh
-game in turn and meet the same load on a shared machine: the ratio of the medians is what to
-read, and the results must agree. A third run in each turn sets no path, as users run it. One
-small untimed evaluation first loads numba and the compiled kernels from their cache.
+The engine's path is switched in the process (``engine.switches.switched``), so both paths run
+the same evaluation from a fresh game in turn and meet the same load on a shared machine: the
+ratio of the medians is what to read, and the results must agree. A third run in each turn sets
+no path, as users run it. One small untimed evaluation first loads numba and the compiled kernels
+from their cache.
 ``python -m bench.engines [GAME STRATEGY] [--repeats N]`` runs one workload alone.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 from dataclasses import dataclass
 
 from bench.fresh import fresh_game
@@ -18,7 +18,7 @@ from bench.measure import Measured, measure, median
 from bench.report import megabytes
 from bench.rows import Row, ratio
 from moocow.engine.evaluation import Evaluation, evaluate
-from moocow.engine.table import ENGINE_VARIABLE
+from moocow.engine.switches import ENGINE_VARIABLE, switched
 from moocow.plugins.strategy_registry import load_strategy
 
 WARM_UP = ("mastermind:pegs=3,colors=4", "minmax")
@@ -31,15 +31,8 @@ forcing the compiled path hid that Mastermind 5x8 never left numpy by itself."""
 
 
 def _evaluate(game: str, strategy: str, path: str) -> Measured[Evaluation]:
-    forced = os.environ.pop(ENGINE_VARIABLE, None)
-    if path != AS_USERS_RUN:
-        os.environ[ENGINE_VARIABLE] = path
-    try:
+    with switched(engine=None if path == AS_USERS_RUN else path):
         return measure(evaluate, fresh_game(game), load_strategy(strategy))
-    finally:
-        os.environ.pop(ENGINE_VARIABLE, None)
-        if forced is not None:
-            os.environ[ENGINE_VARIABLE] = forced
 
 
 @dataclass(frozen=True)

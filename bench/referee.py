@@ -27,12 +27,12 @@ from bench.isolate import ROOT
 from bench.measure import median, one_core, peak_rss
 from bench.rounds import PLAYER, SEED
 from bench.rows import Row, ratio
-from moocow.runner.decks import load_deck
-from moocow.runner.limits import Limits
-from moocow.runner.players import parse_player
-from moocow.runner.referee import Outcome, play_round
-from moocow.runner.sandbox import SandboxPolicy
-from moocow.runner.seats import ProgramSeat
+from moocow.referee.decks import load_deck
+from moocow.referee.players import parse_player
+from moocow.referee.referee import Outcome, play_round
+from moocow.referee.seats import ProgramSeat
+from moocow.sandbox.limits import Limits
+from moocow.sandbox.sandbox import SandboxPolicy
 
 ECHO = "import os\nwhile data := os.read(0, 65536):\n    os.write(1, data)\n"
 """The floor's child: every line back as it came."""

@@ -36,12 +36,12 @@ from unittest import mock
 
 from bench import burst
 from bench.isolate import ROOT
-from moocow.runner import process, usage
-from moocow.runner.fouls import Foul
-from moocow.runner.limits import Limits
-from moocow.runner.sandbox import Confinement, SandboxPolicy
 from moocow.runner.tournament import build_tournament, run_tournament
-from moocow.runner.usage import CgroupGroup
+from moocow.sandbox import process, usage
+from moocow.sandbox.fouls import Foul
+from moocow.sandbox.limits import Limits
+from moocow.sandbox.sandbox import Confinement, SandboxPolicy
+from moocow.sandbox.usage import CgroupGroup
 
 OVER = ROOT / "bench" / "players" / "over.py"
 GAME = "mastermind:pegs=2,colors=2"

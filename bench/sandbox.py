@@ -15,7 +15,7 @@ from bench.measure import Measured, measure, median
 from bench.rounds import PLAYER, SEED
 from bench.rows import Row, ratio
 from moocow.runner import TournamentResult, build_tournament, run_tournament
-from moocow.runner.sandbox import SandboxPolicy
+from moocow.sandbox.sandbox import SandboxPolicy
 
 
 @dataclass(frozen=True)

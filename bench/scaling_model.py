@@ -28,7 +28,8 @@ import numpy as np
 from bench.rows import Row
 from moocow.engine.errors import MoocowError
 from moocow.optimal.bounds import INFEASIBLE
-from moocow.optimal.openings import opening_order, searched
+from moocow.optimal.opening_proof import searched
+from moocow.optimal.openings import opening_order
 from moocow.plugins import load_game
 
 GAME = "wordle:list=official"

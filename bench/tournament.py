@@ -22,8 +22,8 @@ from bench.measure import median, one_core, peak_rss
 from bench.referee import Refereed, referee
 from bench.rounds import PLAYER, SEED
 from bench.rows import Row, ratio
-from moocow.runner.sandbox import SandboxPolicy
 from moocow.runner.tournament import build_tournament, run_tournament
+from moocow.sandbox.sandbox import SandboxPolicy
 
 KEY = b"bench key"
 

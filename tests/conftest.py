@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from moocow.engine.switches import SWITCHES
 from moocow.optimal.kernel import entries
 from moocow.plugins import LOAD_PLUGINS_VARIABLE, reset_plugins
-from moocow.runner import sandbox
+from moocow.sandbox import mounts, sandbox
 from tests.gradescope_helpers import system_venv
 
 
@@ -25,6 +26,14 @@ def only_builtin_plugins(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     reset_plugins()
     yield
     reset_plugins()
+
+
+@pytest.fixture(autouse=True)
+def switches_put_back() -> Iterator[None]:
+    """The engine's switches as they were before the test, whatever it changed (``SWITCHES.change``)."""
+    before = SWITCHES.current
+    yield
+    SWITCHES.set(before)
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -67,7 +76,7 @@ def readable_python() -> Iterator[str]:
     """This interpreter if other users can run it, else a venv of the system's Python of the same
     version that imports this moocow, in a folder every user can reach (as setup.sh's /opt/moocow)."""
     spellings = (Path(sys.executable), Path(os.path.realpath(sys.executable)))
-    if not sandbox.running_as_root() or all(sandbox.readable_by_others(path, True) for path in spellings):
+    if not sandbox.running_as_root() or all(mounts.readable_by_others(path, True) for path in spellings):
         yield sys.executable
         return
     folder = Path(tempfile.mkdtemp(prefix="moocow-test-python-"))

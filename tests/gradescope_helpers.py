@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 
 from moocow.gradescope.interpreter import VENVS_VARIABLE
+from moocow.referee.protocol import Identity
 from moocow.runner.grading import Grade
-from moocow.runner.protocol import Identity
 from moocow.runner.results import RoundResult
 
 PLAYERS = Path(__file__).parent / "players"

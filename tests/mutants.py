@@ -52,14 +52,14 @@ MUTANTS = (
     ),
     Mutant(
         "system-v",
-        "moocow/runner/seccomp.py",
+        "moocow/sandbox/seccomp.py",
         "                 29, 30, 31, 64, 65, 66, 67, 68, 69, 70, 71, 220, 41, 53),",
         "                 41, 53),",
         ("tests/test_seccomp.py::test_the_deny_list_is_every_named_call_and_no_other",),
     ),
     Mutant(
         "socket",
-        "moocow/runner/seccomp.py",
+        "moocow/sandbox/seccomp.py",
         "71, 220, 41, 53),",
         "71, 220),",
         ("tests/test_seccomp.py",),

@@ -17,8 +17,8 @@ from moocow.engine.evaluation import evaluate_with_tree
 from moocow.plugins import load_game
 from moocow.plugins.bottles import Bottles
 from moocow.plugins.strategy_registry import load_strategy
-from moocow.runner.fouls import Failure, Foul
-from moocow.runner.rules import read_guess
+from moocow.referee.rules import read_guess
+from moocow.sandbox.fouls import Failure, Foul
 from moocow.trees.files import save_tree
 
 

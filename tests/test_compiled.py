@@ -6,7 +6,6 @@ partition sizes must be equal, and whole evaluations must choose the same guesse
 
 from __future__ import annotations
 
-import os
 from unittest import mock
 
 import numpy as np
@@ -18,7 +17,8 @@ from moocow.engine import opening, partitions
 from moocow.engine.evaluation import evaluate
 from moocow.engine.kernel import greedy
 from moocow.engine.position import Position
-from moocow.engine.table import ENGINE_VARIABLE, FeedbackTable
+from moocow.engine.switches import SWITCHES, switched
+from moocow.engine.table import FeedbackTable
 from moocow.plugins import load_game
 from moocow.plugins.strategy_registry import load_strategy
 
@@ -47,10 +47,10 @@ def test_compiled_sizes_equal_numpy(spec: str, data: st.DataObject) -> None:
         picked = data.draw(st.sets(st.integers(0, table.guess_count - 1), min_size=1, max_size=200))
         guesses = np.array(sorted(picked), dtype=np.int64)
     guess = int(data.draw(st.integers(0, table.guess_count - 1)))
-    with mock.patch.dict(os.environ, {ENGINE_VARIABLE: "numpy"}):
+    with switched(engine="numpy"):
         expected = partitions.partition_sizes(table, candidates, guesses)
         column = table.column(guess, candidates)
-    with mock.patch.dict(os.environ, {ENGINE_VARIABLE: "compiled"}):
+    with switched(engine="compiled"):
         assert table.compiled(1) is not None
         assert np.array_equal(partitions.partition_sizes(table, candidates, guesses), expected)
         compiled_column = table.column(guess, candidates)
@@ -75,10 +75,10 @@ def test_compiled_scores_are_those_of_the_sizes(spec: str, data: st.DataObject) 
         picked = data.draw(st.sets(st.integers(0, table.guess_count - 1), min_size=1, max_size=200))
         guesses = np.array(sorted(picked), dtype=np.int64)
     shared = data.draw(st.booleans())
-    with mock.patch.dict(os.environ, {ENGINE_VARIABLE: "numpy"}):
+    with switched(engine="numpy"):
         sizes = partitions.partition_sizes(table, candidates, guesses)
     with (
-        mock.patch.dict(os.environ, {ENGINE_VARIABLE: "compiled"}),
+        switched(engine="compiled"),
         mock.patch.object(greedy, "PARALLEL_CELLS", 0 if shared else greedy.PARALLEL_CELLS),
     ):
         for score in partitions.COMPILED_KINDS:
@@ -117,16 +117,16 @@ def test_forms_give_each_games_feedback(spec: str) -> None:
         ("words:length=3", "minmax"),
     ],
 )
-def test_compiled_evaluations_equal_numpy(spec: str, strategy: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_compiled_evaluations_equal_numpy(spec: str, strategy: str) -> None:
     results = []
     for path in ("numpy", "compiled"):
-        monkeypatch.setenv(ENGINE_VARIABLE, path)
+        SWITCHES.change(engine=path)
         result = evaluate(load_game(spec), load_strategy(strategy))
         results.append((result.total, result.histogram))
     assert results[0] == results[1]
 
 
-def test_games_without_a_form_stay_on_numpy(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_games_without_a_form_stay_on_numpy() -> None:
     """A game that scores its own way (a subclass overriding ``feedback``) gets no compiled path."""
     from moocow.plugins.bottles import Bottles
     from moocow.plugins.mastermind import Mastermind
@@ -144,7 +144,7 @@ def test_games_without_a_form_stay_on_numpy(monkeypatch: pytest.MonkeyPatch) -> 
         def feedback(self, guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
             return super().feedback(guesses[:, ::-1], secrets)
 
-    monkeypatch.setenv(ENGINE_VARIABLE, "compiled")
+    SWITCHES.change(engine="compiled")
     assert Reversed().feedback_form() is None
     assert FeedbackTable(Reversed()).compiled(1 << 30) is None
     assert Crossed(n=4).feedback_form() is None and Bottles(n=4).feedback_form() is not None
@@ -159,21 +159,21 @@ def test_too_many_symbol_copies_stay_on_numpy() -> None:
     assert greedy.prepare(game, game.feedback_form()) is None
 
 
-def test_small_work_stays_on_numpy_until_the_games_work_adds_up(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_small_work_stays_on_numpy_until_the_games_work_adds_up() -> None:
     """A game's work stays on numpy (no numba to load) until it adds up to ``COMPILED_CELLS``
     pairs, though no one call is that large (Mastermind 5x8 after 11223); then all of it takes
     the compiled engine. Another game's does not, but a game of that many pairs in all starts on
     the compiled engine."""
     from moocow.engine.table import COMPILED_CELLS
 
-    monkeypatch.delenv(ENGINE_VARIABLE, raising=False)
+    SWITCHES.change(engine=None)
     table = FeedbackTable(load_game("mastermind"))
     quarter = COMPILED_CELLS // 4
     assert [table.compiled(quarter) is None for _ in range(4)] == [True, True, True, False]
     assert table.compiled(10) is not None
     assert FeedbackTable(load_game("digits:length=3")).compiled(10) is None
     assert FeedbackTable(load_game("mastermind:pegs=5,colors=8")).compiled(10) is not None  # 2^30 pairs
-    monkeypatch.setenv(ENGINE_VARIABLE, "numpy")
+    SWITCHES.change(engine="numpy")
     assert table.compiled(COMPILED_CELLS) is None
 
 
@@ -195,7 +195,7 @@ def test_symmetry_after_the_opening_changes_no_choice(
     """Scoring one guess per class of guesses alike (``opening.later_guesses``, and renaming the
     symbols no candidate holds, ``opening.absent_symbol_guesses``) at every position chooses
     exactly the guesses scoring all of them does."""
-    monkeypatch.setenv(ENGINE_VARIABLE, "compiled")  # which finds the absent symbols' classes
+    SWITCHES.change(engine="compiled")  # which finds the absent symbols' classes
     results = []
     for cells in (1 << 62, 0):
         monkeypatch.setattr(opening, "SYMMETRY_CELLS", cells)
@@ -205,10 +205,10 @@ def test_symmetry_after_the_opening_changes_no_choice(
     assert results[0] == results[1]
 
 
-def test_mastermind_5x8_minmax_known_result(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_mastermind_5x8_minmax_known_result() -> None:
     """Issue 13's workload, pinned, as a user runs it: the compiled engine takes it over as its
     work adds up (about 5 s; the numpy path takes 17)."""
-    monkeypatch.delenv(ENGINE_VARIABLE, raising=False)
+    SWITCHES.change(engine=None)
     game = load_game("mastermind:pegs=5,colors=8")
     result = evaluate(game, load_strategy("minmax:first=11223"))
     assert (result.total, result.worst) == (183_775, 7)

@@ -18,6 +18,7 @@ import moocow
 from moocow.cli import app
 from moocow.engine import progress, warmup
 from moocow.engine.kernel import ahead
+from moocow.engine.switches import SWITCHES
 from moocow.runner import tournament as running
 
 
@@ -80,7 +81,7 @@ def test_the_engine_compiles_every_kernel_at_its_first_use_once(
     monkeypatch.setattr(warmup, "kernels_cached", lambda: False)
     real = warmup._exercise
     monkeypatch.setattr(warmup, "_exercise", lambda: compiled.append(1) or real())
-    monkeypatch.setenv("MOOCOW_ENGINE", "compiled")
+    SWITCHES.change(engine="compiled")
     for n in (4, 5):
         moocow.evaluate(Bottles(n=n), "minmax")
     assert compiled == [1] and len(heard) == 1 and "compiling the engine's kernels" in heard[0]
@@ -137,7 +138,7 @@ def test_a_warm_cache_is_not_loaded_up_front(heard: list[str], monkeypatch: pyte
 
     monkeypatch.setattr(warmup, "kernels_cached", lambda: True)
     monkeypatch.setattr(warmup, "_exercise", lambda: pytest.fail("loaded every kernel up front"))
-    monkeypatch.setenv("MOOCOW_ENGINE", "compiled")
+    SWITCHES.change(engine="compiled")
     assert moocow.evaluate(Bottles(n=5), "minmax").total > 0
     assert heard == []
 
@@ -147,7 +148,7 @@ def test_the_first_proof_of_a_game_says_it_builds(
 ) -> None:
     """Building the exact search's modules took 35 to 60 s with nothing said: it is said once, as
     the first build starts, however many modules follow."""
-    monkeypatch.setattr(ahead, "cache_directory", lambda: tmp_path)
+    monkeypatch.setattr(ahead, "cache_places", lambda: (tmp_path,))
     monkeypatch.setattr(ahead, "build_command", lambda request: [sys.executable, "-c", "raise SystemExit(1)"])
     from moocow.optimal.prove import prove_optimal
     from moocow.plugins.mastermind import Mastermind

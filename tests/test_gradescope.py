@@ -22,8 +22,8 @@ import pytest
 from moocow.gradescope.grading import Layout, player_folder
 from moocow.gradescope.tryout import can_drop
 from moocow.gradescope.wheel import moocow_wheel
-from moocow.runner import sandbox
 from moocow.runner.shown import GUESS_SHOWN, MOST_BYTES
+from moocow.sandbox import sandbox
 from tests.gradescope_helpers import (
     PLAYERS,
     WORDS_ALPHA,

@@ -24,8 +24,8 @@ from moocow.gradescope.grading import Layout, run_autograder
 from moocow.gradescope.results import Mark, course_results, points
 from moocow.gradescope.tryout import default_metadata, student_view
 from moocow.runner.grading import grade
-from moocow.runner.limits import Limits
 from moocow.runner.shown import GUESS_SHOWN, MOST_BYTES, bounded
+from moocow.sandbox.limits import Limits
 from tests.gradescope_helpers import (
     PLAYERS,
     check_specification,

@@ -214,7 +214,7 @@ CLEANUP_RACE = """\
 import signal, sys
 from pathlib import Path
 from moocow.gradescope.budget import OutOfTime, time_budget
-from moocow.runner import process
+from moocow.sandbox import process
 from moocow.runner.grading import grade
 
 original, alarms = process.remove_tree, []

@@ -173,7 +173,7 @@ def test_only_frames_in_the_students_files_are_named() -> None:
     """The runner's own frames (the adapter), the interpreter's, or a file elsewhere are not the
     student's; a SyntaxError's frame has no function; at most the last three are named."""
     stderr = [
-        '  File "/usr/lib/python3.11/site-packages/moocow/runner/adapter.py", line 90, in play',
+        '  File "/usr/lib/python3.11/site-packages/moocow/referee/adapter.py", line 90, in play',
         "    return self.module.guess(self.length, self.history)",
         '  File "/sub/lib/helpers.py", line 3, in first',
         "    return second()",
@@ -263,7 +263,7 @@ def test_where_players_cannot_reach_this_python_a_venv_they_can_is_built_once(fr
     again = interpreter.players_python()
     assert again.python == first.python and again.note and "built by an earlier try" in again.note
     as_nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", first.python, "-I", "-c"]
-    played = subprocess.run([*as_nobody, "import moocow.runner.protocol"], capture_output=True, check=False)
+    played = subprocess.run([*as_nobody, "import moocow.referee.protocol"], capture_output=True, check=False)
     assert played.returncode == 0, played.stderr
     built = Path(first.python).parents[1]
     assert not stat.S_IMODE(built.stat().st_mode) & 0o022 and built.stat().st_uid == os.geteuid()

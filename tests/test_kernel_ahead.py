@@ -69,7 +69,7 @@ def test_a_failed_build_leaves_its_reason_and_numba_serves(
 ) -> None:
     """A build that fails (here: no compiler) is tried once; its reason is kept, and numba's
     code gives the same answers, in this process and the next."""
-    monkeypatch.setattr(ahead, "cache_directory", lambda: tmp_path)
+    monkeypatch.setattr(ahead, "cache_places", lambda: (tmp_path,))
     builds: list[str] = []
 
     def failing(request: str) -> list[str]:
@@ -94,7 +94,7 @@ def test_a_build_leaves_nothing_in_the_temp_folder(tmp_path: Path, monkeypatch: 
     cache, temp = tmp_path / "cache", tmp_path / "temp"
     cache.mkdir()
     temp.mkdir()
-    monkeypatch.setattr(ahead, "cache_directory", lambda: cache)
+    monkeypatch.setattr(ahead, "cache_places", lambda: (cache,))
     monkeypatch.setenv("TMPDIR", str(temp))
     kept, candidates = _stored_lookup()
     lookup = Entry(entries.LOOKUP.module, "lookup", returns=entries.LOOKUP.returns)
@@ -112,7 +112,7 @@ def test_a_module_built_before_serves_where_nothing_can_be_written(
     out), and it builds nothing."""
     cache = tmp_path / "cache"
     cache.mkdir()
-    monkeypatch.setattr(ahead, "cache_directory", lambda: cache)
+    monkeypatch.setattr(ahead, "cache_places", lambda: (cache,))
     kept, candidates = _stored_lookup()
     assert Entry(entries.LOOKUP.module, "lookup", returns=entries.LOOKUP.returns)(kept.parts(), candidates, 1)
     monkeypatch.setattr(ahead, "cache_directory", lambda: None)
@@ -123,9 +123,30 @@ def test_a_module_built_before_serves_where_nothing_can_be_written(
     assert lookup(kept.parts(), candidates, 1) == (17, 4)
 
 
+@pytest.mark.skipif(NO_PYCC, reason="this numba cannot build ahead of time: numba's cache serves")
+def test_a_module_built_in_the_packages_place_serves_a_player_whose_home_can_be_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A sandboxed player reads the package's modules and may write its own home: it built every
+    module again there, seconds of CPU on its first guess (a Wordle player lost each round to its
+    CPU limit). A module built anywhere it can read serves it, and nothing is built."""
+    package, home = tmp_path / "package", tmp_path / "home"
+    package.mkdir()
+    home.mkdir()
+    monkeypatch.setattr(ahead, "cache_places", lambda: (package,))
+    kept, candidates = _stored_lookup()
+    assert Entry(entries.LOOKUP.module, "lookup", returns=entries.LOOKUP.returns)(kept.parts(), candidates, 1)
+    monkeypatch.setattr(ahead, "cache_places", lambda: (package, home))
+    monkeypatch.setattr(ahead, "cache_directory", lambda: home)  # the player's view: the home is its own
+    monkeypatch.setattr(ahead, "_build", lambda *arguments: pytest.fail("built again in the home"))
+    lookup = Entry(entries.LOOKUP.module, "lookup", returns=entries.LOOKUP.returns)
+    assert lookup(kept.parts(), candidates, 1) == (17, 4)
+    assert list(home.iterdir()) == []
+
+
 def test_a_damaged_module_is_set_aside_for_numba(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A module that does not load (a truncated file) is removed and its reason kept; numba serves."""
-    monkeypatch.setattr(ahead, "cache_directory", lambda: tmp_path)
+    monkeypatch.setattr(ahead, "cache_places", lambda: (tmp_path,))
     kept, candidates = _stored_lookup()
     lookup = Entry(entries.LOOKUP.module, "lookup", returns=entries.LOOKUP.returns)
     name = ahead.module_name(lookup, describe((kept.parts(), candidates, 1)))

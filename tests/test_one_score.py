@@ -7,7 +7,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from moocow.cli.interactive import _example_feedback
 from moocow.engine.checks import check_winning_answer
 from moocow.engine.errors import MoocowError
 from moocow.engine.game import Codes, Game
@@ -15,14 +14,15 @@ from moocow.engine.position import Position, wins
 from moocow.engine.solve import solve
 from moocow.engine.table import FeedbackTable
 from moocow.play.opponent import scored
+from moocow.play.table import feedback_example
 from moocow.plugins import load_game, make_game
 from moocow.plugins.mastermind import Mastermind
 from moocow.plugins.strategy_registry import load_strategy
-from moocow.runner.decks import Deal
-from moocow.runner.playertree import _Merge
-from moocow.runner.referee import play_round
-from moocow.runner.rules import Guess
-from moocow.runner.seats import Seat
+from moocow.referee.decks import Deal
+from moocow.referee.playertree import _Merge
+from moocow.referee.referee import play_round
+from moocow.referee.rules import Guess
+from moocow.referee.seats import Seat
 from moocow.web.play import replay
 
 GAMES = ("mastermind:pegs=3,colors=4", "digits:length=3,symbols=6", "words", "bottles:n=5", "wordle")
@@ -112,8 +112,8 @@ def test_every_place_that_scores_a_pair_agrees_with_score(spec: str) -> None:
         won = wins(game, value)
         assert won == (guess == int(game.secret_guess_index[secret]))
         assert scored(game, secret, guess) == (value, won)
-        played, solved, _ = replay(game, secret, [game.format_code(game.guesses[guess])])
-        assert (played, solved) == ([(guess, value)], won)
+        match = replay(game, secret, [game.format_code(game.guesses[guess])])
+        assert (match.played, match.solved) == ([(guess, value)], won)
     for secret in sorted({secret for _, secret in pairs})[:6]:
         others = [guess for guess, _ in pairs if guess != int(game.secret_guess_index[secret])][:3]
         own = int(game.secret_guess_index[secret])
@@ -128,7 +128,7 @@ def test_every_place_that_scores_a_pair_agrees_with_score(spec: str) -> None:
             assert node is not None and node.guess == guess
             node = node.children.get(game.score(guess, secret))
         assert node is not None and node.guess == own and not node.children
-    assert _example_feedback(game) == game.format_feedback(_reference(game, 0, len(game.secrets) - 1))
+    assert feedback_example(game) == game.format_feedback(_reference(game, 0, len(game.secrets) - 1))
 
 
 @pytest.mark.parametrize("spec", ["mastermind:pegs=3,colors=4", "bottles:n=5", "wordle"])
@@ -166,7 +166,8 @@ def test_a_win_is_the_winning_feedback_and_not_equal_texts() -> None:
     value = colours.score(guess, secret)
     assert value == colours.win and colours.format_code(colours.secrets[secret]) == "2211"
     assert scored(colours, secret, guess) == (value, True)
-    assert replay(colours, secret, ["1122"])[:2] == ([(guess, value)], True)
+    match = replay(colours, secret, ["1122"])
+    assert (match.played, match.solved) == ([(guess, value)], True)
     assert Position.start(colours).after(guess, value).solved
     outcome = play_round(Scripted(colours, [guess]), Deal(colours, secret), mercy=3)
     assert (outcome.solved, outcome.guesses) == (True, ("1122",))
@@ -178,7 +179,7 @@ def test_a_win_is_the_winning_feedback_and_not_equal_texts() -> None:
     secret = 4
     own = int(never.secret_guess_index[secret])
     assert scored(never, secret, own) == (0, False)
-    assert replay(never, secret, [never.format_code(never.guesses[own])] * 2)[1] is False
+    assert replay(never, secret, [never.format_code(never.guesses[own])] * 2).solved is False
     outcome = play_round(Scripted(never, [own]), Deal(never, secret), mercy=3)
     assert (outcome.solved, outcome.score, len(outcome.guesses)) == (False, 3, 3)
     assert outcome.guesses[0] == Deal(never, secret).secret_text

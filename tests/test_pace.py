@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import os
-from unittest import mock
-
 import numpy as np
 
 from moocow.engine import partitions
 from moocow.engine.kernel import greedy
 from moocow.engine.pace import EXPLORE, RECENT, Pace
-from moocow.engine.table import ENGINE_VARIABLE, FeedbackTable
+from moocow.engine.switches import switched
+from moocow.engine.table import FeedbackTable
 from moocow.plugins import load_game
 
 
@@ -65,7 +63,7 @@ def test_both_ways_compute_the_same_sizes_and_scores() -> None:
     table = FeedbackTable(game)
     candidates = np.arange(0, table.secret_count, 4)[:20]
     assert greedy.SHARED_CELLS <= len(candidates) * table.guess_count < greedy.PARALLEL_CELLS
-    with mock.patch.dict(os.environ, {ENGINE_VARIABLE: "numpy"}):
+    with switched(engine="numpy"):
         expected = partitions.partition_sizes(table, candidates)
     prepared = greedy.prepare(game, game.feedback_form())
     assert prepared is not None

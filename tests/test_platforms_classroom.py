@@ -17,8 +17,8 @@ from typer.testing import CliRunner
 
 from moocow.cli.platforms import classroom
 from moocow.platforms.classroom import grade_course, workflow_text
-from moocow.runner import sandbox
 from moocow.runner.grading import grade
+from moocow.sandbox import sandbox
 from tests.gradescope_helpers import PLAYERS, moocow
 from tests.platforms_helpers import check_reporter_results, reporter_points, reporter_runners
 

@@ -18,8 +18,8 @@ from moocow.cli import app
 from moocow.engine.errors import MoocowError
 from moocow.plugins import get_plugin_manager, load_plugin_file, plugin_errors
 from moocow.plugins.strategy_registry import load_strategy, strategy_classes
-from moocow.runner.limits import Limits
 from moocow.runner.tournament import build_tournament, run_tournament
+from moocow.sandbox.limits import Limits
 from tests.web_helpers import client
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "last_candidate.py"

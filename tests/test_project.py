@@ -6,6 +6,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -59,18 +60,52 @@ def test_layers_import_only_downward() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-def test_an_upward_import_breaks_the_layers(tmp_path: Path) -> None:
-    """A copy of the package whose engine imports a game is refused, naming the import."""
+def _copy_with_import(tmp_path: Path, module: str, line: str) -> subprocess.CompletedProcess[str]:
+    """import-linter on a copy of the package and its contracts, with ``line`` added to ``module``."""
     for source in (ROOT / "moocow").rglob("*.py"):
         copy = tmp_path / source.relative_to(ROOT)
         copy.parent.mkdir(parents=True, exist_ok=True)
         copy.write_text(source.read_text())
     shutil.copy(ROOT / "pyproject.toml", tmp_path)
-    position = tmp_path / "moocow" / "engine" / "position.py"
-    position.write_text(position.read_text() + "\nfrom moocow.plugins.wordle import Wordle  # noqa\n")
-    result = _lint_imports(tmp_path)
+    changed = tmp_path / module
+    changed.write_text(changed.read_text() + f"\n{line}  # noqa\n")
+    return _lint_imports(tmp_path)
+
+
+def test_an_upward_import_breaks_the_layers(tmp_path: Path) -> None:
+    """A copy of the package whose engine imports a game is refused, naming the import."""
+    wordle = "from moocow.plugins.wordle import Wordle"
+    result = _copy_with_import(tmp_path, "moocow/engine/position.py", wordle)
     assert result.returncode == 1
     assert "moocow.engine.position -> moocow.plugins.wordle" in result.stdout
+
+
+def test_the_sandbox_knowing_a_game_breaks_its_contract(tmp_path: Path) -> None:
+    """The jail may import the engine's errors, never its games: the layers allow it (the engine is
+    below), the sandbox's own contract does not."""
+    result = _copy_with_import(tmp_path, "moocow/sandbox/fouls.py", "from moocow.engine.game import Game")
+    assert result.returncode == 1
+    assert "The sandbox imports nothing of moocow" in result.stdout
+    assert "moocow.sandbox.fouls -> moocow.engine.game" in result.stdout
+
+
+def test_the_sandbox_contract_names_every_room_and_engine_module_it_keeps_out() -> None:
+    """A room or engine module added later is kept out of the jail too: the contract names every
+    room but the sandbox and the engine, and every engine module but errors and wording."""
+    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
+    (jail,) = [contract for contract in contracts if contract.get("source_modules") == ["moocow.sandbox"]]
+    package = ROOT / "moocow"
+
+    def modules(folder: Path, prefix: str) -> set[str]:
+        return {
+            f"{prefix}.{path.stem}"
+            for path in folder.iterdir()
+            if (path.suffix == ".py" and path.stem != "__init__") or (path / "__init__.py").exists()
+        }
+
+    rooms = modules(package, "moocow") - {"moocow.sandbox", "moocow.engine"}
+    engine = modules(package / "engine", "moocow.engine") - {"moocow.engine.errors", "moocow.engine.wording"}
+    assert sorted(jail["forbidden_modules"]) == sorted(rooms | engine)
 
 
 def test_the_package_top_holds_only_the_api_and_rooms() -> None:

@@ -288,7 +288,7 @@ def course(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_a_course_rounds_replay_shows_its_bulls_and_cows(course: Path) -> None:
     """Each guess with its bulls and cows as the course scores them; no empty engine columns."""
-    from moocow.runner.bacrunner import count_bulls_and_cows
+    from moocow.referee.bacrunner import count_bulls_and_cows
 
     web = client(results=[course])
     rows = web.get("/results/0/player.json", params={"name": str(PLAYERS / "course_first.py")}).json()[

@@ -19,9 +19,9 @@ from typer.testing import CliRunner
 from moocow.cli.runner import grade as grade_command
 from moocow.engine.errors import MoocowError
 from moocow.plugins import load_game
-from moocow.runner import bacrunner
+from moocow.referee import bacrunner
 from moocow.runner.grading import grade
-from moocow.runner.limits import Limits
+from moocow.sandbox.limits import Limits
 from moocow.wordlists.alpha import ALPHA_FILE
 
 PLAYERS = Path(__file__).parent / "players"

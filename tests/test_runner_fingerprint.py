@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from moocow.referee.players import parse_player
 from moocow.runner import fingerprint
 from moocow.runner.fingerprint import player_digest
-from moocow.runner.players import parse_player
-from moocow.runner.process import remove_tree
+from moocow.sandbox.cleanup import remove_tree
 
 
 @pytest.fixture

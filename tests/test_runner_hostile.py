@@ -31,12 +31,13 @@ from typer.testing import CliRunner
 
 from moocow.cli import app
 from moocow.engine.errors import MoocowError
-from moocow.runner import bacrunner, sandbox, usage
+from moocow.referee import bacrunner
 from moocow.runner.grading import grade
-from moocow.runner.limits import Limits
 from moocow.runner.results import RoundResult
-from moocow.runner.sandbox import PACKAGE, PLAYER_UID_BASE, Confinement, SandboxPolicy
 from moocow.runner.tournament import build_tournament, run_tournament
+from moocow.sandbox import sandbox, usage
+from moocow.sandbox.limits import Limits
+from moocow.sandbox.sandbox import PACKAGE, PLAYER_UID_BASE, Confinement, SandboxPolicy
 from tests.results_helpers import round_rows
 
 HOSTILE = Path(__file__).parent / "players" / "hostile"
@@ -328,7 +329,7 @@ def test_nothing_outside_the_sandbox_changes(course: Path) -> None:
     vandal = install("vandal.py", course / "students" / "ada")
     deck = bacrunner.WordSource("words.txt").spec
     results = course / "results.jsonl"
-    source = PACKAGE / "runner" / "referee.py"
+    source = PACKAGE / "referee" / "referee.py"
     before = (tree(course), source.read_bytes(), source.stat().st_mode, tree(HOSTILE))
     sysctl = Path("/proc/sys/kernel/printk_ratelimit").read_text()
     settings = {"players": [str(HONEST), str(vandal)], "games": [deck], "rounds": 4, "seed": SEED}

@@ -13,13 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from moocow.runner import bacrunner
+from moocow.referee import bacrunner
 from moocow.runner.grading import grade
-from moocow.runner.limits import MB, Limits
-from moocow.runner.process import ErrorOutput
-from moocow.runner.sandbox import Confinement, SandboxPolicy, running_as_root
 from moocow.runner.tournament import TournamentResult as Played
 from moocow.runner.tournament import build_tournament, run_tournament
+from moocow.sandbox.limits import MB, Limits
+from moocow.sandbox.process import ErrorOutput
+from moocow.sandbox.sandbox import Confinement, SandboxPolicy, running_as_root
 
 PLAYERS = Path(__file__).parent / "players"
 GAME = "mastermind:pegs=3,colors=3"

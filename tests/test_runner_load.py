@@ -16,7 +16,7 @@ import pytest
 
 from bench.referee_bounds import busy_loops
 from moocow.runner.grading import grade
-from moocow.runner.limits import BACKSTOP, PAIRS, Limits
+from moocow.sandbox.limits import BACKSTOP, PAIRS, Limits
 
 GAME = "mastermind:pegs=3,colors=3"
 NEAR, LIMIT, WAIT = 0.5, 0.8, 0.6

@@ -17,17 +17,18 @@ from pathlib import Path
 import pytest
 
 from moocow.plugins import load_game
-from moocow.runner import meter, sandbox
-from moocow.runner.disk import NOT_ENFORCED, DiskScan
+from moocow.referee.players import parse_player
+from moocow.referee.seats import ProgramSeat
 from moocow.runner.grading import grade
-from moocow.runner.limits import Limits
-from moocow.runner.meter import Meter
-from moocow.runner.pacing import Pace
-from moocow.runner.players import parse_player
-from moocow.runner.sandbox import Confinement, SandboxPolicy, referee_line, referee_record
-from moocow.runner.seats import ProgramSeat
 from moocow.runner.tournament import TournamentResult, build_tournament, run_tournament
-from moocow.runner.usage import Scan
+from moocow.sandbox import meter, sandbox
+from moocow.sandbox.disk import NOT_ENFORCED, DiskScan
+from moocow.sandbox.limits import Limits
+from moocow.sandbox.meter import Meter
+from moocow.sandbox.pacing import LookSchedule
+from moocow.sandbox.report import referee_line, referee_record
+from moocow.sandbox.sandbox import Confinement, SandboxPolicy
+from moocow.sandbox.usage import Scan
 
 HOSTILE = Path(__file__).parent / "players" / "hostile"
 GAME = "mastermind:pegs=3,colors=3"
@@ -86,7 +87,7 @@ def slow_scans(monkeypatch: pytest.MonkeyPatch, seconds: float) -> None:
         time.sleep(seconds)
 
     monkeypatch.setattr(Meter, "_scan", slow)
-    monkeypatch.setattr(Pace, "wait", lambda *_: 0.0)
+    monkeypatch.setattr(LookSchedule, "wait", lambda *_: 0.0)
 
 
 def test_the_time_spent_measuring_a_player_is_not_its_own(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -12,15 +12,15 @@ from hypothesis import strategies as st
 
 from moocow.engine.errors import MoocowError
 from moocow.plugins import load_game
-from moocow.runner import protocol
-from moocow.runner.adapter import CoursePlayer, MoocowPlayer
-from moocow.runner.fouls import Failure, Foul
+from moocow.referee import protocol
+from moocow.referee.adapter import CoursePlayer, MoocowPlayer
+from moocow.referee.players import PlayerKind, parse_player
+from moocow.referee.rules import Guess, read_course_guess, read_guess
+from moocow.referee.seats import feedback_message
 from moocow.runner.leaderboard import standings
-from moocow.runner.limits import Limits
-from moocow.runner.players import PlayerKind, parse_player
 from moocow.runner.results import RoundResult
-from moocow.runner.rules import Guess, read_course_guess, read_guess
-from moocow.runner.seats import feedback_message
+from moocow.sandbox.fouls import Failure, Foul
+from moocow.sandbox.limits import Limits
 
 
 def test_handshake_lines_round_trip() -> None:

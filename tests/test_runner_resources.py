@@ -27,12 +27,12 @@ from typing import Any
 
 import pytest
 
-from moocow.runner import new_processes, sandbox
-from moocow.runner.held import MEMORY_FILE_SYSTEMS, file_system_type
-from moocow.runner.limits import Limits
-from moocow.runner.sandbox import Confinement, SandboxPolicy
 from moocow.runner.tournament import build_tournament, run_tournament
-from moocow.runner.usage import CgroupGroup
+from moocow.sandbox import new_processes, sandbox
+from moocow.sandbox.held import MEMORY_FILE_SYSTEMS, file_system_type
+from moocow.sandbox.limits import Limits
+from moocow.sandbox.sandbox import Confinement, SandboxPolicy
+from moocow.sandbox.usage import CgroupGroup
 from tests.results_helpers import round_rows
 from tests.test_runner_user_level import DROPPED, WHY_NOT
 

@@ -17,11 +17,11 @@ from typer.testing import CliRunner
 
 from moocow.cli import app
 from moocow.engine.errors import MoocowError
-from moocow.runner import process, sandbox, usage
 from moocow.runner.grading import grade
-from moocow.runner.limits import Limits
-from moocow.runner.sandbox import Confinement, SandboxPolicy
 from moocow.runner.tournament import build_tournament
+from moocow.sandbox import cleanup, sandbox, usage
+from moocow.sandbox.limits import Limits
+from moocow.sandbox.sandbox import Confinement, SandboxPolicy
 
 PLAYERS = Path(__file__).parent / "players"
 GAME = "mastermind:pegs=3,colors=3"
@@ -60,7 +60,7 @@ def test_as_root_a_player_is_an_unprivileged_user_that_cannot_read_or_signal_the
 @needs_namespaces
 def test_a_player_can_neither_lock_nor_watch_the_files_other_players_see() -> None:
     """Players running at once see the same read-only files; two colluding players passed secrets
-    through locks on them, one bit per file. Locks and watches are refused (``runner/seccomp.py``)."""
+    through locks on them, one bit per file. Locks and watches are refused (``sandbox/seccomp.py``)."""
     channels = identity_of(f"{sys.executable} {PLAYERS / 'hostile' / 'signaller.py'}")
     assert channels == [
         "channels", "flock:refused", "lockf:refused", "ofd:refused", "dnotify:refused", "inotify:refused",
@@ -253,7 +253,7 @@ def test_whatever_a_player_made_of_a_folder_is_removed_without_blocking(tmp_path
         deep.rename(tmp_path / "next" / "d")
         (tmp_path / "next").rename(deep)
     done = threading.Thread(
-        target=lambda: (process.remove_tree(fifo), process.remove_tree(deep)), daemon=True
+        target=lambda: (cleanup.remove_tree(fifo), cleanup.remove_tree(deep)), daemon=True
     )
     done.start()
     done.join(60)

@@ -19,10 +19,10 @@ from pathlib import Path
 
 import pytest
 
-from moocow.runner import sandbox, usage
 from moocow.runner.grading import grade
-from moocow.runner.limits import Limits
-from moocow.runner.sandbox import Confinement
+from moocow.sandbox import sandbox, usage
+from moocow.sandbox.limits import Limits
+from moocow.sandbox.sandbox import Confinement
 from tests.test_runner_resources import gradescope_level
 from tests.test_runner_user_level import DROPPED, WHY_NOT
 

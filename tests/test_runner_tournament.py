@@ -19,11 +19,11 @@ import moocow
 from moocow.cli import app
 from moocow.cli.runner import tournament as tournament_command
 from moocow.engine.errors import MoocowError
-from moocow.runner.decks import load_deck
-from moocow.runner.limits import Limits
+from moocow.referee.decks import load_deck
 from moocow.runner.results import header
 from moocow.runner.resultsfile import read_results
 from moocow.runner.tournament import Tournament, build_tournament, run_tournament, tournament_from
+from moocow.sandbox.limits import Limits
 
 PLAYERS = Path(__file__).parent / "players"
 LIMITS = Limits(guess_seconds=5, setup_seconds=20)

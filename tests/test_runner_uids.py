@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from moocow.engine.errors import MoocowError
-from moocow.runner import sandbox, uids
-from moocow.runner.uids import PlayerUid
+from moocow.sandbox import sandbox, uids
+from moocow.sandbox.uids import PlayerUid
 
 AS_ROOT = pytest.mark.skipif(
     not sandbox.running_as_root(), reason="players get uids of their own as root only"
@@ -21,7 +21,7 @@ AS_ROOT = pytest.mark.skipif(
 LEASE_IN_ANOTHER_PROCESS = """
 import sys
 from pathlib import Path
-from moocow.runner.uids import PlayerUid
+from moocow.sandbox.uids import PlayerUid
 held = [PlayerUid.lease(int(sys.argv[1]), Path(sys.argv[2]) if sys.argv[2] else None) for _ in range(3)]
 print(*(lease.uid for lease in held), flush=True)
 sys.stdin.read()  # held until told to go

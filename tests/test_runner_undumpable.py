@@ -25,9 +25,9 @@ from pathlib import Path
 
 import pytest
 
-from moocow.runner import sandbox
-from moocow.runner.uids import processes_of
-from moocow.runner.usage import ScannedGroup, runs_as
+from moocow.sandbox import sandbox
+from moocow.sandbox.uids import processes_of
+from moocow.sandbox.usage import ScannedGroup, runs_as
 from tests.results_helpers import round_rows
 from tests.test_runner_resources import gradescope_level
 from tests.test_runner_user_level import WHY_NOT

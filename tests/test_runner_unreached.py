@@ -16,12 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from moocow.runner import sandbox
-from moocow.runner.fouls import Failure, Foul
 from moocow.runner.grading import grade
-from moocow.runner.limits import Limits
-from moocow.runner.sandbox import Confinement, SandboxPolicy
-from moocow.runner.unreached import reachable_twin, unreached
+from moocow.sandbox import sandbox
+from moocow.sandbox.fouls import Failure, Foul
+from moocow.sandbox.limits import Limits
+from moocow.sandbox.sandbox import Confinement, SandboxPolicy
+from moocow.sandbox.unreached import reachable_twin, unreached
 
 GAME = "mastermind:pegs=3,colors=3"
 FAST = Limits(guess_seconds=2, setup_seconds=10, round_seconds=10)

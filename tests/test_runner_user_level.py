@@ -20,10 +20,10 @@ from pathlib import Path
 
 import pytest
 
-from moocow.runner import sandbox
-from moocow.runner.bacrunner import header_line
+from moocow.referee.bacrunner import header_line
 from moocow.runner.grading import grade
 from moocow.runner.seeds import fingerprint
+from moocow.sandbox import mounts, sandbox
 from tests.gradescope_helpers import system_venv
 from tests.results_helpers import round_rows
 
@@ -39,7 +39,7 @@ DROPPED = ["setpriv", "--bounding-set", "-sys_admin"]
 def open_python() -> str | None:
     """A ``python3`` that an unprivileged user id can run (every folder on the way open)."""
     for candidate in ("/usr/bin/python3", "/usr/local/bin/python3", shutil.which("python3")):
-        if candidate and sandbox.readable_by_others(Path(candidate).resolve(), along=True):
+        if candidate and mounts.readable_by_others(Path(candidate).resolve(), along=True):
             return candidate
     return None
 
@@ -50,7 +50,7 @@ def user_level_here() -> str | None:
         return "the user level is root's: run the tests as root (CI does)"
     if shutil.which("setpriv") is None:
         return "no setpriv (util-linux) to drop CAP_SYS_ADMIN"
-    probe = "from moocow.runner.sandbox import strongest; print(strongest()[0])"
+    probe = "from moocow.sandbox.sandbox import strongest; print(strongest()[0])"
     done = subprocess.run(
         [*DROPPED, sys.executable, "-c", probe], capture_output=True, text=True, check=False
     )
@@ -285,7 +285,7 @@ def test_a_venv_in_a_folder_others_cannot_reach_is_one_line_before_round_one(
 
 IPC_LEFT_BEHIND = """
 import ctypes, os, sys
-from moocow.runner.process import _ipc_objects_of, remove_left_behind
+from moocow.sandbox.cleanup import _ipc_objects_of, remove_left_behind
 uid = int(sys.argv[1])
 child = os.fork()
 if child == 0:  # a player's process: its own user id, shared memory and a queue made for the next one

@@ -24,13 +24,13 @@ from typing import Any
 import pytest
 
 from bench.burst import BURST, LIMIT_MB, crowd, stopped_at
-from moocow.runner import meter, process, sandbox
-from moocow.runner.held import MEMORY_FILE_SYSTEMS, file_system_type
-from moocow.runner.limits import Limits
-from moocow.runner.sandbox import Confinement, SandboxPolicy
 from moocow.runner.tournament import build_tournament, run_tournament
-from moocow.runner.usage import CgroupGroup
-from moocow.runner.watch import FolderWatch
+from moocow.sandbox import meter, process, sandbox
+from moocow.sandbox.held import MEMORY_FILE_SYSTEMS, file_system_type
+from moocow.sandbox.limits import Limits
+from moocow.sandbox.sandbox import Confinement, SandboxPolicy
+from moocow.sandbox.usage import CgroupGroup
+from moocow.sandbox.watch import FolderWatch
 from tests.test_runner_resources import gradescope_level, rows
 from tests.test_runner_user_level import WHY_NOT
 

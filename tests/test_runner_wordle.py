@@ -17,13 +17,13 @@ from moocow.engine.errors import MoocowError
 from moocow.engine.position import Position
 from moocow.engine.solve import secret_index
 from moocow.plugins import load_game
-from moocow.runner.fouls import Failure, Foul
+from moocow.referee.players import parse_player
+from moocow.referee.playertree import player_tree
+from moocow.referee.seats import ProgramSeat
 from moocow.runner.grading import grade
-from moocow.runner.limits import Limits
-from moocow.runner.players import parse_player
-from moocow.runner.playertree import player_tree
-from moocow.runner.sandbox import SandboxPolicy
-from moocow.runner.seats import ProgramSeat
+from moocow.sandbox.fouls import Failure, Foul
+from moocow.sandbox.limits import Limits
+from moocow.sandbox.sandbox import SandboxPolicy
 from tests.gradescope_helpers import moocow
 from tests.results_helpers import resigned
 
@@ -94,6 +94,16 @@ def test_a_module_player_gets_marks_as_text_on_the_common_lists() -> None:
     answers = set(load_game("wordle").answers)
     assert [result.failure for result in graded.rounds] == [None, None]
     assert all(result.secret in answers for result in graded.rounds)
+
+
+def test_a_sandboxed_player_using_moocow_reads_the_compiled_feedback_the_runner_built() -> None:
+    """A module player that loads Wordle itself, sandboxed, once built the compiled feedback again
+    in its own home on its first guess: 7 s of CPU, a round lost to the CPU limit. It reads the
+    package's build (made by the runner as it loaded the game), well within 3 s."""
+    graded = grade(
+        str(PLAYERS / "first_candidate.py"), game="wordle", rounds=1, seed=5, limits=Limits(guess_cpu=3)
+    )
+    assert [result.failure for result in graded.rounds] == [None], graded.rounds[0].reason
 
 
 def test_a_version_2_program_reads_counts_as_text_too() -> None:

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from moocow.runner.limits import Limits
 from moocow.runner.results import RoundResult
-from moocow.runner.sandbox import SandboxPolicy
 from moocow.runner.tournament import build_tournament, run_tournament
+from moocow.sandbox.limits import Limits
+from moocow.sandbox.sandbox import SandboxPolicy
 
 GAME = "mastermind:pegs=3,colors=3"
 QUICK = Limits(guess_seconds=2, setup_seconds=10, round_seconds=10)

@@ -19,9 +19,10 @@ from typing import Any
 
 import pytest
 
-from moocow.runner import sandbox, seccomp
-from moocow.runner.limits import Limits
-from moocow.runner.sandbox import Confinement, SandboxPolicy, bwrap_program, referee_line, referee_record
+from moocow.sandbox import sandbox, seccomp
+from moocow.sandbox.limits import Limits
+from moocow.sandbox.report import referee_line, referee_record
+from moocow.sandbox.sandbox import Confinement, SandboxPolicy, bwrap_program
 
 pytestmark = pytest.mark.skipif(
     not sys.platform.startswith("linux") or seccomp.denied_calls_filter() is None,
@@ -42,8 +43,8 @@ CHILD = (
     r"""
 import ctypes, errno, fcntl, json, mmap, os, platform, signal, socket, struct, subprocess, sys
 
-from moocow.runner.launch import install_filter
-from moocow.runner.seccomp import ARCHES, X32_SYSCALL_BIT, denied_calls_filter
+from moocow.sandbox.launch import install_filter
+from moocow.sandbox.seccomp import ARCHES, X32_SYSCALL_BIT, denied_calls_filter
 
 mode, work = sys.argv[1:]
 signal.signal(signal.SIGIO, signal.SIG_IGN)  # what dnotify sends, when it works
@@ -253,8 +254,8 @@ def test_32_bit_calls_are_refused() -> None:
         "code.write(bytes.fromhex('b814000000cd80c3'))  # mov eax, 20 (getpid); int 0x80; ret\n"
         "call = ctypes.CFUNCTYPE(ctypes.c_int)(ctypes.addressof(ctypes.c_char.from_buffer(code)))\n"
         "if sys.argv[1] == 'filtered':\n"
-        "    from moocow.runner.launch import install_filter\n"
-        "    from moocow.runner.seccomp import denied_calls_filter\n"
+        "    from moocow.sandbox.launch import install_filter\n"
+        "    from moocow.sandbox.seccomp import denied_calls_filter\n"
         "    install_filter(denied_calls_filter())\n"
         "print(call() == os.getpid(), call())\n"
     )
@@ -306,8 +307,8 @@ MAKING = (
     r"""
 import ctypes, errno, json, os, platform, subprocess, sys, threading
 
-from moocow.runner.launch import install_filter
-from moocow.runner.seccomp import ARCHES, denied_calls_filter
+from moocow.sandbox.launch import install_filter
+from moocow.sandbox.seccomp import ARCHES, denied_calls_filter
 
 install_filter(denied_calls_filter(new_processes=sys.argv[1] == "allowed"))
 libc = ctypes.CDLL(None, use_errno=True)

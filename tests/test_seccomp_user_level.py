@@ -24,7 +24,7 @@ SIGNALLER = PLAYERS / "hostile" / "signaller.py"
 FILTERED = ["flock", "lockf", "ofd", "dnotify", "inotify", "keyring", "add_key", "nowait"]
 """The channels of the signaller that the filter closes (the count of terminals is another matter)."""
 SWITCHED_OFF = (
-    "import sys, runpy; from moocow.runner import sandbox; "
+    "import sys, runpy; from moocow.sandbox import sandbox; "
     "sandbox.filter_absence = lambda level: 'switched off for the control'; "
     "sys.argv[0] = 'moocow'; runpy.run_module('moocow', run_name='__main__')"
 )

@@ -25,12 +25,12 @@ sys.stderr.write("\\nMODULES " + json.dumps(sorted(sys.modules)) + "\\n")
 """
 
 SEARCH = ("numba", "moocow.optimal.search", "moocow.optimal.kernel", "moocow.optimal.prove")
-RUNNER = ("moocow.runner.tournament", "moocow.runner.workers", "moocow.runner.process")
+RUNNER = ("moocow.runner.tournament", "moocow.runner.workers", "moocow.sandbox.process")
 COMMAND_MODULES = (
     "moocow.cli.runner",
     "moocow.cli.optimal",
     "moocow.cli.tree",
-    "moocow.runner.sandbox",
+    "moocow.sandbox.sandbox",
     "moocow.cli.serve",
     "starlette",
     "uvicorn",
@@ -134,10 +134,10 @@ def test_command_line_values_are_read_without_pydantic(arguments: tuple[str, ...
 def test_a_python_player_of_moocows_interface_loads_only_what_it_needs() -> None:
     """The adapter that runs a Python player loads the course's deck code (and with it random and
     the engine's parameters, 20 ms of a player's start) only for a course player."""
-    probe = "import json, sys, moocow.runner.adapter; print(json.dumps(sorted(sys.modules)))"
+    probe = "import json, sys, moocow.referee.adapter; print(json.dumps(sorted(sys.modules)))"
     completed = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True
     )
     modules = set(json.loads(completed.stdout))
-    assert "moocow.runner.adapter" in modules
-    assert not modules & {"moocow.runner.bacrunner", "numpy", "moocow.engine.params", "random"}
+    assert "moocow.referee.adapter" in modules
+    assert not modules & {"moocow.referee.bacrunner", "numpy", "moocow.engine.params", "random"}

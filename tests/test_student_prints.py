@@ -23,7 +23,7 @@ from moocow.gradescope.results import PRINTED, SCORE_NAMES
 from moocow.gradescope.tryout import default_metadata
 from moocow.platforms.classroom import grade_course
 from moocow.platforms.prairielearn_grader import prairielearn_results
-from moocow.runner.stderr_tail import LINE_BYTES, LINE_SHOWN, ROUND_LINES, LineTail, RoundStderr
+from moocow.sandbox.stderr_tail import LINE_BYTES, LINE_SHOWN, ROUND_LINES, LineTail, RoundStderr
 from tests.gradescope_helpers import PLAYERS, assert_graded_deck_unseen, plain_text_everywhere, visible_text
 
 GAME = "mastermind:pegs=3,colors=3"

@@ -23,13 +23,13 @@ from moocow.plugins.bottles import Bottles
 from moocow.plugins.digits import Digits
 from moocow.plugins.mastermind import Mastermind
 from moocow.plugins.strategy_registry import load_strategy
-from moocow.runner import seats
-from moocow.runner.fouls import Failure, Foul
-from moocow.runner.limits import Limits
-from moocow.runner.players import PlayerKind, parse_player
-from moocow.runner.playertree import player_tree
-from moocow.runner.sandbox import Launch
+from moocow.referee import seats
+from moocow.referee.players import PlayerKind, parse_player
+from moocow.referee.playertree import player_tree
 from moocow.runner.tournament import build_tournament, run_tournament
+from moocow.sandbox.fouls import Failure, Foul
+from moocow.sandbox.limits import Limits
+from moocow.sandbox.sandbox import Launch
 from moocow.trees.files import format_tree, load_tree, save_tree, tree_stats, tree_to_dot, walk
 
 CASES = [

@@ -75,7 +75,7 @@ def test_a_pattern_no_remaining_word_gives_is_refused_in_one_line() -> None:
     for params in (
         {"game": OFFICIAL, "m": "salet:GGGGG"},
         {"game": OFFICIAL, "m": "salet:BBBBB", "guess": "salet", "score": "GGGGG"},
-        {"game": OFFICIAL, "g": "salet", "f": "GGXGG"},
+        {"game": OFFICIAL, "g": "salet", "f": "GGQGG"},
     ):
         page, json = web.get("/assist", params=params), web.get("/assist.json", params=params)
         assert page.status_code == json.status_code == 400 and "Traceback" not in page.text

@@ -16,7 +16,7 @@ from test_cli_input import one_line_error, run
 
 from moocow.engine import progress
 from moocow.engine.errors import MoocowError
-from moocow.runner.bacrunner import WordSource
+from moocow.referee.bacrunner import WordSource
 from moocow.wordlists.files import NOTES, game_file_words
 
 PLACES = {"early": 12, "past 64 KiB": 12 + 6 * 20_000}
@@ -81,10 +81,15 @@ def test_the_copies_of_a_word_file_refuse_a_binary_one(tmp_path: Path, place: st
     """The read-only copy a sandboxed player is shown, and the copy a Gradescope zip carries, were
     made of whatever bytes the file held."""
     from moocow.gradescope.build import _read
-    from moocow.runner.sandbox import snapshot
+    from moocow.referee.players import parse_player
+    from moocow.referee.seats import ProgramSeat
+    from moocow.sandbox.limits import Limits
+    from moocow.sandbox.sandbox import SandboxPolicy, snapshot
 
+    player = parse_player(str(Path(__file__).parent / "players" / "course_first.py"))
+    seat = ProgramSeat(player, "mastermind", Limits(), SandboxPolicy())  # the seat's own reader
     bad = binary_file(tmp_path, place)
-    for copy in (lambda: snapshot(str(bad)), lambda: _read(bad)):
+    for copy in (lambda: snapshot(str(bad), seat.launch.read_copy), lambda: _read(bad)):
         with pytest.raises(MoocowError, match=f"^word file '{bad}' is binary"):
             copy()
 

@@ -116,10 +116,11 @@ def main_options(
 ) -> None:
     """Load local plugins before any command, and report plugins that failed to load."""
     from moocow import api
-    from moocow.engine.table import forced_engine, table_budget
+    from moocow.engine.switches import SWITCHES, Switches
 
-    table_budget()  # a mistyped MOOCOW_TABLE_BUDGET or MOOCOW_ENGINE is refused before any work starts
-    forced_engine()
+    # read as the command starts: a mistyped MOOCOW_TABLE_BUDGET or MOOCOW_ENGINE is refused before
+    # any work, and a command run in a process that ran another reads its own environment
+    SWITCHES.set(Switches.from_environment())
     for path in plugin or []:
         api.load_plugin_file(path, strict=True)
     for problem in api.plugin_errors():

@@ -72,7 +72,7 @@ def try_command(
 ) -> None:
     """Run the zip's run_autograder on a submission here, as Gradescope would, with this moocow."""
     from moocow.gradescope.tryout import student_view, try_zip
-    from moocow.runner.process import remove_tree
+    from moocow.sandbox.cleanup import remove_tree
 
     with one_line_errors():
         tried = try_zip(archive, submission, out_dir, metadata, force)
@@ -133,6 +133,6 @@ def run(
     out.line(printable(str(results.get("output", ""))))
     referee = results.get("extra_data", {}).get("referee")
     if referee:
-        from moocow.runner.sandbox import referee_line
+        from moocow.sandbox.report import referee_line
 
         out.line(referee_line(referee))

@@ -18,10 +18,17 @@ from typing import TYPE_CHECKING
 
 from moocow.engine.errors import MoocowError
 from moocow.engine.game import Game
-from moocow.engine.position import Position
-from moocow.engine.wording import plural
-from moocow.play.assistant import LIST_LIMIT, Assistant, OutsideGuess, marked
-from moocow.play.opponent import deal_secret, scored
+from moocow.play.assistant import Assistant
+from moocow.play.opponent import Match, deal_secret
+from moocow.play.table import (
+    OutsideGuess,
+    counted,
+    feedback_example,
+    guess_example,
+    no_score,
+    solved_in,
+    split_entry,
+)
 
 if TYPE_CHECKING:
     from rich.text import Text
@@ -50,18 +57,17 @@ def assist(assistant: Assistant, ask: Ask, say: Say, colour: bool = False) -> in
     """Run the assistant until solved, ``quit`` or end of input; returns the number of entries."""
     game = assistant.game
     shown = Shown(game, colour)
-    say(f"moocow assistant for {game.spec}: {_count(assistant.remaining, game.code_noun)} are possible.")
-    say(ASSIST_HELP.format(example=_example(game), feedback=_example_feedback(game)))
-    say(f"Suggested first guess: {marked(assistant)}")  # a strategy unusable here ends the session
+    say(f"moocow assistant for {game.spec}: {counted(assistant.remaining, game.code_noun)} are possible.")
+    say(ASSIST_HELP.format(example=guess_example(game), feedback=feedback_example(game)))
+    say(assistant.suggested(opening=True).line)  # a strategy unusable here ends the session
     while not assistant.solved:
         line = ask(f"guess {assistant.entries + 1} and score> ")
         if line is None or line.strip().lower() in QUIT:
             break
         _assist_command(assistant, line.strip(), ask, say, shown)
-    entries = assistant.entries
     if assistant.solved:
-        say(f"Solved in {entries} {plural(entries, 'guess')}.")
-    return entries
+        say(solved_in(assistant.entries))
+    return assistant.entries
 
 
 def _assist_command(assistant: Assistant, line: str, ask: Ask, say: Say, shown: Shown) -> None:
@@ -78,7 +84,7 @@ def _assist_command(assistant: Assistant, line: str, ask: Ask, say: Say, shown: 
         say("Took back the last entry.")
         _report(assistant, say)
     elif command == "list":
-        _list(assistant, say, limit=LIST_MOST)
+        _list(assistant.possible_codes(LIST_MOST), assistant.remaining, say)
     elif command == "history":
         entries = assistant.recorded()
         for number, (guess, value) in enumerate(entries, 1):
@@ -86,18 +92,17 @@ def _assist_command(assistant: Assistant, line: str, ask: Ask, say: Say, shown: 
         if not entries:
             say("No entries yet.")
     else:
-        guess, _, feedback = _split_entry(line)
+        guess, feedback = split_entry(line)
         if not feedback:
-            example = f"{_example(game)} {_example_feedback(game)}"
-            say(f"error: expected a guess and its score, e.g. '{example}' (type help)")
+            say(f"error: {no_score(game)} (type help)")
             return
         if not _record(assistant, guess, feedback, ask, say):
             return
         if shown.colour and shown.tiled:
             say(shown.entry("  ", *assistant.recorded()[-1]))  # the marks as the game showed them
-        earlier = assistant.earlier_entry()
-        if earlier is not None:
-            say(f"warning: guess {earlier} was {guess.strip()} too; the same guess again tells nothing new")
+        warning = assistant.repeat_warning()
+        if warning is not None:
+            say(f"warning: {warning}")
         _report(assistant, say)
 
 
@@ -120,39 +125,21 @@ def _record(assistant: Assistant, guess: str, feedback: str, ask: Ask, say: Say)
     return True
 
 
-def _split_entry(line: str) -> tuple[str, str, str]:
-    """A guess and its score, split at the first run of whitespace: a space, several, or a tab."""
-    parts = line.split(None, 1)
-    return (parts[0], " ", parts[1].strip()) if len(parts) == 2 else (line, "", "")
-
-
 def _report(assistant: Assistant, say: Say) -> None:
     if assistant.solved:
         return
     remaining = assistant.remaining
-    say(f"{_count(remaining, assistant.game.code_noun)} remain{'s' if remaining == 1 else ''}.")
-    if remaining <= LIST_LIMIT:
-        _list(assistant, say, limit=LIST_LIMIT)
-    _suggest(assistant, say, "It must be" if remaining == 1 else "Suggested next guess:")
+    say(f"{counted(remaining, assistant.game.code_noun)} remain{'s' if remaining == 1 else ''}.")
+    if listed := assistant.listed():
+        _list(listed, remaining, say)
+    say(assistant.suggested().line)
 
 
-def _suggest(assistant: Assistant, say: Say, prefix: str) -> None:
-    """The strategy's suggestion; a strategy with none here (a tree left behind) says why."""
-    try:
-        say(f"{prefix} {marked(assistant)}")
-    except MoocowError as error:
-        say(f"No suggestion: {error}.")
-
-
-def _count(number: int, noun: str) -> str:
-    return f"{number:,} {plural(number, noun)}"
-
-
-def _list(assistant: Assistant, say: Say, limit: int) -> None:
-    codes = assistant.possible_codes(limit)
+def _list(codes: list[str], remaining: int, say: Say) -> None:
+    """``codes`` in columns, and how many of the ``remaining`` they leave out."""
     for line in columns(codes):
         say(line)
-    more = assistant.remaining - len(codes)
+    more = remaining - len(codes)
     if more > 0:
         say(f"  ... and {more:,} more")
 
@@ -172,69 +159,54 @@ def columns(codes: list[str], width: int = WIDTH) -> list[str]:
 def _help(game: Game, text: str, say: Say) -> None:
     """What to type, with an example; for marks, how each mark is typed as well (asked for: the
     first lines of a session stay those of every game)."""
-    say(text.format(example=_example(game), feedback=_example_feedback(game)))
+    say(text.format(example=guess_example(game), feedback=feedback_example(game)))
     if game.feedback_model.kind == "marks":
         say(f"Marks: {game.feedback_model.describe()}.")
-
-
-def _example(game: Game) -> str:
-    return game.format_code(game.guesses[0])
-
-
-def _example_feedback(game: Game) -> str:
-    return game.format_feedback(game.score(0, len(game.secrets) - 1))
 
 
 def play(game: Game, seed: int | None, ask: Ask, say: Say, colour: bool = False) -> int | None:
     """You guess the computer's secret; returns the number of guesses, or ``None`` if you gave up.
     The game ends with its review: each guess beside the engine's choice."""
-    secret = deal_secret(game, seed)
+    match = Match(game, deal_secret(game, seed))
     shown = Shown(game, colour)
     say(f"I have chosen a secret for {game.spec} ({len(game.secrets):,} are possible). 'quit' gives up.")
-    played: list[tuple[int, int]] = []
-    ruled = Ruled(game)
     while True:
-        line = ask(f"guess {len(played) + 1}> ")
+        line = ask(f"guess {len(match.played) + 1}> ")
         command = "quit" if line is None else line.strip().lower()
         if command in QUIT:
-            say(f"The secret was {game.format_code(game.secrets[secret])}.")
-            _review(game, played, say, shown, secret)
+            say(f"The secret was {game.format_code(game.secrets[match.secret])}.")
+            _review(game, match.played, say, shown, match.secret)
             return None
         if not command:
-            say(f"Type a guess, e.g. '{_example(game)}', or help.")
+            say(f"Type a guess, e.g. '{guess_example(game)}', or help.")
         elif command == "help":
             _help(game, PLAY_HELP, say)
         elif command == "history":
-            for number, (guess, value) in enumerate(played, 1):
+            for number, (guess, value) in enumerate(match.played, 1):
                 say(shown.entry(f"{number}. ", game.format_code(game.guesses[guess]), value))
-            if not played:
+            if not match.played:
                 say("No guesses yet.")
         elif command == "undo":
-            if played:
-                guess, value = played.pop()
-                ruled.undo()
-                say(f"Took back guess {len(played) + 1}, {shown.plain(guess, value)}.")
+            taken = match.undo()
+            if taken is not None:
+                say(f"Took back guess {len(match.played) + 1}, {shown.plain(*taken)}.")
             else:
                 say("Nothing to undo.")
         else:
             assert line is not None
             try:
-                guess = game.guess_index(line)
-                ruled.check(guess)
+                value = match.play(game.guess_index(line))
             except MoocowError as error:
                 say(f"error: {error}")
                 continue
-            value, solved = scored(game, secret, guess)
-            earlier = next((number for number, (made, _) in enumerate(played, 1) if made == guess), None)
-            if earlier is not None:
-                code = game.format_code(game.guesses[guess])
-                say(f"warning: guess {earlier} was {code} too; the same guess again tells nothing new")
-            played.append((guess, value))
-            ruled.record(guess, value)
-            if solved:
-                say(f"Solved in {len(played)} {plural(len(played), 'guess')}.")
-                _review(game, played, say, shown, secret)
-                return len(played)
+            warning = match.repeat_warning()
+            if warning is not None:
+                say(f"warning: {warning}")
+            if match.solved:
+                say(solved_in(len(match.played)))
+                _review(game, match.played, say, shown, match.secret)
+                return len(match.played)
+            guess = match.played[-1][0]
             say(shown.entry("  ", game.format_code(game.guesses[guess]), value, echo=True))
 
 
@@ -260,27 +232,6 @@ class Shown:
     def plain(self, guess: int, value: int) -> str:
         """A guess index and its feedback, as the game writes them."""
         return f"{self.game.format_code(self.game.guesses[guess])} {self.game.format_feedback(value)}"
-
-
-class Ruled:
-    """The position a game with a rule on guesses (hard mode) needs to check each guess; for any
-    other game nothing is kept (a big game's position would hold every code)."""
-
-    def __init__(self, game: Game) -> None:
-        self._positions = [Position.start(game)] if game.guess_rule is not None else []
-
-    def check(self, guess: int) -> None:
-        """Refuse, in one line saying why, a guess the rule forbids here."""
-        if self._positions:
-            self._positions[-1].check_legal(guess)
-
-    def record(self, guess: int, value: int) -> None:
-        if self._positions:
-            self._positions.append(self._positions[-1].after(guess, value))
-
-    def undo(self) -> None:
-        if len(self._positions) > 1:
-            self._positions.pop()
 
 
 def _review(game: Game, played: list[tuple[int, int]], say: Say, shown: Shown, secret: int) -> None:

@@ -84,7 +84,7 @@ def prairielearn_try(
 ) -> None:
     """Run the grader's entrypoint on a submission here, as PrairieLearn would, with this moocow."""
     from moocow.platforms.prairielearn_try import student_view, try_question
-    from moocow.runner.process import remove_tree
+    from moocow.sandbox.cleanup import remove_tree
 
     with one_line_errors():
         tried = try_question(built, submission, out_dir)

@@ -20,15 +20,17 @@ import typer
 from moocow.cli.terminal import err, one_line_errors, out
 from moocow.engine.errors import MoocowError
 from moocow.engine.wording import plural, printable
-from moocow.runner import bacrunner
-from moocow.runner.limits import Limits, shown_limit
-from moocow.runner.sandbox import SandboxPolicy, check_one_name, referee_line
+from moocow.referee import bacrunner
+from moocow.sandbox.limits import Limits, shown_limit
+from moocow.sandbox.mounts import check_one_name
+from moocow.sandbox.report import referee_line
+from moocow.sandbox.sandbox import SandboxPolicy
 
 if TYPE_CHECKING:
     from rich.table import Table
 
+    from moocow.referee.protocol import Identity
     from moocow.runner.leaderboard import Standing
-    from moocow.runner.protocol import Identity
     from moocow.runner.results import RoundResult
     from moocow.runner.seeds import Seed
     from moocow.runner.tournament import TournamentResult
@@ -143,8 +145,8 @@ def tournament(
     as_json: Annotated[bool, typer.Option("--json", help="Print the leaderboards as JSON.")] = False,
 ) -> None:
     """Play every player against the same seeded rounds of every game; print the leaderboard."""
+    from moocow.referee.players import PlayerKind
     from moocow.runner import tournament as running
-    from moocow.runner.players import PlayerKind
     from moocow.runner.secrecy import hide_command_line
     from moocow.runner.seeds import Source
 
@@ -304,9 +306,9 @@ def grade(
     """Grade one player as the course runner does: its log on stdout; on stderr, lost rounds and
     the last lines the player wrote to stderr in each round."""
     from moocow.platforms.reports import check_format, report
+    from moocow.referee.players import PlayerKind, parse_player
     from moocow.runner.files import check_output, write_atomically
     from moocow.runner.grading import grade as grade_player
-    from moocow.runner.players import PlayerKind, parse_player
     from moocow.runner.secrecy import check_private, hide_command_line
     from moocow.runner.seeds import Seed, Source, choose_seed
     from moocow.runner.signing import choose_key

@@ -15,12 +15,12 @@ from moocow.cli.terminal import err, note_long_evaluation, one_line_errors, prog
 from moocow.cli.tree_output import DotOpt, SaveOpt, ShowOpt, SvgOpt, check_outputs, emit, notes
 from moocow.engine.errors import MoocowError
 from moocow.engine.wording import plural
-from moocow.runner.sandbox import SandboxPolicy
+from moocow.sandbox.sandbox import SandboxPolicy
 
 if TYPE_CHECKING:
     from moocow.engine.game import Game
     from moocow.engine.tree import Node
-    from moocow.runner.players import PlayerSpec
+    from moocow.referee.players import PlayerSpec
 
 DEFAULT_SHOW = 2
 """Levels ``moocow tree`` prints when asked for nothing else."""
@@ -60,7 +60,7 @@ def tree(
     from moocow.engine.evaluation import estimate, evaluate_with_tree
     from moocow.plugins import load_game
     from moocow.plugins.strategy_registry import load_strategy
-    from moocow.runner.players import PlayerKind, parse_player
+    from moocow.referee.players import PlayerKind, parse_player
     from moocow.trees.files import tree_stats
 
     with one_line_errors():
@@ -91,7 +91,7 @@ def _player_root(game: Game, player: PlayerSpec, sandbox: SandboxPolicy) -> Node
     """A player's tree, with a bar of the rounds played on stderr."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-    from moocow.runner.playertree import player_tree
+    from moocow.referee.playertree import player_tree
 
     columns = (TextColumn("rounds"), BarColumn(), MofNCompleteColumn())
     with Progress(*columns, console=err.console, transient=True, disable=not err.is_terminal) as bar:

@@ -234,7 +234,10 @@ class Marks(FeedbackModel):
     def format(self, value: int) -> str:
         return "".join(MARK_LETTERS[mark] for mark in self.parts(value))
 
-    def parse(self, text: str) -> int:
+    def read(self, text: str) -> tuple[int, ...]:
+        """The marks as typed, in any spelling ``describe`` names, whatever their pattern: the page
+        reads a pattern being tapped with it (a lone yellow among greens passed through on the way),
+        ``parse`` the one entered."""
         written = _SEPARATORS.sub("", text.strip())
         unknown = next((c for c in written if c not in _MARK_OF), None)
         if unknown is not None:
@@ -244,8 +247,11 @@ class Marks(FeedbackModel):
                 f"feedback {quoted(text)} has {len(written)} marks; "
                 f"expected {self.length} ({self.describe()})"
             )
-        marks = [_MARK_OF[c] for c in written]
-        if self._one_misplaced(tuple(marks)):
+        return tuple(_MARK_OF[c] for c in written)
+
+    def parse(self, text: str) -> int:
+        marks = self.read(text)
+        if self._one_misplaced(marks):
             raise MoocowError(
                 f"feedback {quoted(text)} is impossible: a lone yellow beside {self.length - 1} greens"
             )

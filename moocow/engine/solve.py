@@ -11,7 +11,7 @@ from moocow.engine.strategies import QuickChoice, Strategy, check_opening
 
 
 @dataclass(frozen=True)
-class Step:
+class Turn:
     """One guess of a played-out game."""
 
     guess: int
@@ -28,11 +28,11 @@ class Step:
     """How the strategy cut the decision short to fit its budget, if it did."""
 
 
-def solve(game: Game, strategy: Strategy, secret: int) -> list[Step]:
+def solve(game: Game, strategy: Strategy, secret: int) -> list[Turn]:
     """The guesses ``strategy`` makes against the secret with index ``secret``, until it wins."""
     check_opening(strategy, game)
     position = Position.start(game)
-    steps: list[Step] = []
+    steps: list[Turn] = []
     while not position.solved:
         if len(steps) > position.table.guess_count:
             raise MoocowError(f"strategy {strategy.spec} makes no progress in {game.spec}")
@@ -42,7 +42,7 @@ def solve(game: Game, strategy: Strategy, secret: int) -> list[Step]:
         was_candidate = bool((position.candidate_guesses == guess).any())
         before = len(position.candidates)
         position = position.after(guess, feedback)
-        steps.append(Step(guess, feedback, before, len(position.candidates), was_candidate, note))
+        steps.append(Turn(guess, feedback, before, len(position.candidates), was_candidate, note))
     return steps
 
 

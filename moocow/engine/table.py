@@ -11,24 +11,18 @@ table (up to gigabytes) at once rather than at the next cyclic garbage collectio
 
 from __future__ import annotations
 
-import os
 import weakref
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
-from moocow.engine.errors import MoocowError
 from moocow.engine.game import Game
 from moocow.engine.progress import task
+from moocow.engine.switches import SWITCHES
 
 if TYPE_CHECKING:
     from moocow.engine.kernel.greedy import Prepared
-
-DEFAULT_BUDGET = 2 * 2**30
-"""Bytes a table may hold in memory unless ``MOOCOW_TABLE_BUDGET`` says otherwise: 8 bottles' table fits."""
-BUDGET_VARIABLE = "MOOCOW_TABLE_BUDGET"
-"""The environment variable that sets the budget, in bytes."""
 
 BLOCK_BYTES = 32 * 2**20
 """Size of the temporaries one block of work may create."""
@@ -44,10 +38,6 @@ BUILD_SHARE = 4
 request (the few opening guesses left by symmetry) is computed directly instead."""
 
 
-ENGINE_VARIABLE = "MOOCOW_ENGINE"
-"""``numpy`` or ``compiled`` forces either scoring path (tests and ``bench`` compare them)."""
-ENGINES = ("numpy", "compiled")
-"""The values ``MOOCOW_ENGINE`` may take; unset or empty chooses by the work."""
 COMPILED_CELLS = 1 << 24
 """Once a game's work adds up to this many pairs, it takes the compiled engine (``engine.kernel.greedy``):
 importing numba costs more than a whole Mastermind 4x6 evaluation, and far less than Mastermind
@@ -56,25 +46,13 @@ numpy, several times slower; ``bench/engines.py`` times both paths on it)."""
 
 
 def table_budget() -> int:
-    """The budget in bytes, read when a table is made so that a mistyped variable is one line, not a crash."""
-    text = os.environ.get(BUDGET_VARIABLE)
-    if text is None or not text.strip():
-        return DEFAULT_BUDGET
-    digits = text.strip().replace("_", "")
-    if not (digits.isascii() and digits.isdigit() and len(digits) <= 30):
-        raise MoocowError(f"{BUDGET_VARIABLE} must be a whole number of bytes, 0 or more, not {text!r}")
-    return int(digits)
+    """Bytes a table may hold in memory (``engine.switches``: ``MOOCOW_TABLE_BUDGET``, read once)."""
+    return SWITCHES.current.table_budget
 
 
 def forced_engine() -> str | None:
-    """The scoring path ``MOOCOW_ENGINE`` forces, if any: a value it does not know is one line, not
-    silently the automatic choice (``gpu`` once looked as if it worked)."""
-    text = os.environ.get(ENGINE_VARIABLE, "").strip()
-    if not text:
-        return None
-    if text not in ENGINES:
-        raise MoocowError(f"{ENGINE_VARIABLE} must be {' or '.join(ENGINES)} (or unset), not {text!r}")
-    return text
+    """The scoring path forced, if any (``engine.switches``: ``MOOCOW_ENGINE``, read once)."""
+    return SWITCHES.current.engine
 
 
 class FeedbackTable:
@@ -115,7 +93,7 @@ class FeedbackTable:
     def for_game(cls, game: Game) -> FeedbackTable:
         """The table of ``game``, computed on first use and kept with the game.
 
-        Made again if ``MOOCOW_TABLE_BUDGET`` has changed since: a game lives as long as its
+        Made again if the table's budget (``engine.switches``) has changed since: a game lives as long as its
         process, and a table once refused memory must not stay refused under a larger budget.
         """
         budget = table_budget()

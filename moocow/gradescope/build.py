@@ -19,8 +19,8 @@ from moocow.gradescope.course import Course
 from moocow.gradescope.grading import COURSE_FILE, SEED_FILE, check_strategy
 from moocow.gradescope.scripts import RUN_AUTOGRADER, SETUP
 from moocow.gradescope.wheel import moocow_wheel, write_zip
-from moocow.runner.bacrunner import WordSource, is_course_deck
-from moocow.runner.decks import load_deck
+from moocow.referee.bacrunner import WordSource, is_course_deck
+from moocow.referee.decks import load_deck
 from moocow.runner.files import PRIVATE, check_output
 from moocow.runner.seeds import FRESH_BELOW
 from moocow.wordlists.files import word_file_text

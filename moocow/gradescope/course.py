@@ -18,9 +18,9 @@ from typing import Any
 from moocow.engine.errors import MoocowError
 from moocow.engine.inputs import open_regular
 from moocow.engine.seeds import checked_seed
-from moocow.runner import bacrunner
-from moocow.runner.limits import Limits
-from moocow.runner.specfiles import renamed_files, spec_files
+from moocow.referee import bacrunner
+from moocow.referee.specfiles import renamed_files, spec_files
+from moocow.sandbox.limits import Limits
 
 VISIBILITIES = ("visible", "after_due_date", "after_published", "hidden")
 """Gradescope's visibility values, from always shown to never."""

@@ -30,13 +30,13 @@ from moocow.gradescope.budget import OutOfTime, time_budget
 from moocow.gradescope.course import Course, SubmissionLimit, read_course
 from moocow.gradescope.folders import Uncopied, copy_folder, unreachable_part
 from moocow.gradescope.results import GRADED_MARK, Mark, bounded, course_results, cut, ungraded
+from moocow.referee.players import PlayerKind, parse_player
 from moocow.runner.files import PRIVATE, check_output, write_atomically
 from moocow.runner.grading import Grade, grade
-from moocow.runner.players import PlayerKind, parse_player
-from moocow.runner.process import remove_tree
-from moocow.runner.sandbox import SandboxPolicy
 from moocow.runner.seeds import read_seed_file
 from moocow.runner.tournament import build_tournament
+from moocow.sandbox.cleanup import remove_tree
+from moocow.sandbox.sandbox import SandboxPolicy
 
 ROOT_VARIABLE = "AUTOGRADER_ROOT"
 """The environment variable naming the autograder's root; Gradescope's is ``/autograder``."""

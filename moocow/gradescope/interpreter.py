@@ -29,7 +29,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from moocow.engine.errors import MoocowError
-from moocow.runner.sandbox import PACKAGE, PACKAGE_AS_IMPORTED, closed_folder, readable_by_others
+from moocow.sandbox.mounts import closed_folder, readable_by_others
+from moocow.sandbox.sandbox import PACKAGE, PACKAGE_AS_IMPORTED
 
 VENVS_VARIABLE = "MOOCOW_TRY_VENVS"
 """The folder where ``try`` keeps the venvs it builds (``/var/cache/moocow/try`` by default)."""

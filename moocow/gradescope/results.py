@@ -24,9 +24,9 @@ from typing import TYPE_CHECKING, Any
 
 from moocow.gradescope.course import Course
 from moocow.gradescope.crashes import crash_lines, named_in_submission
+from moocow.referee.specfiles import renamed_files
 from moocow.runner.shown import PLAIN, TEXT, bounded, cut
-from moocow.runner.specfiles import renamed_files
-from moocow.runner.stderr_tail import ROUND_LINES
+from moocow.sandbox.stderr_tail import ROUND_LINES
 
 if TYPE_CHECKING:
     from moocow.runner.grading import Grade

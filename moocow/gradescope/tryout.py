@@ -27,16 +27,16 @@ from moocow.gradescope.folders import copy_folder
 from moocow.gradescope.grading import COURSE_FILE, ROOT_VARIABLE, SEED_FILE, Layout
 from moocow.gradescope.interpreter import try_python
 from moocow.gradescope.scripts import PYTHON_VARIABLE
-from moocow.runner.process import remove_tree
 from moocow.runner.secrecy import refuse_readable
+from moocow.sandbox.cleanup import remove_tree
 
 DROP = ("setpriv", "--bounding-set", "-sys_admin", "--")
 """How Docker's default leaves a container's root: no CAP_SYS_ADMIN, so no namespaces for bubblewrap."""
 
 
 @dataclass(frozen=True)
-class Tried:
-    """One dry run."""
+class TriedSubmission:
+    """One dry run of a submission through run_autograder."""
 
     root: Path
     """The scratch root (kept with ``--out``)."""
@@ -66,7 +66,7 @@ def try_zip(
     out: str | os.PathLike[str] | None = None,
     metadata: str | os.PathLike[str] | None = None,
     force: bool = False,
-) -> Tried:
+) -> TriedSubmission:
     """Lay out Gradescope's folders for ``submission`` (a file or a folder); run the zip's
     run_autograder. With ``force``, an ``out`` folder an earlier try laid out is laid out again."""
     check_autograder_zip(archive)
@@ -94,7 +94,7 @@ def try_zip(
     stdout = done.stdout + done.stderr
     (layout.results.parent / "stdout").write_text(stdout)
     results = json.loads(layout.results.read_text()) if layout.results.is_file() else None
-    return Tried(root, dropped, done.returncode, stdout, results, python.note)
+    return TriedSubmission(root, dropped, done.returncode, stdout, results, python.note)
 
 
 def _lay_out(

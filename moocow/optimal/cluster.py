@@ -19,13 +19,15 @@ from __future__ import annotations
 import contextlib
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 from moocow.cluster.connection import connected, load_plugins, threads, where
 from moocow.engine.errors import MoocowError
+from moocow.engine.game import Game
 from moocow.engine.progress import notify
 from moocow.optimal.parallel import GuessOutcome, GuessPool, GuessSearch, GuessTask, Results, value_of_guess
-from moocow.plugins import local_plugin_files
+from moocow.plugins import load_game, local_plugin_files
 
 THREADS_SECONDS = 5.0
 """How often the cluster's thread count is asked again (workers may join or leave)."""
@@ -41,17 +43,17 @@ _searches: dict[tuple[SearchSpec, int], Any] = {}
 ``opening_tasks``)."""
 
 
-def guess_on_worker(spec: SearchSpec, plugins: list[str], task: GuessTask) -> GuessOutcome:
-    """On a Dask worker: ``value_of_guess`` on this worker's own search of the game."""
+def guess_on_worker(
+    searcher: Callable[[Game, int | None, bool], Any], spec: SearchSpec, plugins: list[str], task: GuessTask
+) -> GuessOutcome:
+    """On a Dask worker: ``value_of_guess`` on this worker's own search of the game, made by
+    ``searcher`` (the searching process's own class, sent by name: this module imports none)."""
     key = (spec, threading.get_ident())
     search = _searches.get(key)
     if search is None:
-        from moocow.optimal.search import Search
-        from moocow.plugins import load_game
-
         load_plugins(plugins)
         game, max_depth, candidates_only = spec
-        search = _searches[key] = Search(load_game(game), max_depth, candidates_only)
+        search = _searches[key] = searcher(load_game(game), max_depth, candidates_only)
     return value_of_guess(search, task)
 
 
@@ -77,7 +79,8 @@ class DaskGuessPool(GuessPool):
         return threads(self.client)
 
     def submit(self, task: GuessTask, position: object, results: Results) -> None:
-        future = self.client.submit(guess_on_worker, self.spec, self.plugins, task, pure=False)
+        searcher = type(self.search)
+        future = self.client.submit(guess_on_worker, searcher, self.spec, self.plugins, task, pure=False)
         future.add_done_callback(lambda done: results.put((position, task_outcome(done))))
 
     def close(self) -> None:

@@ -6,7 +6,7 @@ there are workers, in ``openings.opening_order``'s order, and stops sending once
 opening's bound reaches the best. Cheap openings go out many to a batch, so that the round trip of
 a task stays a small part of its time: a batch is sized to take about ``Workers.batch_seconds``
 at the pace openings have been settling. Each outcome is folded as the search in one process folds
-it (``openings.Proof.fold``); a better best is published to every worker at once
+it (``opening_proof.Proof.fold``); a better best is published to every worker at once
 (``Workers.publish``), and the workers' searches under way take the lower budget it gives while
 they run (``wide.Steer``). Batches out whose bound the best has reached since are dropped.
 
@@ -27,7 +27,7 @@ from moocow.engine.tree import Node
 from moocow.optimal import incumbent
 from moocow.optimal.bounds import INFEASIBLE
 from moocow.optimal.kernel.layout import HITS, NODES
-from moocow.optimal.openings import Proof, searched
+from moocow.optimal.opening_proof import Proof, searched
 from moocow.optimal.wide import WideSearch
 
 MAX_BATCH = 256

@@ -120,7 +120,7 @@ def _serve(
     searching process is gone. It dies with that process (on Linux: a batch system's SIGKILL must
     not leave it searching for hours), and closes the searching side's pipes it inherited, so that
     elsewhere it sees the end of its own pipe once its task is done."""
-    from moocow.runner.launch import die_with_parent  # ctypes: only the workers pay for it
+    from moocow.sandbox.launch import die_with_parent  # ctypes: only the workers pay for it
 
     die_with_parent(searcher)
     for inherited in searching_ends:

@@ -50,7 +50,7 @@ def threshold(packed: int, position: int) -> int:
 
 def budget(packed: int, position: int, secrets: int) -> int:
     """The budget of the parts the opening at ``position`` leaves: its threshold less the
-    secrets' first guesses (``openings.searched``)."""
+    secrets' first guesses (``opening_proof.searched``)."""
     limit = threshold(packed, position)
     return limit if limit >= INFEASIBLE else limit - secrets
 

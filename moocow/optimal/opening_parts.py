@@ -15,7 +15,7 @@ import numpy as np
 from moocow.engine.tree import Node
 from moocow.optimal.bounds import INFEASIBLE
 from moocow.optimal.forked import Crew
-from moocow.optimal.openings import Proof
+from moocow.optimal.opening_proof import Proof
 from moocow.optimal.wide import WideSearch
 
 PartTask = tuple[int, np.ndarray, np.ndarray]

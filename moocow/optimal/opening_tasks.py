@@ -35,7 +35,7 @@ from moocow.engine.progress import notify
 from moocow.optimal import incumbent
 from moocow.optimal.cluster import LOST, THREADS_SECONDS, _searches, task_outcome
 from moocow.optimal.flight import Batch, Flight, OpeningOutcome, Workers, settle_batch
-from moocow.optimal.openings import Proof
+from moocow.optimal.opening_proof import Proof
 from moocow.optimal.stopping import stop_if_asked
 from moocow.optimal.wide import STOP_POLL_SECONDS, WideSearch
 from moocow.plugins import local_plugin_files

@@ -11,7 +11,7 @@ from __future__ import annotations
 from moocow.optimal.flight import Batch, Flight, OpeningOutcome, Workers, settle_batch
 from moocow.optimal.forked import Crew
 from moocow.optimal.incumbent import SharedIncumbent
-from moocow.optimal.openings import Proof
+from moocow.optimal.opening_proof import Proof
 
 BATCH_SECONDS = 0.05
 """How long a batch should take on a forked worker: a pipe's round trip is a tenth of a

@@ -125,7 +125,7 @@ def table_digest(table: np.ndarray, guess_of: np.ndarray, win: int) -> str:
 
 
 @dataclass
-class Settled:
+class Stored:
     """A set's or a guess's result: exact (``tree`` attains it) or a lower bound (``tree`` is None)."""
 
     value: int
@@ -172,8 +172,8 @@ class ProofStore:
         """The process that opened the store, and the one whose connection ``_connection`` is: a
         worker forked from the opener writes through a connection of its own."""
         self._inherited: list[sqlite3.Connection] = []
-        self.sets: dict[SetKey, Settled] = {}
-        self.guesses: dict[tuple[SetKey, int], Settled] = {}
+        self.sets: dict[SetKey, Stored] = {}
+        self.guesses: dict[tuple[SetKey, int], Stored] = {}
         self.best: Best | None = None
         self._set_ids: dict[SetKey, int] = {}
         self._seconds_before = 0.0
@@ -293,7 +293,7 @@ class ProofStore:
         known = self.sets.get(key)
         if known is not None and (known.exact or (tree is None and known.value >= value)):
             return
-        self.sets[key] = Settled(value, tree)
+        self.sets[key] = Stored(value, tree)
         set_id = self._set_id(key)
         blob = _tree_blob(tree)
         digest = row_digest(set_id, value, guess, blob)
@@ -305,7 +305,7 @@ class ProofStore:
         )
         self.count_seconds()
 
-    def guess_settled(self, candidates: np.ndarray, parts_depth: int | None, guess: int) -> Settled | None:
+    def guess_settled(self, candidates: np.ndarray, parts_depth: int | None, guess: int) -> Stored | None:
         """What is kept for the parts ``guess`` leaves of a set (``set_key``), if anything.
 
         Not a write: the write decorator's wrapper returns nothing, and once sat here by mistake
@@ -322,7 +322,7 @@ class ProofStore:
         known = self.guesses.get((key, guess))
         if known is not None and (known.exact or (tree is None and known.value >= value)):
             return
-        self.guesses[(key, guess)] = Settled(value, tree)
+        self.guesses[(key, guess)] = Stored(value, tree)
         set_id = self._set_id(key)
         blob, exact = _tree_blob(tree), int(tree is not None)
         digest = row_digest(set_id, guess, value, exact, blob)
@@ -403,7 +403,7 @@ class TreeChecker:
 
     def settled(
         self, key: SetKey, value: int, tree: Node | None, path: Path, guess: int | None = None
-    ) -> Settled:
+    ) -> Stored:
         """The result, if it is sound: an exact value its tree attains, a bound at least counting's."""
         candidates = np.frombuffer(key[0], dtype=np.int32)
         if len(candidates) == 0 or (np.diff(candidates) <= 0).any() or candidates[-1] >= len(self.rows):
@@ -416,7 +416,7 @@ class TreeChecker:
         floor = int(self.counting(key[1])[len(candidates)]) - paid_here
         if value < floor:
             raise MoocowError(f"{path}: a stored value {value} is below what counting proves ({floor})")
-        return Settled(value, tree)
+        return Stored(value, tree)
 
     def cost(self, candidates: np.ndarray, root: Node, depth: int | None, path: Path) -> int:
         """The total of ``root`` over ``candidates`` within ``depth`` guesses, replayed on the table;

@@ -27,8 +27,8 @@ from moocow.gradescope.results import Mark, deck_label, points, score_test
 from moocow.platforms.reports import check_rounds, classroom_results
 from moocow.platforms.unpacked import unpacked
 from moocow.runner.grading import Grade, grade
-from moocow.runner.sandbox import SandboxPolicy
 from moocow.runner.seeds import read_seed_file
+from moocow.sandbox.sandbox import SandboxPolicy
 
 FOLDER = ".moocow"
 """The template's folder for the course, its deck files and the wheel."""

@@ -37,8 +37,8 @@ DATA = {"params": {}, "correct_answers": {}, "submitted_answers": {}, "format_er
 
 
 @dataclass(frozen=True)
-class Tried:
-    """One dry run."""
+class TriedQuestion:
+    """One dry run of a question's grader on a submission."""
 
     root: Path
     """The scratch ``/grade``."""
@@ -54,7 +54,7 @@ class Tried:
     """What was done to have an interpreter players reach (a venv built or reused), or ``None``."""
 
 
-def try_question(built: Path, submission: Path, out: Path | None = None) -> Tried:
+def try_question(built: Path, submission: Path, out: Path | None = None) -> TriedQuestion:
     """Lay out ``/grade`` for ``submission`` (a file or a folder) and run ``built``'s entrypoint."""
     built = built.absolute()  # the entrypoint runs in the scratch root
     entrypoint = built / "graders" / NAME / "run"
@@ -86,7 +86,7 @@ def try_question(built: Path, submission: Path, out: Path | None = None) -> Trie
     done = subprocess.run(command, cwd=root, env=environment, capture_output=True, text=True, check=False)
     written = results_file(root)
     results = json.loads(written.read_text()) if written.is_file() else None
-    return Tried(root, dropped, done.returncode, done.stdout + done.stderr, results, python.note)
+    return TriedQuestion(root, dropped, done.returncode, done.stdout + done.stderr, results, python.note)
 
 
 def student_view(results: dict[str, Any]) -> list[str]:

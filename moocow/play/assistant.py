@@ -9,6 +9,7 @@ newspaper's page checks it, and suggestions are only legal guesses.
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -17,19 +18,33 @@ from moocow.engine.game import Game
 from moocow.engine.position import Position
 from moocow.engine.strategies import Strategy
 from moocow.play.openings import built_in, known_opening, opening_key, remember_opening
+from moocow.play.table import OutsideGuess, earlier_number, read_entry, repeated
+
+__all__ = ["LIST_LIMIT", "Assistant", "OutsideGuess", "Suggestion", "marked"]
 
 LIST_LIMIT = 20
 """The assistant lists the remaining codes when at most this many are left."""
 
 
-class OutsideGuess(MoocowError):
-    """A well-formed code that is no guess of the game (a word outside its list): it may still be
-    recorded, with ``Assistant.record_outside``, since it was played at the table."""
+@dataclass(frozen=True)
+class Suggestion:
+    """The strategy's next guess as the terminal and the page both say it."""
 
-    def __init__(self, message: str, code: np.ndarray) -> None:
-        super().__init__(message)
-        self.code = code
-        """The code as the game reads it."""
+    prefix: str
+    """What it is said after: ``Suggested first guess:``, ``Suggested next guess:``, ``It must be``."""
+    text: str
+    """The guess marked as ``marked`` marks it, or why there is none (``No suggestion: ...``)."""
+    code: str | None = None
+    """The guess as people write it; ``None`` when there is none."""
+    possible: bool = False
+    """Whether it could be the secret."""
+    note: str | None = None
+    """Why it is a quick one, if it is."""
+
+    @property
+    def line(self) -> str:
+        """The whole line: the prefix and the marked guess, or why there is none."""
+        return f"{self.prefix} {self.text}" if self.code is not None else self.text
 
 
 class Assistant:
@@ -63,17 +78,15 @@ class Assistant:
         return self.position.solved
 
     def record(self, guess: str, feedback: str) -> Position:
-        """Add a guess and its feedback; impossible or malformed input raises ``MoocowError``, and
-        a well-formed code outside the game's guesses ``OutsideGuess``."""
-        try:
-            guess_index = self.game.guess_index(guess)
-        except MoocowError as error:
-            code = self.game.parse_code(guess)  # malformed: this says why
-            self.game.parse_feedback(feedback)  # and so does malformed feedback, before any offer
-            raise OutsideGuess(str(error), code) from None
-        value = self.game.parse_feedback(feedback)
-        self.position.check_legal(guess_index)  # hard mode: the guess must keep what was revealed
-        return self._push(self.position.after(guess_index, value), self.game.guesses[guess_index], value)
+        """Add a guess and its feedback as typed (``table.read_entry``); impossible or malformed
+        input raises ``MoocowError``, and a well-formed code outside the game's guesses ``OutsideGuess``."""
+        return self.enter(*read_entry(self.game, guess, feedback))
+
+    def enter(self, guess: int, value: int) -> Position:
+        """Add a guess (an index of the guesses) and its feedback value; one the position cannot
+        take (a rule on guesses broken, a value no code left gives) raises ``MoocowError``."""
+        self.position.check_legal(guess)  # hard mode: the guess must keep what was revealed
+        return self._push(self.position.after(guess, value), self.game.guesses[guess], value)
 
     def record_outside(self, code: np.ndarray, feedback: str) -> Position:
         """Add a code that is no guess of the game, as played at the table, and its feedback."""
@@ -124,12 +137,34 @@ class Assistant:
 
     def earlier_entry(self) -> int | None:
         """The number of an earlier entry with the same guess as the last one, if any."""
-        if not self._entries:
-            return None
-        last = self._entries[-1][0]
-        return next(
-            (number for number, (guess, _) in enumerate(self._entries[:-1], 1) if guess == last), None
-        )
+        return earlier_number([guess for guess, _ in self._entries])
+
+    def repeat_warning(self) -> str | None:
+        """The warning on the last entry's guess, when an earlier entry made it too."""
+        earlier = self.earlier_entry()
+        return None if earlier is None else repeated(earlier, self._entries[-1][0])
+
+    def listed(self) -> list[str]:
+        """The codes still possible, when few enough to list (``LIST_LIMIT``); none once solved."""
+        return self.possible_codes(LIST_LIMIT) if self.remaining <= LIST_LIMIT and not self.solved else []
+
+    def suggested(self, opening: bool = False) -> Suggestion:
+        """The suggestion as both front ends show it; a strategy with none here (a tree left behind)
+        says why. ``opening``: the first line of a session, ``Suggested first guess:``, where a
+        strategy with none raises it instead (one unusable for the game ends the session)."""
+        if opening:
+            prefix = "Suggested first guess:"
+        else:
+            prefix = "It must be" if self.remaining == 1 else "Suggested next guess:"
+        try:
+            guess, note = self.decision()
+        except MoocowError as error:
+            if opening:
+                raise
+            return Suggestion(prefix, f"No suggestion: {error}.")
+        code = self.game.format_code(self.game.guesses[guess])
+        possible = bool((self.position.candidate_guesses == guess).any())
+        return Suggestion(prefix, _marked(code, possible, note), code, possible, note)
 
     def possible_codes(self, limit: int) -> list[str]:
         """The first ``limit`` codes still possible, in the game's order."""
@@ -155,6 +190,8 @@ class Assistant:
 
 def marked(assistant: Assistant) -> str:
     """The suggestion, marked as ``solve`` marks a guess that cannot be the secret, or a quick one."""
-    note = assistant.suggestion_note()
-    marks = ("" if assistant.suggestion_is_possible() else " (not possible)") + (f" ({note})" if note else "")
-    return assistant.suggestion() + marks
+    return _marked(assistant.suggestion(), assistant.suggestion_is_possible(), assistant.suggestion_note())
+
+
+def _marked(code: str, possible: bool, note: str | None) -> str:
+    return code + ("" if possible else " (not possible)") + (f" ({note})" if note else "")

@@ -1,8 +1,8 @@
-"""The runner: seeded rounds, players refereed in their own processes, tournaments and grading.
+"""The runner: tournaments, their results and grading, over the rounds ``moocow.referee`` plays.
 
 ``run_tournament(build_tournament({...}))`` and ``grade("bot.py")`` are the whole API; names are
-loaded on first use, because the adapter that runs Python players imports this package inside
-the player's process and must not pay for the engine there.
+loaded on first use, so that importing the package (a command's ``--help``) costs nothing of the
+engine. The referee and the sandbox below it are rooms of their own (docs/design.md).
 """
 
 from __future__ import annotations
@@ -11,17 +11,17 @@ from importlib import import_module
 from typing import Any
 
 _NAMES = {
-    "Failure": "moocow.runner.fouls",
+    "Failure": "moocow.sandbox.fouls",
     "Grade": "moocow.runner.grading",
-    "Limits": "moocow.runner.limits",
-    "PlayerSpec": "moocow.runner.players",
+    "Limits": "moocow.sandbox.limits",
+    "PlayerSpec": "moocow.referee.players",
     "RoundResult": "moocow.runner.results",
     "Standing": "moocow.runner.leaderboard",
     "Tournament": "moocow.runner.tournament",
     "TournamentResult": "moocow.runner.tournament",
     "build_tournament": "moocow.runner.tournament",
     "grade": "moocow.runner.grading",
-    "parse_player": "moocow.runner.players",
+    "parse_player": "moocow.referee.players",
     "read_results": "moocow.runner.resultsfile",
     "run_tournament": "moocow.runner.tournament",
     "tournament_from": "moocow.runner.tournament",

@@ -28,14 +28,14 @@ from typing import Any
 from moocow.cluster.connection import connected, load_plugins, scheduler_kept, task_cancelled, where
 from moocow.engine.errors import MoocowError
 from moocow.plugins import local_plugin_files
-from moocow.runner.orphans import adopt_orphans
-from moocow.runner.players import PlayerKind
-from moocow.runner.process import remove_tree
-from moocow.runner.protocol import Identity
+from moocow.referee.players import PlayerKind
+from moocow.referee.protocol import Identity
 from moocow.runner.results import RoundResult
-from moocow.runner.sandbox import check_worker_level
 from moocow.runner.session import Emit, SessionPlan, play_session, round_from_row, round_row
 from moocow.runner.workers import lost_round, sweep_stale_runs
+from moocow.sandbox.cleanup import remove_tree
+from moocow.sandbox.orphans import adopt_orphans
+from moocow.sandbox.sandbox import check_worker_level
 
 LOST = "lost the Dask scheduler during the run; --resume finishes it"
 """What a run says when the scheduler is lost: what was emitted is saved."""
@@ -132,8 +132,8 @@ def _outcome(future: Any, plan: SessionPlan) -> tuple[Identity, list[RoundResult
 def play_on_worker(plan: SessionPlan, plugins: list[str], queue: str | None = None) -> dict[str, Any]:
     """On a Dask worker: play one session in a private folder; the player's identity and its rounds,
     each round also put on the run's ``queue`` as soon as it is played. The worker's other threads
-    play other sessions meanwhile: each session owns its processes (``orphans.py``), its players'
-    user ids (``uids.py``) and its descriptors alone. A session whose run stops ends at once."""
+    play other sessions meanwhile: each session owns its processes (``sandbox/orphans.py``), its players'
+    user ids (``sandbox/uids.py``) and its descriptors alone. A session whose run stops ends at once."""
     from distributed import get_worker
 
     if plan.player.kind is not PlayerKind.STRATEGY:

@@ -122,13 +122,3 @@ def write_atomically(path: str | os.PathLike[str], text: str) -> None:
         if isinstance(error, OSError):
             raise MoocowError(f"cannot write {str(path)!r}: {error.strerror or error}") from None
         raise
-
-
-def identity(path: str | os.PathLike[str]) -> tuple[int, int] | None:
-    """What a file or folder is, whatever it is called: its device and inode, after links (a
-    folder bound under a second name has the same); ``None`` if it cannot be read."""
-    try:
-        found = os.stat(path)
-    except OSError:
-        return None
-    return found.st_dev, found.st_ino

@@ -21,9 +21,9 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from moocow.runner.files import identity
-from moocow.runner.players import PlayerSpec
-from moocow.runner.sandbox import PACKAGE, SYSTEM_DIRS, python_paths
+from moocow.referee.players import PlayerSpec
+from moocow.sandbox.mounts import identity
+from moocow.sandbox.sandbox import PACKAGE, SYSTEM_DIRS, python_paths
 
 CONTENT_BUDGET = 256 << 20
 """Bytes of large files read at most, smallest first; past them a large file counts by its size."""

@@ -14,8 +14,8 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from moocow.referee.protocol import Identity
 from moocow.runner.leaderboard import standings
-from moocow.runner.protocol import Identity
 from moocow.runner.results import RoundResult
 
 FIELDS = (

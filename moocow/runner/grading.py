@@ -12,15 +12,16 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from moocow.engine.wording import printable
-from moocow.runner import bacrunner, protocol, signing
+from moocow.referee import bacrunner, protocol
+from moocow.runner import signing
 from moocow.runner.leaderboard import Standing, standings
-from moocow.runner.limits import Limits
 from moocow.runner.results import RoundResult
-from moocow.runner.sandbox import SandboxPolicy
 from moocow.runner.seeds import fingerprint
 from moocow.runner.session import play_session
 from moocow.runner.shown import PLAIN, TEXT, bounded, cut, shown_each
 from moocow.runner.tournament import build_tournament
+from moocow.sandbox.limits import Limits
+from moocow.sandbox.sandbox import SandboxPolicy
 
 
 @dataclass(frozen=True)

@@ -19,9 +19,9 @@ from typing import IO, Any
 
 from moocow.engine.errors import MoocowError
 from moocow.engine.inputs import open_regular
+from moocow.referee.protocol import Identity
 from moocow.runner import chain, signing
 from moocow.runner.chain import Head
-from moocow.runner.protocol import Identity
 from moocow.runner.results import (
     FORMAT,
     IDENTITY,

@@ -15,11 +15,11 @@ from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 from typing import Any
 
-from moocow.runner.bacrunner import is_course_deck
+from moocow.referee.bacrunner import is_course_deck
+from moocow.referee.protocol import Identity
 from moocow.runner.chain import json_text
-from moocow.runner.protocol import Identity
 from moocow.runner.shown import GUESS_SHOWN, TEXT_SHOWN
-from moocow.runner.stderr_tail import NOTHING_KEPT, RoundStderr
+from moocow.sandbox.stderr_tail import NOTHING_KEPT, RoundStderr
 
 FORMAT = "moocow-tournament"
 """The header's ``format`` value."""

@@ -21,9 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from moocow.engine.errors import MoocowError
+from moocow.referee.protocol import Identity
 from moocow.runner import chain, signing
 from moocow.runner.files import check_output, create_private, one_name, same_file
-from moocow.runner.protocol import Identity
 from moocow.runner.reading import (
     Follower,
     Header,

@@ -16,12 +16,12 @@ from typing import Any, TypeGuard
 
 from moocow.engine.errors import MoocowError
 from moocow.engine.wording import plural
-from moocow.runner.bacrunner import is_course_deck
-from moocow.runner.decks import Deal, load_deck
-from moocow.runner.fouls import Failure, Foul
+from moocow.referee.bacrunner import is_course_deck
+from moocow.referee.decks import Deal, load_deck
+from moocow.referee.rules import RuleInForce, read_course_guess, read_guess
 from moocow.runner.results import CUT_FIELDS, SEED_FINGERPRINT, RoundResult
-from moocow.runner.rules import RuleInForce, read_course_guess, read_guess
 from moocow.runner.shown import GUESS_SHOWN
+from moocow.sandbox.fouls import Failure, Foul
 
 MOST_ROUNDS = 1_000_000
 """Rounds per player and game at most: every round's secret is dealt before the first is played."""

@@ -22,8 +22,9 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from moocow.engine.errors import MoocowError
-from moocow.runner.players import PlayerKind, PlayerSpec
-from moocow.runner.sandbox import Confinement, SandboxPolicy, readable_by_others
+from moocow.referee.players import PlayerKind, PlayerSpec
+from moocow.sandbox.mounts import readable_by_others
+from moocow.sandbox.sandbox import Confinement, SandboxPolicy
 
 Named = tuple[str | os.PathLike[str] | None, str]
 """A runner's file (``None``: not given) and what it is, for the message."""

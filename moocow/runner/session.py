@@ -12,16 +12,16 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from moocow.engine.game import Game
-from moocow.runner import protocol
-from moocow.runner.decks import Deal, Deck, GameDeck, load_deck
-from moocow.runner.limits import Limits
-from moocow.runner.players import PlayerKind, PlayerSpec
-from moocow.runner.referee import Outcome, play_round
+from moocow.referee import protocol
+from moocow.referee.decks import Deal, Deck, GameDeck, load_deck
+from moocow.referee.players import PlayerKind, PlayerSpec
+from moocow.referee.referee import Outcome, play_round
+from moocow.referee.seats import open_seat
 from moocow.runner.results import RoundResult
-from moocow.runner.sandbox import SandboxPolicy
-from moocow.runner.seats import open_seat
-from moocow.runner.stderr_tail import NOTHING_KEPT, RoundStderr
-from moocow.runner.stopping import SessionStopped, Stopped, never
+from moocow.sandbox.limits import Limits
+from moocow.sandbox.sandbox import SandboxPolicy
+from moocow.sandbox.stderr_tail import NOTHING_KEPT, RoundStderr
+from moocow.sandbox.stopping import SessionStopped, Stopped, never
 
 Emit = Callable[[RoundResult], None]
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from moocow.engine.errors import MoocowError
-from moocow.runner.protocol import Identity
+from moocow.referee.protocol import Identity
 from moocow.runner.reading import Follower, Lines, every_round, line_limit, open_results, read_header
 from moocow.runner.results import SEED_FINGERPRINT, RoundResult
 from moocow.runner.rowcheck import RowCheck, description_problem

@@ -9,7 +9,6 @@ so a resumed tournament is the same tournament.
 from __future__ import annotations
 
 import os
-import shutil
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -22,32 +21,27 @@ from moocow.engine.seeds import checked_seed
 from moocow.engine.strategies import check_opening
 from moocow.engine.wording import printable
 from moocow.plugins.strategy_registry import load_strategy
-from moocow.runner.decks import GameDeck, load_deck
+from moocow.referee.decks import GameDeck, load_deck
+from moocow.referee.players import PlayerKind, PlayerSpec, parse_player
+from moocow.referee.protocol import Identity
+from moocow.referee.seats import check_confinement
 from moocow.runner.fingerprint import player_digest
 from moocow.runner.leaderboard import Standing, standings
-from moocow.runner.limits import Limits
-from moocow.runner.players import PlayerKind, PlayerSpec, parse_player
-from moocow.runner.protocol import Identity
 from moocow.runner.results import SEED_FINGERPRINT, RoundResult
 from moocow.runner.resultsfile import ResultsFile, recorded_seed
 from moocow.runner.rowcheck import MOST_ROUNDS
-from moocow.runner.sandbox import (
-    PACKAGE,
-    PACKAGE_AS_IMPORTED,
-    Confinement,
-    SandboxPolicy,
-    check_one_name,
-    check_readable,
-    referee_record,
-    running_as_root,
-    sandbox_policy,
-)
-from moocow.runner.seats import deck_files
 from moocow.runner.secrecy import check_private
 from moocow.runner.seeds import SEED_VARIABLE, Seed, Source, choose_seed, fingerprint, shown_seed
 from moocow.runner.session import SessionPlan, compiled_engine_game
 from moocow.runner.signing import choose_key
 from moocow.runner.workers import run_sessions
+from moocow.sandbox.limits import Limits
+from moocow.sandbox.mounts import check_one_name
+from moocow.sandbox.report import referee_record
+from moocow.sandbox.sandbox import (
+    SandboxPolicy,
+    sandbox_policy,
+)
 
 SETTINGS = (
     "players", "games", "rounds", "seed", "mercy", "limits", "workers", "scheduler", "key_file", "sandbox",
@@ -172,27 +166,6 @@ def build_tournament(settings: Mapping[str, Any]) -> Tournament:
     )
     check_openings(tournament)
     return tournament
-
-
-def check_confinement(players: Sequence[PlayerSpec], games: Sequence[str], sandbox: SandboxPolicy) -> None:
-    """Before round one: players outside the engine can be confined here, and their user id can read them."""
-    outside = [player for player in players if player.kind is not PlayerKind.STRATEGY]
-    level = sandbox.confinement() if outside else Confinement.NONE
-    if level is Confinement.NONE or not running_as_root():
-        return
-    along = level is Confinement.USER  # no bind makes a way in: the whole path must be open
-    for player in outside:
-        program = shutil.which(player.command[0])
-        # run by the name it is given (a venv's bin/python), read where its links lead: both must open
-        spellings = (
-            [program, os.path.realpath(program), str(PACKAGE_AS_IMPORTED), str(PACKAGE)]
-            if along and program
-            else []
-        )
-        programs = list(dict.fromkeys(spellings))
-        check_readable([*player.files, *programs], f"player {player.name!r}", along)
-    for game in games if along else ():  # in namespaces a player reads a copy the runner made
-        check_readable(deck_files(game), f"game {game!r}", along)
 
 
 @dataclass(frozen=True)

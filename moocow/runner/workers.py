@@ -31,14 +31,14 @@ from pathlib import Path
 from typing import Any
 
 from moocow.plugins import load_plugin_file, local_plugin_files
-from moocow.runner.decks import load_deck
-from moocow.runner.fouls import Failure
-from moocow.runner.launch import die_with_parent
-from moocow.runner.orphans import adopt_orphans
-from moocow.runner.process import remove_tree
+from moocow.referee.decks import load_deck
 from moocow.runner.results import RoundResult
 from moocow.runner.session import Emit, SessionPlan, play_session, round_from_row, round_row
-from moocow.runner.usage import process_stat, remove_cgroups_of
+from moocow.sandbox.cleanup import remove_tree
+from moocow.sandbox.fouls import Failure
+from moocow.sandbox.launch import die_with_parent
+from moocow.sandbox.orphans import adopt_orphans
+from moocow.sandbox.usage import process_stat, remove_cgroups_of
 
 RUN_FOLDER = "moocow-run-"
 """The start of a run folder's name, followed by the runner's pid."""

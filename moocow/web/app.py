@@ -21,12 +21,12 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import Receive, Scope, Send
 
-from moocow.web.pages import HERE, problem, twin_paths
-
-MAX_QUERY = 4096
-"""Bytes a URL's query may have (a position of 40 entries takes well under half)."""
-MAX_BODY = 1 << 20
-"""Bytes a request body may have."""
+from moocow.web import assist, compare, home, play, tournament
+from moocow.web import trees as tree_views
+from moocow.web.ends import Ends
+from moocow.web.jobs import Jobs
+from moocow.web.pages import HERE, MAX_BODY, MAX_QUERY, problem, twin_paths
+from moocow.web.workers import Busy, Workers
 
 
 def create_app(
@@ -34,12 +34,6 @@ def create_app(
 ) -> Starlette:
     """The app; ``results`` and ``trees`` are the only files it opens, ``key`` seals the secrets of
     games against the computer (a fresh random one when ``None``: a restart forgets running games)."""
-    from moocow.web import assist, compare, home, play, tournament
-    from moocow.web import trees as tree_views
-    from moocow.web.ends import Ends
-    from moocow.web.jobs import Jobs
-    from moocow.web.workers import Busy, Workers
-
     routes: list[Any] = []
     views = {
         "/": home.home_page,

@@ -16,11 +16,11 @@ from starlette.responses import Response
 
 from moocow.engine.errors import MoocowError, quoted
 from moocow.engine.position import wins
-from moocow.engine.wording import plural
-from moocow.play.assistant import LIST_LIMIT, Assistant, marked
+from moocow.play.assistant import Assistant
 from moocow.play.pieces import alphabet, separator
+from moocow.play.table import counted, read_entry, solved_in, split_entry
 from moocow.web.marks import feedback_data, has_tiles, model_data, read_pattern, tiles
-from moocow.web.moves import MAX_TYPED, Url, pieces, read_url, sent_whole, split_entry
+from moocow.web.moves import MAX_TYPED, Url, entry_move, pieces, read_url, sent_whole
 from moocow.web.offload import worked
 from moocow.web.pages import Reply, refusal, respond
 from moocow.web.specs import web_assistant, web_game
@@ -109,17 +109,16 @@ def kept_reply(assistant: Assistant, url: Url, error: Unplayable) -> Reply:
 
 def entered(assistant: Assistant, url: Url, typed: str, score: str, json: bool = False) -> str:
     """Where a typed entry leads: a guess and its score (or ``GUESS SCORE`` in one box, as the CLI
-    reads it) is recorded; a guess alone waits for its score to be tapped."""
+    reads it: ``table.split_entry``) is recorded; a guess alone waits for its score to be tapped."""
     if len(typed) > MAX_TYPED or len(score) > MAX_TYPED:
         raise MoocowError(f"{quoted(typed)} is too long to be a guess")
     guess, score = (typed, score.strip()) if score.strip() else split_entry(typed)
     game = assistant.game
-    shown = game.format_code(game.guesses[game.guess_index(guess)])
     if not score:
-        return url.to(typed=shown, json=json)
-    assistant.record(guess, score)
-    entry = f"{shown}:{game.format_feedback(assistant.position.history[-1][1])}"
-    return url.to(moves=[*url.moves, entry], json=json)
+        return url.to(typed=game.format_code(game.guesses[game.guess_index(guess)]), json=json)
+    index, value = read_entry(game, guess, score)
+    assistant.enter(index, value)
+    return url.to(moves=[*url.moves, entry_move(game, index, value)], json=json)
 
 
 def board(assistant: Assistant, url: Url, left: list[int], pattern: str | None = None) -> dict[str, Any]:
@@ -133,30 +132,30 @@ def board(assistant: Assistant, url: Url, left: list[int], pattern: str | None =
         "noun": game.code_noun,
         "entries": entries(assistant, url, left),
         "remaining": assistant.remaining,
-        "remaining_text": f"{assistant.remaining:,} {plural(assistant.remaining, game.code_noun)}",
+        "remaining_text": counted(assistant.remaining, game.code_noun),
         "solved": assistant.solved,
+        "result": solved_in(assistant.entries) if assistant.solved else None,
         "undo": url.to(moves=url.moves[:-1]) if url.moves else None,
         "json": url.to(json=True, typed=url.typed),
-        "codes": assistant.possible_codes(LIST_LIMIT) if assistant.remaining <= LIST_LIMIT else [],
-        "warning": None,
+        "codes": assistant.listed(),
+        "warning": assistant.repeat_warning(),
         **model_data(game),
         "moves": url.moves,
         "alphabet": alphabet(game),
     }
-    earlier = assistant.earlier_entry()
-    if earlier is not None:
-        data["warning"] = f"guess {earlier} was the same guess; the same guess again tells nothing new"
     if assistant.solved:  # nothing is "still possible" once the secret is found
-        return {**data, "codes": [], "suggestion": None, "answers": [], "board": None, "tiles": None}
+        return {**data, "suggestion": None, "answers": [], "board": None, "tiles": None}
     data["suggestion"] = suggestion(assistant, url)
     data["board"] = pieces(game, url, allowed=assistant.position.allowed)
-    data["answers"] = answers(assistant, url)
-    data["tiles"] = None
-    if data["answers"] and has_tiles(game):
-        guess = game.guess_index(url.typed)
-        leaves = dict(assistant.answers(guess))
+    data["answers"], data["tiles"] = [], None
+    guess = typed_guess(assistant, url.typed)
+    if guess is None:
+        return data
+    given = assistant.answers(guess)
+    data["answers"] = [answer(assistant, url, guess, value, left) for value, left in given]
+    if given and has_tiles(game):
         shown = game.format_code(game.guesses[guess])
-        data["tiles"] = tiles(game, url, shown, read_pattern(game, pattern), leaves)
+        data["tiles"] = tiles(game, url, shown, read_pattern(game, pattern), dict(given))
         data["json"] = url.to(json=True, typed=url.typed, f=data["tiles"]["pattern"])
     return data
 
@@ -176,41 +175,43 @@ def entries(assistant: Assistant, url: Url, left: list[int]) -> list[dict[str, A
 
 
 def suggestion(assistant: Assistant, url: Url) -> dict[str, Any]:
-    """The suggestion as the CLI marks it, with a link that taps it in."""
-    try:
-        text = marked(assistant)
-    except MoocowError as error:
-        return {"code": None, "text": f"No suggestion: {error}.", "link": None, "possible": False}
-    code = assistant.suggestion()
+    """The suggestion as the CLI says it (``Assistant.suggested``), with a link that taps it in."""
+    shown = assistant.suggested()
+    if shown.code is None:
+        return {"code": None, "text": shown.text, "link": None, "possible": False}
     return {
-        "code": code,
-        "text": text,
-        "possible": assistant.suggestion_is_possible(),
-        "note": assistant.suggestion_note(),
-        "link": url.to(typed=code),
-        "prefix": "It must be" if assistant.remaining == 1 else "Suggested next guess:",
+        "code": shown.code,
+        "text": shown.text,
+        "possible": shown.possible,
+        "note": shown.note,
+        "link": url.to(typed=shown.code),
+        "prefix": shown.prefix,
     }
 
 
-def answers(assistant: Assistant, url: Url) -> list[dict[str, Any]]:
-    """Once a whole guess is in: each score some remaining code gives it, and what it leaves."""
+def typed_guess(assistant: Assistant, typed: str) -> int | None:
+    """The whole guess tapped or typed in (an index), read once a request; ``None`` while it is
+    partial. A whole one that is no guess, or that the rule forbids here (hard mode), is refused
+    in one line saying why."""
     game = assistant.game
-    if not url.typed:
-        return []
+    if not typed:
+        return None
     try:
-        guess = game.guess_index(url.typed)
+        guess = game.guess_index(typed)
     except MoocowError:
-        if len(url.typed) < game.code_length:
-            return []
+        if len(typed) < game.code_length:
+            return None
         raise
-    assistant.position.check_legal(guess)  # hard mode: refused in one line, saying why
-    shown = game.format_code(game.guesses[guess])
-    return [
-        {
-            **feedback_data(game, value),
-            "remaining": left,
-            "win": wins(game, value),
-            "link": url.to(moves=[*url.moves, f"{shown}:{game.format_feedback(value)}"]),
-        }
-        for value, left in assistant.answers(guess)
-    ]
+    assistant.position.check_legal(guess)
+    return guess
+
+
+def answer(assistant: Assistant, url: Url, guess: int, value: int, left: int) -> dict[str, Any]:
+    """One score some remaining code gives the typed guess, what it leaves, and the link entering it."""
+    game = assistant.game
+    return {
+        **feedback_data(game, value),
+        "remaining": left,
+        "win": wins(game, value),
+        "link": url.to(moves=[*url.moves, entry_move(game, guess, value)]),
+    }

@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from moocow.engine.errors import MoocowError, quoted
-from moocow.engine.feedback import MARK_LETTERS, MARK_NAMES, Counts
+from moocow.engine.feedback import MARK_LETTERS, MARK_NAMES, Counts, Marks
 from moocow.engine.game import Game
 from moocow.engine.position import wins
 from moocow.web.moves import Url
@@ -65,13 +64,13 @@ def has_tiles(game: Game) -> bool:
 
 
 def read_pattern(game: Game, text: str | None) -> list[int]:
-    """The marks of ``f=`` (every tile grey when absent): any pattern while it is being tapped
-    (a lone yellow among greens is passed through on the way), one line when malformed."""
-    length = game.code_length
-    written = (text or "").strip().upper() or MARK_LETTERS[0] * length
-    if len(written) != length or any(letter not in MARK_LETTERS for letter in written):
-        raise MoocowError(f"marks {quoted(text or '')}: expected {length} of {', '.join(MARK_LETTERS)}")
-    return [MARK_LETTERS.index(letter) for letter in written]
+    """The marks of ``f=`` (every tile grey when absent), in any spelling the engine reads
+    (``Marks.read``: ``GYB``, ``210``, ``-``, the shared squares): any pattern while it is being
+    tapped (a lone yellow among greens is passed through on the way), one line when malformed."""
+    if not (text or "").strip():
+        return [0] * game.code_length
+    model = game.feedback_model
+    return list((model if isinstance(model, Marks) else Marks(game.code_length)).read(text or ""))
 
 
 def tiles(game: Game, url: Url, guess: str, marks: list[int], left: dict[int, int]) -> dict[str, Any]:

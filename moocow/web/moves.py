@@ -84,10 +84,9 @@ def pieces(
     }
 
 
-def split_entry(typed: str) -> tuple[str, str]:
-    """``GUESS SCORE`` typed in one box, split as ``moocow assist`` splits it."""
-    guess, _, score = typed.strip().partition(" ")
-    return guess, score.strip()
+def entry_move(game: Game, guess: int, value: int) -> str:
+    """An entry at the table (a guess index and its feedback value) as its ``m=GUESS:SCORE``."""
+    return f"{game.format_code(game.guesses[guess])}:{game.format_feedback(value)}"
 
 
 def sent_whole(query: Mapping[str, str], name: str, place: str, separator: str = "") -> str | None:

@@ -20,6 +20,10 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 from moocow.engine.feedback import MARK_NAMES
 
 HERE = Path(__file__).parent
+MAX_QUERY = 4096
+"""Bytes a URL's query may have (a position of 40 entries takes well under half)."""
+MAX_BODY = 1 << 20
+"""Bytes a request body may have (the app refuses more at once; a tree's upload counts as it reads)."""
 JSON = ".json"
 """The suffix that asks for a page's data instead of its HTML."""
 

@@ -7,17 +7,15 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
 from starlette.datastructures import QueryParams
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
 from moocow.engine.errors import MoocowError, quoted
 from moocow.engine.game import Game
-from moocow.engine.position import Position
-from moocow.engine.wording import plural
-from moocow.play.opponent import deal_secret, scored
+from moocow.play.opponent import Match, deal_secret
 from moocow.play.pieces import alphabet, separator
+from moocow.play.table import counted, solved_in
 from moocow.web.ends import Ends, address
 from moocow.web.marks import feedback_data, model_data
 from moocow.web.moves import MAX_TYPED, Url, pieces, read_url, sent_whole
@@ -68,26 +66,23 @@ def play_reply(pairs: list[tuple[str, str]], json: bool, key: bytes, now: int) -
             started = Url(PATH, {"game": game.spec, "t": token})
             return Reply(redirect=started.to(json=json))
         secret = unseal(key, game.spec, url.base["t"], len(game.secrets), now)
-        played, solved, position = replay(game, secret, url.moves)
+        match = replay(game, secret, url.moves)
     except MoocowError as error:
         return refusal(str(error))
     typed = sent_whole(query, "guess", "p", separator(game))
-    allowed = None if position is None else position.allowed
-    data = board(game, url, played, solved, query.get("end") == "1", allowed)
+    data = board(match, url, query.get("end") == "1")
     if typed is not None and not data["over"]:
         try:
             if len(typed) > MAX_TYPED:
                 raise MoocowError(f"{quoted(typed)} is too long to be a guess")
             index = game.guess_index(typed)
-            if position is not None:
-                position.check_legal(index)  # hard mode: refused in one line, saying why
-            shown = game.format_code(game.guesses[index])
+            match.check(index)  # hard mode: refused in one line, saying why
         except MoocowError as error:
             return Reply("play.html", {**data, "error": str(error)}, 400)
-        return Reply(redirect=url.to(moves=[*url.moves, shown], json=json))
+        return Reply(redirect=url.to(moves=[*url.moves, game.format_code(game.guesses[index])], json=json))
     if data["over"]:
         data["secret"] = game.format_code(game.secrets[secret])
-        data["review"] = review(game, played, secret)
+        data["review"] = review(game, match.played, secret)
     return Reply("play.html", data)
 
 
@@ -99,52 +94,37 @@ def _seed(text: str | None) -> int | None:
     return int(text)
 
 
-def replay(game: Game, secret: int, moves: list[str]) -> tuple[list[tuple[int, int]], bool, Position | None]:
-    """Each guess of the URL with the computer's answer, whether the last one won, and, for a game
-    with a rule on guesses (hard mode), the position its checks need; a guess after the win, or
-    one the rule forbids, is refused. Without a rule no position is made: a big game's would
-    hold every code, and scoring each guess against the secret is all a game needs."""
-    played: list[tuple[int, int]] = []
-    position = None if game.guess_rule is None else Position.start(game)
-    solved = False
+def replay(game: Game, secret: int, moves: list[str]) -> Match:
+    """The game of the URL: each guess played against the secret (``Match``); a guess after the
+    win, or one the rule forbids (hard mode), is refused saying which."""
+    match = Match(game, secret)
     for number, move in enumerate(moves, 1):
+        if match.solved:
+            raise MoocowError(f"guess {number - 1} found the secret; the guesses after it cannot be played")
         try:
-            guess = game.guess_index(move)
-            if position is not None:
-                position.check_legal(guess)
+            match.play(game.guess_index(move))
         except MoocowError as error:
             raise MoocowError(f"guess {number}: {error}") from None
-        value, solved = scored(game, secret, guess)
-        played.append((guess, value))
-        position = None if position is None else position.after(guess, value)
-        if solved and number < len(moves):
-            raise MoocowError(f"guess {number} found the secret; the guesses after it cannot be played")
-    return played, solved, position
+    return match
 
 
-def board(
-    game: Game,
-    url: Url,
-    played: list[tuple[int, int]],
-    solved: bool,
-    gave_up: bool,
-    allowed: np.ndarray | None = None,
-) -> dict[str, Any]:
-    """What the page shows while the game goes on (the secret nowhere in it); ``allowed`` masks the
-    guesses a rule leaves (hard mode), whose pieces alone are offered."""
+def board(match: Match, url: Url, gave_up: bool) -> dict[str, Any]:
+    """What the page shows while the game goes on (the secret nowhere in it); a rule on guesses
+    (hard mode) has only the pieces of the guesses it leaves offered."""
+    game, played, solved = match.game, match.played, match.solved
     over = solved or gave_up
-    count = len(played)
     data: dict[str, Any] = {
         "page": "play",
         "game": game.spec,
-        "codes": f"{len(game.secrets):,} {plural(len(game.secrets), game.code_noun)}",
+        "codes": counted(len(game.secrets), game.code_noun),
         "entries": [
             {"guess": game.format_code(game.guesses[guess]), **feedback_data(game, value)}
             for guess, value in played
         ],
         "solved": solved,
         "over": over,
-        "result": f"Solved in {count} {plural(count, 'guess')}." if solved else None,
+        "result": solved_in(len(played)) if solved else None,
+        "warning": match.repeat_warning(),
         "moves": url.moves,
         "token": url.base["t"],
         "alphabet": alphabet(game),
@@ -157,5 +137,5 @@ def board(
     }
     if not over:
         finish = lambda typed: url.to(moves=[*url.moves, typed])  # noqa: E731
-        data["board"] = pieces(game, url, finish=finish, allowed=allowed)
+        data["board"] = pieces(game, url, finish=finish, allowed=match.allowed)
     return data

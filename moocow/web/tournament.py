@@ -16,8 +16,8 @@ from starlette.responses import JSONResponse, Response
 
 from moocow.engine.errors import MoocowError, quoted
 from moocow.play.opponent import scored
-from moocow.runner.bacrunner import count_bulls_and_cows, is_course_deck
-from moocow.runner.decks import load_deck
+from moocow.referee.bacrunner import count_bulls_and_cows, is_course_deck
+from moocow.referee.decks import load_deck
 from moocow.runner.grades import grade_rows, grades_csv
 from moocow.runner.leaderboard import Standing, standings
 from moocow.runner.shown_results import ShownResults, read_shown

@@ -28,11 +28,10 @@ from moocow.trees.files import (
     tree_to_dict,
 )
 from moocow.trees.svg import tree_to_svg
-from moocow.web.app import MAX_BODY
 from moocow.web.compare import plan
 from moocow.web.named import named_file
 from moocow.web.offload import done
-from moocow.web.pages import link, page, problem
+from moocow.web.pages import MAX_BODY, link, page, problem
 from moocow.web.specs import cheap, web_game, web_strategy
 
 PATH = "/tree"

@@ -18,16 +18,18 @@ import os
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from multiprocessing.connection import Connection
 from typing import Any
 
 from moocow.engine.errors import MoocowError, one_line
+from moocow.engine.switches import SWITCHES
 
 WAITING = 8
 """Tasks that may wait for a process; more is refused with 503."""
 MEMORY = 3 << 29
 """Bytes of address space each process may map (1.5 GiB: numpy and numba map part of it, and a
-quarter is the feedback table a process may hold, ``MOOCOW_TABLE_BUDGET``; bigger ones are computed
+quarter is the feedback table a process may hold, its ``engine.switches``; bigger ones are computed
 as needed). ``bench/flood.py`` measures what the largest pages hold, bounded and not."""
 PRELOADED = ["moocow.web.worker_tasks", "moocow.engine.kernel.greedy"]
 """Modules the fork server imports once, so each process starts with them."""
@@ -158,7 +160,7 @@ def _start(settings: dict[str, Any], target: str, args: tuple[Any, ...], pipe: C
 
     memory = settings["memory"]
     resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
-    os.environ["MOOCOW_TABLE_BUDGET"] = str(memory // 4)
+    SWITCHES.set(replace(SWITCHES.current, table_budget=memory // 4))
     if settings["selection"] is None:
         os.environ.pop(LOAD_PLUGINS_VARIABLE, None)
     else:

@@ -105,10 +105,11 @@ def prune(directory: Path) -> None:
 def load(entry: Entry, kind: Kind, build: bool = True) -> Callable[..., Any] | None:
     """``entry``'s code for ``kind``, built now if it never was (unless not to ``build``); ``None``
     where it cannot be, or is not built."""
-    directory = cache_directory() if build else None
     name = module_name(entry, kind)
-    if directory is None:  # nowhere to build (a sandboxed player): a module built before still serves
-        return _built_before(name, entry)
+    found = _built_before(name, entry)  # in any place: the package's, which a sandboxed player reads
+    directory = cache_directory() if build and found is None else None
+    if directory is None:  # built before, or nowhere to build (a sandboxed player whose home is read-only)
+        return found
     path, failure = directory / f"{name}{SUFFIX}", directory / f"{name}.failed"
     if not path.exists() and not failure.exists():
         prune(directory)

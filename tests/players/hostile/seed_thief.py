@@ -132,7 +132,7 @@ def start(deck):
     state["deck"] = deck
     _hunt()
     if seeds:
-        from moocow.runner.decks import load_deck
+        from moocow.referee.decks import load_deck
 
         for seed in dict.fromkeys(seeds):
             for number, deal in enumerate(load_deck(deck).deal(seed, 50)):

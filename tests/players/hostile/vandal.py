@@ -72,7 +72,7 @@ def _vandalise():
     _create_in_tmp = os.path.join("/tmp", MARK)  # its own tmpfs: allowed, and the host's /tmp is untouched
     if not os.path.exists(_create_in_tmp):
         _create(_create_in_tmp)
-    source = os.path.join(os.path.dirname(moocow.__file__), "runner", "referee.py")
+    source = os.path.join(os.path.dirname(moocow.__file__), "referee", "referee.py")
     _try("moocow-source", lambda: _append(source, "# rigged\n"))
     _try("moocow-source-mode", lambda: os.chmod(source, 0o777))
     if "file=" in state["deck"]:

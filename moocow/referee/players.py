@@ -20,8 +20,7 @@ from typing import Any
 
 from moocow.engine.errors import MoocowError
 from moocow.plugins.strategy_registry import load_strategy, parse_strategy_spec, strategy_classes
-from moocow.runner.files import identity
-from moocow.runner.sandbox import bindable
+from moocow.sandbox.mounts import bindable, identity
 
 
 class PlayerKind(StrEnum):
@@ -67,7 +66,7 @@ def parse_player(source: str, name: str | None = None) -> PlayerSpec:
             raise MoocowError(f"player file {text!r} is a folder: name the player's .py file")
         if not path.is_file():
             raise MoocowError(f"player file {text!r} not found")
-        adapter = (sys.executable, "-m", "moocow.runner.adapter", str(path.absolute()))
+        adapter = (sys.executable, "-m", "moocow.referee.adapter", str(path.absolute()))
         return PlayerSpec(label, text, PlayerKind.MODULE, adapter, (own_files(path),))
     if not any(c.isspace() for c in text) and parse_strategy_spec(text)[0] in strategy_classes():
         load_strategy(text)  # parameter errors now, not in the middle of a tournament

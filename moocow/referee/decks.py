@@ -20,7 +20,7 @@ from moocow.engine.errors import MoocowError
 from moocow.engine.game import Game
 from moocow.engine.solve import secret_index
 from moocow.plugins import load_game
-from moocow.runner.bacrunner import WordSource, draw_secrets, is_course_deck
+from moocow.referee.bacrunner import WordSource, draw_secrets, is_course_deck
 from moocow.wordlists.files import NOTES
 
 

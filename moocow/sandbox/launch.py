@@ -14,7 +14,7 @@ means no limit):
 - ``uid``: as root, become this unprivileged user id (and group id), with no other groups and
   its keyrings emptied (every player also gets a new session keyring, not the runner's);
 - ``parent``: Linux, have the kernel kill the player when this process dies;
-- ``seccomp``: a descriptor holding a seccomp filter (``runner/seccomp.py``), installed last, just
+- ``seccomp``: a descriptor holding a seccomp filter (``sandbox/seccomp.py``), installed last, just
   before the player starts, so that it binds the player and not the launcher's own calls
   (``keyctl``); where the kernel refuses it the player does not start (the runner tried it first);
 - ``stdin``, ``stdout``: descriptors to become the player's standard input and output;

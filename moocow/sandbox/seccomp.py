@@ -139,7 +139,7 @@ Jump = int | str
 """A relative jump, or a label (``"allow"``, ``"refuse"``, ``"unknown"``, a block's name) that
 ``assemble`` resolves."""
 Instruction = tuple[int, Jump, Jump, int]
-Step = Instruction | str
+ProgramStep = Instruction | str
 """An instruction, or a label marking where the next instruction is."""
 
 
@@ -153,9 +153,9 @@ def refuse_if(value: int, jump: int = JUMP_IF_EQUAL) -> Instruction:
     return (jump, "refuse", 0, value)
 
 
-def assemble(body: list[Step]) -> bytes:
+def assemble(body: list[ProgramStep]) -> bytes:
     """The body followed by the three verdicts, with labels turned into relative jumps."""
-    verdicts: list[Step] = ["allow", (RETURN, 0, 0, ALLOW), "refuse", (RETURN, 0, 0, REFUSE)]
+    verdicts: list[ProgramStep] = ["allow", (RETURN, 0, 0, ALLOW), "refuse", (RETURN, 0, 0, REFUSE)]
     steps = [*body, *verdicts, "unknown", (RETURN, 0, 0, UNKNOWN)]
     program: list[Instruction] = []
     labels: dict[str, int] = {}
@@ -179,7 +179,7 @@ def denied_calls_filter(new_processes: bool = True) -> bytes | None:
     arch = ARCHES.get(platform.machine())
     if arch is None:
         return None
-    body: list[Step] = [load(ARCH_OFFSET), (JUMP_IF_EQUAL, 0, "refuse", arch.audit_arch)]
+    body: list[ProgramStep] = [load(ARCH_OFFSET), (JUMP_IF_EQUAL, 0, "refuse", arch.audit_arch)]
     body.append(load(NR_OFFSET))
     if arch.refuse_x32:
         body.append(refuse_if(X32_SYSCALL_BIT, JUMP_IF_AT_LEAST))

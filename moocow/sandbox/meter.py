@@ -32,12 +32,12 @@ from __future__ import annotations
 import contextlib
 import time
 
-from moocow.runner.disk import DiskScan
-from moocow.runner.fouls import Failure, Foul
-from moocow.runner.held import HeldFiles
-from moocow.runner.pacing import Pace
-from moocow.runner.usage import ProcessGroup, Scan, Usage
-from moocow.runner.watch import FolderWatch, Report
+from moocow.sandbox.disk import DiskScan
+from moocow.sandbox.fouls import Failure, Foul
+from moocow.sandbox.held import HeldFiles
+from moocow.sandbox.pacing import LookSchedule
+from moocow.sandbox.usage import ProcessGroup, Scan, Usage
+from moocow.sandbox.watch import FolderWatch, Report
 
 SCAN_SECONDS = 0.1
 """The shortest time between two scans."""
@@ -62,7 +62,7 @@ class Meter:
         """Scans made so far."""
         self.seconds = 0.0
         """Time spent measuring so far (reads and scans)."""
-        self._pace = Pace(SCAN_SHARE, least=SCAN_SECONDS)
+        self._pace = LookSchedule(SCAN_SHARE, least=SCAN_SECONDS)
         self._scanned = Scan(0, 0)
         self._files_bytes: int | None = None
 

@@ -17,12 +17,12 @@ from dataclasses import dataclass, replace
 
 from moocow.engine.position import wins
 from moocow.engine.table import FeedbackTable
-from moocow.runner.bacrunner import count_bulls_and_cows
-from moocow.runner.decks import Deal
-from moocow.runner.fouls import Failure, Foul
-from moocow.runner.rules import Guess, RuleInForce
-from moocow.runner.seats import Seat
-from moocow.runner.stderr_tail import NOTHING_KEPT, RoundStderr
+from moocow.referee.bacrunner import count_bulls_and_cows
+from moocow.referee.decks import Deal
+from moocow.referee.rules import Guess, RuleInForce
+from moocow.referee.seats import Seat
+from moocow.sandbox.fouls import Failure, Foul
+from moocow.sandbox.stderr_tail import NOTHING_KEPT, RoundStderr
 
 
 @dataclass(frozen=True)

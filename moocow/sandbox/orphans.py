@@ -28,8 +28,8 @@ import os
 import signal
 from pathlib import Path
 
-from moocow.runner.launch import become_subreaper, is_subreaper
-from moocow.runner.usage import children_of, process_stat, runs_as
+from moocow.sandbox.launch import become_subreaper, is_subreaper
+from moocow.sandbox.usage import children_of, process_stat, runs_as
 
 START = 19
 """Where a process's start time is among its ``stat`` fields after the command: with its id, it

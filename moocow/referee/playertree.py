@@ -15,14 +15,13 @@ from moocow.engine.errors import MoocowError
 from moocow.engine.game import Game
 from moocow.engine.position import wins
 from moocow.engine.tree import Node
-from moocow.runner.bacrunner import MERCY
-from moocow.runner.decks import Deal
-from moocow.runner.limits import Limits
-from moocow.runner.players import PlayerSpec
-from moocow.runner.referee import play_round
-from moocow.runner.sandbox import SandboxPolicy, sandbox_policy
-from moocow.runner.seats import open_seat
-from moocow.runner.tournament import check_confinement
+from moocow.referee.bacrunner import MERCY
+from moocow.referee.decks import Deal
+from moocow.referee.players import PlayerSpec
+from moocow.referee.referee import play_round
+from moocow.referee.seats import check_confinement, open_seat
+from moocow.sandbox.limits import Limits
+from moocow.sandbox.sandbox import SandboxPolicy, sandbox_policy
 
 RoundDone = Callable[[int, int], None]
 """Called after each round with (rounds played, rounds in all)."""

@@ -15,7 +15,7 @@ from typing import TypeVar
 T = TypeVar("T")
 
 
-class Pace:
+class LookSchedule:
     """When each kind of look is due again."""
 
     def __init__(self, share: float, least: float = 0.0, cost: Callable[[], float] | None = None) -> None:

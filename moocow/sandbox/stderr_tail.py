@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from moocow.engine.wording import printable
-from moocow.runner.shown import cut
 
 ROUND_LINES = 20
 """Lines kept of a round: its last ones."""
@@ -77,10 +76,12 @@ def _lines(count: int) -> str:
 def shown_line(head: bytes, size: int) -> str:
     """A kept line as shown: decoded, escaped, cut to ``LINE_SHOWN`` characters; ``size`` is the
     line's whole length in bytes, of which ``head`` was kept."""
-    text = head.decode("utf-8", "replace").rstrip()
-    if size <= len(head):
-        return cut(text, LINE_SHOWN)
-    return f"{printable(text)[:LINE_SHOWN]}... (a line of {size:,} bytes)"
+    text = printable(head.decode("utf-8", "replace").rstrip())
+    if size > len(head):
+        return f"{text[:LINE_SHOWN]}... (a line of {size:,} bytes)"
+    if len(text) <= LINE_SHOWN:
+        return text
+    return f"{text[:LINE_SHOWN]}... ({len(text) - LINE_SHOWN:,} more characters)"
 
 
 class LineTail:

@@ -1,4 +1,4 @@
-"""``python -m moocow.runner.adapter PLAYER.py``: a Python module player in its own process.
+"""``python -m moocow.referee.adapter PLAYER.py``: a Python module player in its own process.
 
 Runs in the player's process, never in the runner's: the module can read, patch or break
 anything here and still never see a secret, which only the runner holds. Two interfaces:
@@ -29,9 +29,9 @@ from abc import ABC, abstractmethod
 from pathlib import Path
 from typing import Any, TextIO
 
-from moocow.runner import protocol
+from moocow.referee import protocol
 
-Feedback = tuple[int, ...] | str
+FeedbackAsGiven = tuple[int, ...] | str
 """Feedback as the module gets it: counts, or the text of feedback that is not counts."""
 PLUGIN_FILES_VARIABLE = "MOOCOW_PLUGIN_FILES"
 """The runner's ``--plugin`` files, separated by ``os.pathsep``: loaded here so their games are known."""
@@ -57,13 +57,13 @@ class ModulePlayer(ABC):
         self.spec, self.length, self.history = spec, length, []
         return self._asked()
 
-    def next_guess(self, feedback: Feedback) -> str:
+    def next_guess(self, feedback: FeedbackAsGiven) -> str:
         """The guess after ``feedback`` (counts, or the text of marks) answered the last one."""
         self.history.append(self.entry(self.last, feedback))
         return self._asked()
 
     @abstractmethod
-    def entry(self, guess: str, feedback: Feedback) -> Any:
+    def entry(self, guess: str, feedback: FeedbackAsGiven) -> Any:
         """One element of the history the module is given."""
 
     @abstractmethod
@@ -91,7 +91,7 @@ class CoursePlayer(ModulePlayer):
         self.module.initialize_wordlist(word_list(deck))
         return super().setup(deck)
 
-    def entry(self, guess: str, feedback: Feedback) -> tuple[Any, ...]:
+    def entry(self, guess: str, feedback: FeedbackAsGiven) -> tuple[Any, ...]:
         """``(guess, bulls, cows)``; ``(guess, "GYBBB")`` where the feedback is text."""
         return (guess, feedback) if isinstance(feedback, str) else (guess, *feedback)
 
@@ -109,7 +109,7 @@ class MoocowPlayer(ModulePlayer):
             start(deck)
         return super().setup(deck)
 
-    def entry(self, guess: str, feedback: Feedback) -> tuple[str, Feedback]:
+    def entry(self, guess: str, feedback: FeedbackAsGiven) -> tuple[str, FeedbackAsGiven]:
         """``(guess, counts)``, or ``(guess, "GYBBB")`` where the feedback is text."""
         return (guess, feedback)
 
@@ -122,7 +122,7 @@ def word_list(deck: str) -> list[str]:
 
     Imported here, not above: a player of moocow's interface needs neither, and would pay for both
     at its start."""
-    from moocow.runner import bacrunner
+    from moocow.referee import bacrunner
 
     if bacrunner.is_course_deck(deck):
         return bacrunner.WordSource.from_spec(deck).words()
@@ -197,7 +197,7 @@ def load_runner_plugins() -> None:
 def main() -> None:
     """The adapter's entry point."""
     if len(sys.argv) != 2:
-        sys.exit("usage: python -m moocow.runner.adapter PLAYER.py")
+        sys.exit("usage: python -m moocow.referee.adapter PLAYER.py")
     load_runner_plugins()
     incoming, outgoing = take_protocol_channel()
     try:

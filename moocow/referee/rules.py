@@ -29,7 +29,7 @@ from moocow.engine.errors import MoocowError, quoted
 from moocow.engine.game import Game
 from moocow.engine.position import Position
 from moocow.engine.table import FeedbackTable
-from moocow.runner.fouls import Failure, Foul
+from moocow.sandbox.fouls import Failure, Foul
 
 
 @dataclass(frozen=True)

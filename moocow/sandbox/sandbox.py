@@ -14,7 +14,7 @@ The strongest of three levels that the machine allows is used:
 - ``user`` (root where namespaces cannot be made, as under Docker's default seccomp profile, which
   Gradescope's containers use): the player runs under an unprivileged user id of its own, which
   cannot read the runner's private files or signal its processes, and starts in a private home
-  (``secrecy.py`` refuses the runner's secret files others can read).
+  (``runner/secrecy.py`` refuses the runner's secret files others can read).
   The seccomp filter of ``seccomp.py`` holds at both levels: bubblewrap installs it, or the launcher.
 - ``none``: the player runs as the runner's own user. Only on request (``--no-sandbox``).
 
@@ -23,32 +23,26 @@ Every level keeps the limits of ``launch.py``; the policy is plain data, so it c
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import math
 import os
 import platform
-import re
-import shlex
 import shutil
-import stat
 import subprocess
 import sys
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
 from moocow.engine.errors import MoocowError
-from moocow.runner import new_processes
-from moocow.runner.disk import NOT_ENFORCED
-from moocow.runner.disk import enforcement as disk_enforcement
-from moocow.runner.files import identity
-from moocow.runner.limits import MB, Limits, shown_limit
-from moocow.runner.seccomp import denied_calls_filter, filter_descriptor
-from moocow.runner.uids import PlayerUid
-from moocow.wordlists.files import word_file_text
+from moocow.sandbox import new_processes
+from moocow.sandbox.disk import enforcement as disk_enforcement
+from moocow.sandbox.limits import MB, Limits
+from moocow.sandbox.mounts import bindable, masks
+from moocow.sandbox.seccomp import denied_calls_filter, filter_descriptor
+from moocow.sandbox.uids import PlayerUid
 
 PACKAGE = Path(__file__).resolve().parents[1]
 """moocow's own package folder: the adapter and the engine a Python player may use."""
@@ -61,12 +55,6 @@ leased for its life (``uids.py``), so that players playing at once anywhere on t
 worker's threads, other runners) share no process budget, files or signals."""
 SHM_BYTES = 1 << 20
 """Room in ``/dev/shm``: enough for a semaphore, not a second disk."""
-VIRTUAL_DIRS = ("/proc", "/sys", "/dev")
-"""The kernel's views, which the sandbox makes afresh (or leaves out): nothing in or above them is
-bound from the host, whatever a player's command names (``/proc`` named showed the host's)."""
-MADE_DIRS = ("/tmp", "/etc")
-"""Folders the sandbox makes its own (a private tmpfs; a few system files): one named, or a folder
-above it, is not bound over them; what is inside them may be (a student's folder in ``/tmp``)."""
 PTY_COUNT = "/proc/sys/kernel/pty/nr"
 """The machine's count of open terminals, exact and quiet: a player opening terminals (``/dev/ptmx``)
 signalled another running at once through it. Masked; noisier counters are like timing."""
@@ -79,7 +67,7 @@ SYSTEM_FILES = (
 FILTERED = (
     "locks, file watches, keys, io_uring, Linux AIO, reads without waiting, System V IPC and sockets refused"
 )
-"""The record's ``seccomp`` where players run under ``runner/seccomp.py``'s filter."""
+"""The record's ``seccomp`` where players run under ``sandbox/seccomp.py``'s filter."""
 NAMESPACE_OPTIONS = (
     "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
     "--die-with-parent", "--new-session", "--cap-drop", "ALL",
@@ -272,30 +260,6 @@ def check_worker_level(policy: SandboxPolicy, worker: str) -> None:
         )
 
 
-def referee_record(sandbox: SandboxPolicy | None, limits: Limits) -> dict[str, Any]:
-    """The sandbox (``None``: every player is an engine strategy, none is needed) and limits in force."""
-    confined = {"confinement": "not needed: engine players only"} if sandbox is None else sandbox.describe()
-    if sandbox is not None and confined["confinement"] != Confinement.NONE:
-        confined["new_processes"] = new_processes.described(limits, new_processes.cgroup_counts_cpu())
-    return {"sandbox": confined, "limits": limits.to_dict()}
-
-
-def referee_line(record: dict[str, Any]) -> str:
-    """The record in one line, for a person: ``players sandboxed: namespaces (...); limits: ...``."""
-    sandbox = record["sandbox"]
-    seccomp = sandbox.get("seccomp", FILTERED)
-    unfiltered = [] if seccomp == FILTERED else [f"no seccomp filter: {seccomp.removeprefix('absent: ')}"]
-    said = [sandbox["player_user"]] if "player_user" in sandbox else []
-    if sandbox.get("new_processes", "").startswith("refused"):
-        said.append(f"new processes {sandbox['new_processes']}")
-    who = f" ({'; '.join(said + unfiltered)})" if said + unfiltered else ""
-    unheld = {"disk_mb": f" ({NOT_ENFORCED})"} if sandbox.get("disk_mb") == NOT_ENFORCED else {}
-    limits = ", ".join(
-        f"{name}={shown_limit(value)}{unheld.get(name, '')}" for name, value in record["limits"].items()
-    )
-    return f"players sandboxed: {sandbox['confinement']}{who}; limits: {limits}"
-
-
 def sandbox_policy(value: object) -> SandboxPolicy:
     """The policy a setting names: a policy, ``True``/``None`` (confine), ``False`` (``--no-sandbox``)."""
     if isinstance(value, SandboxPolicy):
@@ -309,6 +273,11 @@ def player_uid() -> PlayerUid | None:
     """A user id of its own for the next player process when the runner is root, leased until the
     process and what it left are gone (``PlayerUid.release``), else ``None``."""
     return PlayerUid.lease(PLAYER_UID_BASE) if running_as_root() else None
+
+
+def file_text(path: str) -> str:
+    """A file's text, UTF-8: what a copy shows where no other reader is given."""
+    return Path(path).read_text(encoding="utf-8")
 
 
 @dataclass(frozen=True)
@@ -325,8 +294,10 @@ class Launch:
     """Files and folders shown to it read-only: its own, the folders of the runner's plugins."""
     copies: tuple[str, ...] = ()
     """Files shown to it as a read-only copy made at its start (a deck's word file), never the file."""
-    plugins: tuple[str, ...] = ()
-    """The runner's ``--plugin`` files, which it loads too."""
+    read_copy: Callable[[str], str] = file_text
+    """How a copy's text is read: the referee gives its reader of word files, which refuses a binary one."""
+    environment: tuple[tuple[str, str], ...] = ()
+    """What the referee adds to its environment: its ``--plugin`` files, named for the adapter."""
     cpu_budget: float = 0.0
     """CPU seconds each of its processes may ever use (the kernel's hard limit): the whole session's."""
 
@@ -352,14 +323,14 @@ def confined_command(
         outer.append("keeper=1")
     makes_processes = new_processes.allowed(limits, counted=cgroup is not None)
     if level is Confinement.USER and filter_absence(level) is None:
-        # locks, watches, keys: channels between players; sockets; processes uncounted (runner/seccomp.py)
+        # locks, watches, keys: channels between players; sockets; processes uncounted (sandbox/seccomp.py)
         seccomp = filter_descriptor(makes_processes)
         if seccomp is not None:  # the launcher installs it just before the player starts
             pipes.append(seccomp)
             outer.append(f"seccomp={seccomp}")
     if level is not Confinement.NAMESPACES:
         return launcher_command([*settings, *outer], launch.command)
-    copies = {path: snapshot(path) for path in launch.copies}
+    copies = {path: snapshot(path, launch.read_copy) for path in launch.copies}
     pipes += copies.values()
     seccomp = filter_descriptor(makes_processes)
     if seccomp is not None:
@@ -371,10 +342,11 @@ def confined_command(
     return launcher_command(outer, wrapped)
 
 
-def snapshot(path: str) -> int:
-    """A descriptor holding the file's bytes as they are now, for bubblewrap's ``--ro-bind-data``:
-    a word file, read by the one reader of word files (a binary one is refused, not shown)."""
-    data = word_file_text(path).encode("utf-8")
+def snapshot(path: str, read: Callable[[str], str] = file_text) -> int:
+    """A descriptor holding the file's text as ``read`` reads it now, for bubblewrap's
+    ``--ro-bind-data``: a deck's word file, read by the one reader of word files (a binary one is
+    refused, not shown)."""
+    data = read(path).encode("utf-8")
     copy = os.memfd_create("moocow-copy")  # bubblewrap, and so this, is Linux only
     written = 0
     while written < len(data):
@@ -413,18 +385,6 @@ def bubblewrap_command(
     options += masks(hidden, binds)
     options += ["--ro-bind-try", os.devnull, PTY_COUNT]
     return [*options, "--chdir", cwd, "--", *inner]
-
-
-def bindable(path: str | os.PathLike[str]) -> bool:
-    """Whether a path a player's command names may be shown to it: not ``/``, nor a kernel view or
-    a folder the sandbox makes, nor anything above them, nor anything in a kernel view."""
-    real = Path(os.path.realpath(path))
-    for place in (Path(folder) for folder in (*VIRTUAL_DIRS, *MADE_DIRS)):
-        if real == place or real in place.parents:
-            return False
-        if place in real.parents and str(place) in VIRTUAL_DIRS:
-            return False
-    return True
 
 
 def folders(paths: Iterable[str], binds: Iterable[str]) -> list[str]:
@@ -466,104 +426,3 @@ def python_paths() -> tuple[str, ...]:
     prefixes = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
     prefixes.add(str(Path(sys.executable).resolve().parent.parent))
     return tuple(sorted(str(Path(prefix).absolute()) for prefix in prefixes))
-
-
-def masks(hidden: Iterable[str], binds: Iterable[str]) -> list[str]:
-    """Cover each of the runner's files that a bind would show: ``/dev/null`` on a file, tmpfs on a
-    folder. Folders are compared by what they are, not by name, so a bind of ``link`` or ``../here``
-    or of a second name a bind mount gives the runner's folder has the files masked under the name
-    it shows them by."""
-    shown = [(Path(path), identity(path)) for path in binds]
-    points = mount_points()
-    options: list[str] = []
-    for real in dict.fromkeys(Path(os.path.realpath(text)) for text in hidden):  # a path's spellings once
-        if not real.exists():
-            continue
-        kind = ["--tmpfs"] if real.is_dir() else ["--ro-bind", os.devnull]
-        within = {identity(folder): folder for folder in (real, *real.parents)}
-        for bound, what in shown:
-            if what is not None and what in within:
-                options += [*kind, str(bound / real.relative_to(within[what]))]
-        for other in other_names(real, [bound for bound, _ in shown], points):
-            options += [*kind, str(other)]
-    return options
-
-
-def check_one_name(*paths: str | os.PathLike[str] | None) -> None:
-    """Refuse a runner's file read or written in place (seed, key, tournament and results files)
-    that has another name, a hard link: a player's folder could hold that name, and finding it
-    would mean walking every folder shown. An output replaced whole (Gradescope's) leaves a link
-    with the old content, so it is not asked."""
-    for path in paths:
-        with contextlib.suppress(OSError):
-            found = None if path is None else os.stat(path)
-            if found is not None and stat.S_ISREG(found.st_mode) and found.st_nlink > 1:
-                raise MoocowError(
-                    f"{str(path)!r} has another name (a hard link): a player's folder could show it "
-                    "by that name; remove the other name, or copy the file"
-                )
-
-
-def other_names(real: Path, binds: Sequence[Path], points: Sequence[Path]) -> Iterator[Path]:
-    """Where else in the binds a bind mount put the file ``real`` (an operator's ``mount --bind``
-    of the seed file into a student's folder), among the mount ``points``; hard links are refused
-    up front (``check_one_name``)."""
-    what = identity(real)
-    for point in points:
-        if point != real and any(point.is_relative_to(bound) for bound in binds) and identity(point) == what:
-            yield point
-
-
-def mount_points() -> list[Path]:
-    """This machine's mount points, from ``/proc/self/mountinfo`` (none where it cannot be read)."""
-    try:
-        with open("/proc/self/mountinfo", "rb") as table:
-            lines = table.read().splitlines()
-    except OSError:
-        return []
-    return [Path(os.fsdecode(_OCTAL.sub(lambda m: bytes([int(m[1], 8)]), line.split()[4]))) for line in lines]
-
-
-_OCTAL = re.compile(rb"\\([0-7]{3})")
-"""How ``/proc/self/mountinfo`` writes a space, tab, newline or backslash in a path: ``\\040``."""
-
-
-def readable_by_others(path: Path, along: bool) -> bool:
-    """Whether an unprivileged user id can read ``path`` (list it, for a folder), by the mode bits; with
-    ``along``, reaching it too (no bind makes a way in: every folder on the way must be open)."""
-    try:
-        mode = path.stat().st_mode
-        open_folders = closed_folder(path) is None if along else True
-    except OSError:
-        return False
-    return bool(mode & 0o004) and (not path.is_dir() or bool(mode & 0o001)) and open_folders
-
-
-def closed_folder(path: Path) -> Path | None:
-    """The first folder on the way to ``path``, as it is spelled, that other users cannot pass
-    through (no ``o+x``), or ``None``. Each is looked at through its links: a venv's
-    ``bin/python`` is run by its own name, so a closed folder around the venv stops the player even
-    where the interpreter it links to is open."""
-    for folder in reversed(path.parents):
-        if not folder.stat().st_mode & 0o001:
-            return folder
-    return None
-
-
-def check_readable(paths: Iterable[str], what: str, along: bool = False) -> None:
-    """As root, a player runs under another uid: say in one line which of its files that uid cannot
-    read, and, with ``along``, which folder on the way it cannot pass."""
-    for text in paths:
-        # A missing one is reported where it is read.
-        if Path(text).exists() and not readable_by_others(Path(text), along):
-            closed = closed_folder(Path(text)) if along else None
-            if closed is not None:
-                raise MoocowError(
-                    f"{what}: {text!r} is not reachable by other users: the folder {str(closed)!r} is "
-                    "closed to them, and the sandbox runs players under an unprivileged user id "
-                    f"(chmod o+x {shlex.quote(str(closed))}, or install where every user can reach)"
-                )
-            raise MoocowError(
-                f"{what}: {text!r} is not readable by other users, and the sandbox runs players under "
-                "an unprivileged user id (chmod o+rX it)"
-            )

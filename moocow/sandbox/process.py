@@ -14,29 +14,26 @@ it started, and removes what it leaves.
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import os
 import select
-import shutil
 import signal
-import stat
 import subprocess
 import tempfile
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from moocow.runner.adapter import PLUGIN_FILES_VARIABLE
-from moocow.runner.disk import DiskScan, shared_folders
-from moocow.runner.fouls import Failure, Foul
-from moocow.runner.limits import MB, Allowance
-from moocow.runner.meter import Meter
-from moocow.runner.orphans import Orphans
-from moocow.runner.sandbox import Confinement, Launch, confined_command, player_uid
-from moocow.runner.stderr_tail import ErrorOutput, RoundStderr
-from moocow.runner.stopping import SessionStopped, Stopped, never
-from moocow.runner.uids import PlayerUid
-from moocow.runner.usage import CgroupGroup, ProcessGroup, ScannedGroup, Usage
+from moocow.sandbox.cleanup import remove_left_behind, remove_tree
+from moocow.sandbox.disk import DiskScan, shared_folders
+from moocow.sandbox.fouls import Failure, Foul
+from moocow.sandbox.limits import MB, Allowance
+from moocow.sandbox.meter import Meter
+from moocow.sandbox.orphans import Orphans
+from moocow.sandbox.sandbox import Confinement, Launch, confined_command, player_uid
+from moocow.sandbox.stderr_tail import ErrorOutput, RoundStderr
+from moocow.sandbox.stopping import SessionStopped, Stopped, never
+from moocow.sandbox.uids import PlayerUid
+from moocow.sandbox.usage import CgroupGroup, ProcessGroup, ScannedGroup, Usage
 
 PACKAGE_ROOT = Path(__file__).resolve().parents[2]
 SANDBOX_HOME = "/tmp"
@@ -51,15 +48,15 @@ HIDING = "ignored SIGCHLD, which has the kernel drop its children's CPU time fro
 MEMORY_WORDS = ("MemoryError", "bad_alloc", "out of memory", "Cannot allocate memory", "OutOfMemoryError")
 
 
-def player_environment(home: str, plugins: Sequence[str] = ()) -> dict[str, str]:
+def player_environment(home: str, given: Sequence[tuple[str, str]] = ()) -> dict[str, str]:
     """What a player sees of the environment: a path, a private home, fixed hashing, one thread.
 
     Nothing of the runner's own environment leaks (seeds or paths an instructor keeps there);
     ``PYTHONHASHSEED=0`` makes Python players that iterate over sets repeat themselves exactly;
-    the runner's ``--plugin`` files are named for the adapter, which loads them.
+    ``given`` is what the referee names for the player (its ``--plugin`` files, for the adapter).
     """
     return {
-        PLUGIN_FILES_VARIABLE: os.pathsep.join(plugins),
+        **dict(given),
         "PATH": os.environ.get("PATH", os.defpath),
         "HOME": home,
         "TMPDIR": home,
@@ -72,7 +69,7 @@ def player_environment(home: str, plugins: Sequence[str] = ()) -> dict[str, str]
         "OMP_NUM_THREADS": "1",
         "OPENBLAS_NUM_THREADS": "1",
         "MKL_NUM_THREADS": "1",
-        # The JVM flocks a file of its performance data; refused (runner/seccomp.py), it warns on stdout.
+        # The JVM flocks a file of its performance data; refused (sandbox/seccomp.py), it warns on stdout.
         "JAVA_TOOL_OPTIONS": "-XX:-UsePerfData",
     }
 
@@ -154,7 +151,7 @@ class PlayerProcess:
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
                 stderr=self._stderr.writing,
-                env=player_environment(str(self._home or SANDBOX_HOME), launch.plugins),
+                env=player_environment(str(self._home or SANDBOX_HOME), launch.environment),
                 # at the user level, its home, not the runner's folder (its command's paths are absolute)
                 cwd=self._home if self.confinement is Confinement.USER else None,
                 start_new_session=True,
@@ -436,72 +433,6 @@ def alarm_deferred() -> Iterator[None]:
         yield
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, held)
-
-
-def remove_left_behind(uid: int) -> None:
-    """Remove what user ``uid`` made in the folders anyone may write to, and its System V shared
-    memory, message queues and semaphores (no IPC namespace separates them outside bubblewrap)."""
-    for folder in shared_folders():
-        with contextlib.suppress(OSError):
-            for entry in os.scandir(folder):
-                with contextlib.suppress(OSError):
-                    if entry.stat(follow_symlinks=False).st_uid == uid:
-                        remove_tree(Path(entry.path))
-    libc, remove = ctypes.CDLL(None, use_errno=True), 0  # IPC_RMID
-    refused = [
-        *(("-m", number) for number in _ipc_objects_of("shm", uid) if libc.shmctl(number, remove, None)),
-        *(("-q", number) for number in _ipc_objects_of("msg", uid) if libc.msgctl(number, remove, None)),
-        *(("-s", number) for number in _ipc_objects_of("sem", uid) if libc.semctl(number, 0, remove)),
-    ]
-    if refused:
-        _remove_ipc_as(uid, refused)
-
-
-def _remove_ipc_as(uid: int, objects: list[tuple[str, int]]) -> None:
-    """Remove System V objects as their owner: root without ``CAP_SYS_ADMIN`` (Gradescope's
-    containers, the ``user`` level) may not remove another user's, so they stayed for the next
-    player. ``ipcrm`` runs under ``uid`` (a forked Python child could deadlock on a lock held by
-    another of the runner's threads)."""
-    command = ["ipcrm", *(part for flag, number in objects for part in (flag, str(number)))]
-    with contextlib.suppress(OSError, subprocess.SubprocessError):
-        subprocess.run(
-            command, user=uid, group=uid, extra_groups=[], capture_output=True, timeout=10, check=False
-        )
-
-
-def _ipc_objects_of(kind: str, uid: int) -> list[int]:
-    """The ids of the System V objects of ``kind`` (shm, msg, sem) user ``uid`` owns."""
-    try:
-        header, *rows = Path(f"/proc/sysvipc/{kind}").read_text().splitlines()
-    except (OSError, ValueError):
-        return []
-    columns = header.split()
-    owner = columns.index("uid")
-    return [int(row.split()[1]) for row in rows if int(row.split()[owner]) == uid]
-
-
-def remove_tree(folder: Path) -> None:
-    """Remove a folder whatever a player made of it: anything but a folder (a symlink, a FIFO) is
-    unlinked, never followed nor opened; a folder goes with ``rm -rf``, which takes any depth
-    (Python's ``rmtree`` recurses, and a player's 3,000 nested folders raised RecursionError)."""
-    try:
-        mode = os.lstat(folder).st_mode
-    except OSError:
-        return
-    if not stat.S_ISDIR(mode):
-        with contextlib.suppress(OSError):
-            folder.unlink()
-        return
-    with contextlib.suppress(OSError):
-        folder.rmdir()  # an empty folder (most homes) goes without starting rm
-        return
-    remover = shutil.which("rm")
-    if remover is not None:
-        with contextlib.suppress(OSError, subprocess.SubprocessError):
-            subprocess.run([remover, "-rf", "--", str(folder)], capture_output=True, check=False, timeout=600)
-            return
-    with contextlib.suppress(RecursionError):
-        shutil.rmtree(folder, ignore_errors=True)
 
 
 def describe_signal(number: int, kind: Failure) -> tuple[str, Failure]:

@@ -17,8 +17,8 @@ import shutil
 from collections.abc import Sequence
 from pathlib import Path
 
-from moocow.runner.fouls import Failure, Foul
-from moocow.runner.sandbox import Confinement
+from moocow.sandbox.fouls import Failure, Foul
+from moocow.sandbox.sandbox import Confinement
 
 NOT_FOUND, NOT_ALLOWED = 127, 126
 """The exit statuses of a program not found, and of one found but refused (a shell's, the launcher's)."""

@@ -23,7 +23,7 @@ import tempfile
 from pathlib import Path
 
 from moocow.engine.errors import MoocowError
-from moocow.runner.usage import runs_as
+from moocow.sandbox.usage import runs_as
 
 LEASE_FOLDER = "moocow-player-uids"
 """The folder of lock files, one per id, in the first of ``PLACES`` that is root's alone."""

@@ -18,7 +18,7 @@ its cost is the player's to keep small but never more than that limit's. The fol
 write to themselves, which may hold thousands of others' files, are walked only when events were
 lost (``IN_Q_OVERFLOW``) or the watch is new: then the player is stopped until the walk is done.
 
-Its looks keep to the meter's share (``pacing.Pace``): after a look that took ``t`` of its CPU
+Its looks keep to the meter's share (``pacing.LookSchedule``): after a look that took ``t`` of its CPU
 time the next of its kind waits ``9 t``, so that each kind takes at most a tenth of a core whatever
 the player holds. CPU time, not the clock: on a loaded machine a look of microseconds may wait
 milliseconds for a core. A pause longer than ``STOP_AFTER`` is not the player's to write in: the
@@ -43,9 +43,9 @@ import time
 from collections.abc import Callable
 from typing import NamedTuple
 
-from moocow.runner.disk import DiskScan, Held
-from moocow.runner.launch import die_with_parent, libc
-from moocow.runner.pacing import Pace
+from moocow.sandbox.disk import DiskScan, Held
+from moocow.sandbox.launch import die_with_parent, libc
+from moocow.sandbox.pacing import LookSchedule
 
 IN_MODIFY = 0x002
 IN_MOVED_FROM = 0x040
@@ -111,7 +111,7 @@ class FolderWatch:
         """Stop every process of the player (``SIGSTOP``), and let them run again (``SIGCONT``)."""
         self.ended = False
         """Whether the watching process has gone (its report pipe reached its end)."""
-        self._pace = Pace(share, cost=time.process_time)
+        self._pace = LookSchedule(share, cost=time.process_time)
         """Each kind of look keeps to ``share`` of a core (the meter's ``SCAN_SHARE``)."""
         self._held = stopped
         """Whether the player is stopped by the watch (or was, by the meter, for its first look)."""

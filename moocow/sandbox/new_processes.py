@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import functools
 
-from moocow.runner.limits import Limits
-from moocow.runner.usage import CgroupGroup
+from moocow.sandbox.limits import Limits
+from moocow.sandbox.usage import CgroupGroup
 
 COUNTED = "allowed: a cgroup counts their CPU time"
 ALLOWED_UNCOUNTED = (

@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import functools
 import os
+import shutil
 import time
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from pathlib import Path
 
 from moocow.engine.errors import MoocowError
@@ -24,19 +26,29 @@ from moocow.engine.position import Position
 from moocow.engine.strategies import Strategy, check_opening
 from moocow.plugins import local_plugin_files
 from moocow.plugins.strategy_registry import is_builtin, load_strategy
-from moocow.runner import protocol
-from moocow.runner.bacrunner import is_course_deck
-from moocow.runner.decks import load_deck
-from moocow.runner.fouls import Disqualified, Failure, Foul
-from moocow.runner.limits import Allowance, Limits, tighter
-from moocow.runner.players import PlayerKind, PlayerSpec, own_files
-from moocow.runner.process import PlayerProcess
-from moocow.runner.rules import Guess, read_course_guess, read_guess
-from moocow.runner.sandbox import Launch, SandboxPolicy
-from moocow.runner.specfiles import renamed_files, spec_files
-from moocow.runner.stderr_tail import NOTHING_KEPT, RoundStderr
-from moocow.runner.stopping import Stopped, never
-from moocow.runner.unreached import unreached
+from moocow.referee import protocol
+from moocow.referee.adapter import PLUGIN_FILES_VARIABLE
+from moocow.referee.bacrunner import is_course_deck
+from moocow.referee.decks import load_deck
+from moocow.referee.players import PlayerKind, PlayerSpec, own_files
+from moocow.referee.rules import Guess, read_course_guess, read_guess
+from moocow.referee.specfiles import renamed_files, spec_files
+from moocow.sandbox.fouls import Disqualified, Failure, Foul
+from moocow.sandbox.limits import Allowance, Limits, tighter
+from moocow.sandbox.mounts import check_readable
+from moocow.sandbox.process import PlayerProcess
+from moocow.sandbox.sandbox import (
+    PACKAGE,
+    PACKAGE_AS_IMPORTED,
+    Confinement,
+    Launch,
+    SandboxPolicy,
+    running_as_root,
+)
+from moocow.sandbox.stderr_tail import NOTHING_KEPT, RoundStderr
+from moocow.sandbox.stopping import Stopped, never
+from moocow.sandbox.unreached import unreached
+from moocow.wordlists.files import word_file_text
 
 
 class Seat(ABC):
@@ -128,7 +140,8 @@ class ProgramSeat(Seat):
             sandbox=sandbox,
             files=(*player.files, *(own_files(Path(path)) for path in plugins)),
             copies=deck_files(deck),
-            plugins=plugins,
+            read_copy=word_file_text,
+            environment=((PLUGIN_FILES_VARIABLE, os.pathsep.join(plugins)),),
             cpu_budget=limits.setup_seconds + limits.round_cpu * rounds,
         )
         self._course = is_course_deck(deck)
@@ -320,6 +333,27 @@ def feedback_message(game: Game, value: int, version: int = protocol.VERSION) ->
 def deck_files(deck: str) -> tuple[str, ...]:
     """The data a deck names (its word files), which a player is shown read-only to read the same words."""
     return tuple(str(Path(named).absolute()) for named in spec_files(deck))
+
+
+def check_confinement(players: Sequence[PlayerSpec], games: Sequence[str], sandbox: SandboxPolicy) -> None:
+    """Before round one: players outside the engine can be confined here, and their user id can read them."""
+    outside = [player for player in players if player.kind is not PlayerKind.STRATEGY]
+    level = sandbox.confinement() if outside else Confinement.NONE
+    if level is Confinement.NONE or not running_as_root():
+        return
+    along = level is Confinement.USER  # no bind makes a way in: the whole path must be open
+    for player in outside:
+        program = shutil.which(player.command[0])
+        # run by the name it is given (a venv's bin/python), read where its links lead: both must open
+        spellings = (
+            [program, os.path.realpath(program), str(PACKAGE_AS_IMPORTED), str(PACKAGE)]
+            if along and program
+            else []
+        )
+        programs = list(dict.fromkeys(spellings))
+        check_readable([*player.files, *programs], f"player {player.name!r}", along)
+    for game in games if along else ():  # in namespaces a player reads a copy the runner made
+        check_readable(deck_files(game), f"game {game!r}", along)
 
 
 def as_told(spec: str) -> str:
