@@ -169,9 +169,7 @@ def assistant(
     game: str | Game, strategy: str | Strategy = "minmax", budget: float | None = SUGGESTION_BUDGET
 ) -> Assistant:
     """An assistant for playing at the table; each suggestion within ``budget`` (``SUGGESTION_BUDGET``)."""
-    chosen = load_strategy(strategy)
-    chosen.budget = budget
-    return Assistant(load_game(game), chosen)
+    return Assistant.named(game, strategy, budget)
 
 
 @dataclass(frozen=True)

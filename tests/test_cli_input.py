@@ -511,8 +511,10 @@ def test_a_broken_plugin_file_is_one_line_before_the_command_runs(tmp_path: Path
     """A `--plugin` file that does not load is the error, in one line: the command never runs
     (it once warned, then went on to refuse the plugin's game as unknown)."""
     garbage = tmp_path / "garbage.py"
-    garbage.write_bytes(b"def (:\n\x00")
+    garbage.write_bytes(b"def (:\n")
     one_line_error(run("--plugin", str(garbage), "evaluate", "chess"), "failed to load: SyntaxError")
+    garbage.write_bytes(b"\x00\x01binary")  # Python 3.11.2 says ValueError, later ones SyntaxError
+    one_line_error(run("--plugin", str(garbage), "evaluate", "chess"), "failed to load: ")
 
 
 @pytest.fixture

@@ -19,6 +19,8 @@ from moocow.engine.position import Position
 from moocow.engine.strategies import Strategy
 from moocow.play.openings import built_in, known_opening, opening_key, remember_opening
 from moocow.play.table import OutsideGuess, earlier_number, read_entry, repeated
+from moocow.plugins import load_game
+from moocow.plugins.strategy_registry import load_strategy
 
 __all__ = ["LIST_LIMIT", "Assistant", "OutsideGuess", "Suggestion", "marked"]
 
@@ -49,6 +51,14 @@ class Suggestion:
 
 class Assistant:
     """A stack of positions: recording pushes one, ``undo`` pops one, a refused entry changes nothing."""
+
+    @classmethod
+    def named(cls, game: str | Game, strategy: str | Strategy, budget: float | None) -> Assistant:
+        """An assistant for ``game`` and ``strategy`` (specs or made), each suggestion within
+        ``budget`` modelled seconds (``None``: exact)."""
+        chosen = load_strategy(strategy)
+        chosen.budget = budget
+        return cls(load_game(game), chosen)
 
     def __init__(self, game: Game, strategy: Strategy) -> None:
         self.game = game

@@ -51,9 +51,7 @@ class Step:
 def review(game: Game, played: list[tuple[int, int]], secret: int | None = None) -> list[Step]:
     """Each guess (an index and its feedback) beside the engine's choice, what each left against
     ``secret`` (an index of the secrets, when known), and the guesses expected from there."""
-    from moocow import api
-
-    assistant = api.assistant(game, REVIEWER, BUDGET)
+    assistant = Assistant.named(game, REVIEWER, BUDGET)
     steps = []
     for guess, value in played:
         try:
