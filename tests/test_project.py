@@ -80,6 +80,15 @@ def test_an_upward_import_breaks_the_layers(tmp_path: Path) -> None:
     assert "moocow.engine.position -> moocow.plugins.wordle" in result.stdout
 
 
+def test_siblings_of_one_layer_importing_each_other_break_the_layers(tmp_path: Path) -> None:
+    """Rooms written side by side in a layer (``|``) import nothing of each other: a Dask
+    connection that reached into play at the table would be refused. (``:`` once let any sibling
+    import any other unchecked.)"""
+    result = _copy_with_import(tmp_path, "moocow/cluster/connection.py", "import moocow.play.table")
+    assert result.returncode == 1
+    assert "moocow.cluster.connection -> moocow.play.table" in result.stdout
+
+
 def test_the_sandbox_knowing_a_game_breaks_its_contract(tmp_path: Path) -> None:
     """The jail may import the engine's errors, never its games: the layers allow it (the engine is
     below), the sandbox's own contract does not."""
