@@ -77,7 +77,7 @@ def try_command(
     with one_line_errors():
         tried = try_zip(archive, submission, out_dir, metadata, force)
     if tried.results is not None and tried.status != 0:  # first: why, as run_autograder said it
-        err.line(grader_error(tried.stdout, f"error: run_autograder failed (status {tried.status})"))
+        err.line(grader_error(tried.output, f"error: run_autograder failed (status {tried.status})"))
     out.line("setup.sh is not run: run_autograder uses the moocow installed here.")
     if tried.note:
         out.line(printable(tried.note))
@@ -95,7 +95,7 @@ def try_command(
     if tried.results is None:
         kept = f"see {tried.root / 'results' / 'stdout'}" if out_dir else "--out DIR keeps its output"
         why = f"error: run_autograder wrote no results.json (status {tried.status}); {kept}"
-        err.line(grader_error(tried.stdout, why))
+        err.line(grader_error(tried.output, why))
         raise typer.Exit(2)
     out.line("")
     out.line("What the student sees:")

@@ -35,17 +35,18 @@ DROP = ("setpriv", "--bounding-set", "-sys_admin", "--")
 
 
 @dataclass(frozen=True)
-class TriedSubmission:
-    """One dry run of a submission through run_autograder."""
+class DryRun:
+    """One dry run of a submission through a platform's grader (Gradescope's run_autograder,
+    PrairieLearn's entrypoint): both ``try`` commands report it alike."""
 
     root: Path
-    """The scratch root (kept with ``--out``)."""
+    """The scratch root the grader ran in (kept with ``--out``)."""
     dropped: bool
-    """Whether run_autograder ran with CAP_SYS_ADMIN dropped, as on Gradescope."""
+    """Whether the grader ran with CAP_SYS_ADMIN dropped, as in the platform's container."""
     status: int
-    """run_autograder's exit status."""
-    stdout: str
-    """What it printed (Gradescope keeps it in results/stdout, for instructors)."""
+    """The grader's exit status."""
+    output: str
+    """What it printed (the platform keeps it for instructors: Gradescope in results/stdout)."""
     results: dict[str, Any] | None
     """``results.json``, or ``None`` if it wrote none."""
     note: str | None = None
@@ -66,7 +67,7 @@ def try_zip(
     out: str | os.PathLike[str] | None = None,
     metadata: str | os.PathLike[str] | None = None,
     force: bool = False,
-) -> TriedSubmission:
+) -> DryRun:
     """Lay out Gradescope's folders for ``submission`` (a file or a folder); run the zip's
     run_autograder. With ``force``, an ``out`` folder an earlier try laid out is laid out again."""
     check_autograder_zip(archive)
@@ -94,7 +95,7 @@ def try_zip(
     stdout = done.stdout + done.stderr
     (layout.results.parent / "stdout").write_text(stdout)
     results = json.loads(layout.results.read_text()) if layout.results.is_file() else None
-    return TriedSubmission(root, dropped, done.returncode, stdout, results, python.note)
+    return DryRun(root, dropped, done.returncode, stdout, results, python.note)
 
 
 def _lay_out(

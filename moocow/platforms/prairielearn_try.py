@@ -17,13 +17,12 @@ import shutil
 import stat
 import subprocess
 import tempfile
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from moocow.engine.errors import MoocowError
 from moocow.gradescope.interpreter import try_python
-from moocow.gradescope.tryout import DROP, can_drop, write_new
+from moocow.gradescope.tryout import DROP, DryRun, can_drop, write_new
 from moocow.platforms.prairielearn import NAME, PYTHON_VARIABLE, ROOT_VARIABLE
 from moocow.platforms.prairielearn_grader import results_file, server_files
 from moocow.platforms.unpacked import new_folder
@@ -36,25 +35,7 @@ DATA = {"params": {}, "correct_answers": {}, "submitted_answers": {}, "format_er
 """A data.json as PrairieLearn writes one for a first attempt (the grader does not read it)."""
 
 
-@dataclass(frozen=True)
-class TriedQuestion:
-    """One dry run of a question's grader on a submission."""
-
-    root: Path
-    """The scratch ``/grade``."""
-    dropped: bool
-    """Whether the entrypoint ran with CAP_SYS_ADMIN dropped, as in PrairieLearn's container."""
-    status: int
-    """The entrypoint's exit status."""
-    output: str
-    """What it printed (PrairieLearn keeps it in the grading job's log, for instructors)."""
-    results: dict[str, Any] | None
-    """``results.json``, or ``None`` if it wrote none."""
-    note: str | None = None
-    """What was done to have an interpreter players reach (a venv built or reused), or ``None``."""
-
-
-def try_question(built: Path, submission: Path, out: Path | None = None) -> TriedQuestion:
+def try_question(built: Path, submission: Path, out: Path | None = None) -> DryRun:
     """Lay out ``/grade`` for ``submission`` (a file or a folder) and run ``built``'s entrypoint."""
     built = built.absolute()  # the entrypoint runs in the scratch root
     entrypoint = built / "graders" / NAME / "run"
@@ -86,7 +67,7 @@ def try_question(built: Path, submission: Path, out: Path | None = None) -> Trie
     done = subprocess.run(command, cwd=root, env=environment, capture_output=True, text=True, check=False)
     written = results_file(root)
     results = json.loads(written.read_text()) if written.is_file() else None
-    return TriedQuestion(root, dropped, done.returncode, done.stdout + done.stderr, results, python.note)
+    return DryRun(root, dropped, done.returncode, done.stdout + done.stderr, results, python.note)
 
 
 def student_view(results: dict[str, Any]) -> list[str]:
