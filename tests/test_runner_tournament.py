@@ -24,6 +24,7 @@ from moocow.runner.results import header
 from moocow.runner.resultsfile import read_results
 from moocow.runner.tournament import Tournament, build_tournament, run_tournament, tournament_from
 from moocow.sandbox.limits import Limits
+from tests.results_helpers import round_rows
 
 PLAYERS = Path(__file__).parent / "players"
 LIMITS = Limits(guess_seconds=5, setup_seconds=20)
@@ -231,8 +232,7 @@ def test_killed_tournament_resumes_to_the_uninterrupted_results(tmp_path: Path) 
     uninterrupted = run_tournament(chosen)
     assert comparable(resumed) == comparable(uninterrupted)
     assert resumed.played == total - finished
-    rows = [json.loads(line) for line in results.read_text().splitlines()[1:]]
-    keys = [tuple(row[k] for k in ("player", "game", "round")) for row in rows if "identity" not in row]
+    keys = [tuple(row[k] for k in ("player", "game", "round")) for row in round_rows(results)]
     assert len(keys) == len(set(keys)) == total
 
 
