@@ -112,5 +112,5 @@ class BoundsWorkload:
         game = fresh_game(GAME)
         searching = Search(game, parts_bounded_deeper=deeper)
         beta = INFEASIBLE if self.budget is None else self.budget
-        value = searching.solve(self._part(game), None, beta, (FIRST_GUESS,), 1)
+        value = searching.least_total(self._part(game), None, beta, (FIRST_GUESS,), 1)
         return value, searching.stats

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from moocow.gradescope.interpreter import VENVS_VARIABLE
+from moocow.course.interpreter import VENVS_VARIABLE
 from moocow.referee.protocol import Identity
 from moocow.runner.grading import Grade
 from moocow.runner.results import RoundResult

@@ -19,9 +19,10 @@ from pathlib import Path
 
 import pytest
 
-from moocow.gradescope.grading import Layout, player_folder
-from moocow.gradescope.tryout import can_drop
-from moocow.gradescope.wheel import moocow_wheel
+from moocow.course.dry_run import can_drop
+from moocow.course.run import player_folder
+from moocow.course.wheel import moocow_wheel
+from moocow.platforms.gradescope.grading import Layout
 from moocow.runner.shown import GUESS_SHOWN, MOST_BYTES
 from moocow.sandbox import sandbox
 from tests.gradescope_helpers import (
@@ -188,7 +189,7 @@ def test_an_installed_moocow_is_packed_again_as_the_wheel_it_came_from(tmp_path:
     installed = tmp_path / "installed"
     pip = [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target"]
     subprocess.run([*pip, str(installed), str(built)], check=True, capture_output=True)
-    packing = "import pathlib, moocow.gradescope.wheel as w; print(w.moocow_wheel(pathlib.Path('.')))"
+    packing = "import pathlib, moocow.course.wheel as w; print(w.moocow_wheel(pathlib.Path('.')))"
     done = subprocess.run(  # -S: no site, so not the editable install of this checkout
         [sys.executable, "-S", "-c", packing], cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(installed)},
         capture_output=True, text=True, check=True,
@@ -200,4 +201,4 @@ def test_an_installed_moocow_is_packed_again_as_the_wheel_it_came_from(tmp_path:
         for name in first.namelist():
             assert name.endswith(("RECORD", "WHEEL")) or first.read(name) == second.read(name), name
     subprocess.run([*pip, str(tmp_path / "again"), str(repacked)], check=True, capture_output=True)
-    assert (tmp_path / "again" / "moocow" / "gradescope" / "wheel.py").is_file()
+    assert (tmp_path / "again" / "moocow" / "course" / "wheel.py").is_file()

@@ -17,12 +17,15 @@ import pytest
 from typer.testing import CliRunner
 
 from moocow.cli import app
+from moocow.course import run
+from moocow.course.course_file import Course, Points, course_from, read_course
+from moocow.course.points import Mark, points
+from moocow.course.run import Played
 from moocow.engine.errors import MoocowError
-from moocow.gradescope import grading
-from moocow.gradescope.course import Course, Points, course_from, read_course
-from moocow.gradescope.grading import Layout, run_autograder
-from moocow.gradescope.results import Mark, course_results, points
-from moocow.gradescope.tryout import default_metadata, student_view
+from moocow.platforms.gradescope import grading
+from moocow.platforms.gradescope.grading import Layout, run_autograder
+from moocow.platforms.gradescope.results import course_results
+from moocow.platforms.gradescope.tryout import default_metadata, student_view
 from moocow.runner.grading import grade
 from moocow.runner.shown import GUESS_SHOWN, MOST_BYTES, bounded
 from moocow.sandbox.limits import Limits
@@ -106,7 +109,7 @@ def test_no_graded_secret_guess_or_reason_where_a_student_looks(scheme: str) -> 
     practice = [graded_rounds(["pupil"], ["opens"], 888)]
     graded = [graded_rounds(["zebra", "quilt"], ["gauzy", "fjord"], 4242424242424, solved=False)]
     marks = (Mark(10, "minmax"), Mark(40, "every round lost")) if scheme == "scale" else None
-    results = course_results(course, practice, graded, marks, {}, "0")
+    results = course_results(course, Played(practice, graded, marks), "0")
     check_specification(results)
     plain_text_everywhere(results)
     visible = visible_text(results)
@@ -123,7 +126,7 @@ def test_totals_kept_until_published_show_nowhere_before() -> None:
     holds no graded total: the covert channel of a visible total is closed."""
     table = {"games": ["words:length=5"], "leaderboard": [], "visibility": {"score": "after_published"}}
     graded = [graded_rounds(["zebra", "quilt"], ["gauzy", "fjord"], 4242424242424, solved=False)]
-    results = course_results(course_from(table), [], graded, None, {}, "0")
+    results = course_results(course_from(table), Played([], graded, None), "0")
     check_specification(results)
     assert "leaderboard" not in results and "40" not in visible_text(results)
     assert (
@@ -298,7 +301,7 @@ def test_marks_out_of_time_are_the_courses_error_not_the_players(
         time.sleep(3)
         raise AssertionError("the budget of 1 s is spent first")
 
-    monkeypatch.setattr(grading, "grade", slow_grade)
+    monkeypatch.setattr(run, "grade", slow_grade)
     course = (
         '[gradescope]\ngames = ["bottles:n=3"]\nseconds = 1\n[gradescope.points]\nscheme = "scale"\nmax = 5\n'
     )
@@ -318,14 +321,14 @@ def test_an_error_once_graded_rounds_were_played_counts_toward_the_limit(
     """A failure of the autograder is not counted (not the student's doing) unless it came once the
     player had played graded rounds: a player that could make the runner fail, on a bit of a
     graded secret, would otherwise have a free try with each submission."""
-    real = grading.grade
+    real = run.grade
 
     def failing(player: str, deck: str, seed: int, **options: Any) -> Any:
         if seed != 888:
             raise RuntimeError("a runner's bug a player found")
         return real(player, deck, seed=seed, **options)
 
-    monkeypatch.setattr(grading, "grade", failing)
+    monkeypatch.setattr(run, "grade", failing)
     course = '[gradescope]\ngames = ["bottles:n=3"]\npractice_rounds = 1\n'
     root = laid_out(
         tmp_path, course, {"bacplayer.py": "def guess(n, g):\n    return '0'\n"}, default_metadata()
@@ -363,7 +366,7 @@ def test_run_ends_a_bug_in_one_line_and_keeps_its_traceback_for_instructors(
     def buggy(*arguments: Any, **options: Any) -> Any:
         raise RecursionError("maximum recursion depth exceeded")
 
-    monkeypatch.setattr(grading, "grade", buggy)
+    monkeypatch.setattr(run, "grade", buggy)
     root = laid_out(
         tmp_path, '[gradescope]\ngames = ["bottles:n=3"]\n', {"bacplayer.py": ""}, default_metadata()
     )

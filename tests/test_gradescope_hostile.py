@@ -19,8 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from moocow.gradescope.grading import FAILED
-from moocow.gradescope.tryout import DROP, can_drop, default_metadata, unzip
+from moocow.course.dry_run import DROP, can_drop
+from moocow.platforms.gradescope.grading import FAILED
+from moocow.platforms.gradescope.tryout import default_metadata, unzip
 from tests.gradescope_helpers import PLAYERS, check_specification, moocow
 
 pytestmark = pytest.mark.skipif(not can_drop(), reason="needs root and setpriv, for Gradescope's level")
@@ -213,7 +214,7 @@ def test_a_submitted_folder_open_to_all_takes_no_note_that_outlives_the_run(
 CLEANUP_RACE = """\
 import signal, sys
 from pathlib import Path
-from moocow.gradescope.budget import OutOfTime, time_budget
+from moocow.course.budget import OutOfTime, time_budget
 from moocow.sandbox import process
 from moocow.runner.grading import grade
 

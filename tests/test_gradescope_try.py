@@ -24,10 +24,10 @@ import pytest
 from typer.testing import CliRunner
 
 from moocow.cli import app
+from moocow.course import interpreter
+from moocow.course.crashes import own_frames
+from moocow.course.dry_run import can_drop
 from moocow.engine.errors import MoocowError
-from moocow.gradescope import interpreter
-from moocow.gradescope.crashes import own_frames
-from moocow.gradescope.tryout import can_drop
 from tests.gradescope_helpers import check_specification, moocow
 
 COURSE = '[gradescope]\ngames = ["bottles:n=3"]\nrounds = 1\npractice_rounds = 1\nmercy = 3\n'

@@ -361,7 +361,7 @@ def test_only_an_opening_without_rivals_takes_its_parts_smallest_first(
     """Every opening of the bottle game is alike: its parts go smallest first. Mastermind's first
     guess has rivals, and its parts go largest first so that it fails early if it is to fail."""
     search = Search(game)
-    searched = search.solve
+    searched = search.least_total
     first_guess_parts: list[int] = []
 
     def recording(
@@ -371,7 +371,7 @@ def test_only_an_opening_without_rivals_takes_its_parts_smallest_first(
             first_guess_parts.append(len(candidates))
         return searched(candidates, depth, beta, played, level)
 
-    search.solve = recording  # type: ignore[method-assign]
+    search.least_total = recording  # type: ignore[method-assign]
     search.run()
     assert len(set(first_guess_parts)) > 1
     assert first_guess_parts == sorted(first_guess_parts, reverse=not smallest_first)

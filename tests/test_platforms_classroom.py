@@ -16,7 +16,8 @@ import yaml
 from typer.testing import CliRunner
 
 from moocow.cli.platforms import classroom
-from moocow.platforms.classroom import grade_course, workflow_text
+from moocow.platforms.classroom.grade import grade_course
+from moocow.platforms.classroom.template import workflow_text
 from moocow.runner.grading import grade
 from moocow.sandbox import sandbox
 from tests.gradescope_helpers import PLAYERS, moocow
@@ -126,7 +127,7 @@ def test_a_deck_from_the_commit_changes_with_each_commit(
 def test_a_scale_course_gives_its_points_between_its_marks(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """points scale: full marks at minmax's total on the same deck, none at every round lost, a line
+    """points scale: full marks at minmax's total on the same graded deck, none at every round lost, a line
     between; one test holding them, which the reporter adds up."""
     course = tmp_path / "course.toml"
     course.write_text(
@@ -142,7 +143,7 @@ def test_a_scale_course_gives_its_points_between_its_marks(
     best, worst = grade("minmax", game, seed=7, rounds=4).total, 4 * 20
     expected = 10.0 if player <= best else round(10 * (worst - player) / (worst - best), 2)
     assert reporter_points([results]) == (expected, 10) and expected > 0
-    assert "minmax's total on the same deck" in results["tests"][0]["message"]
+    assert "minmax's total on the same graded deck" in results["tests"][0]["message"]
 
 
 def test_a_runner_without_namespaces_still_grades_and_says_so(

@@ -21,12 +21,14 @@ import pytest
 from typer.testing import CliRunner
 
 from moocow.cli.platforms import prairielearn
-from moocow.gradescope.interpreter import VENVS_VARIABLE, unreachable
-from moocow.gradescope.tryout import can_drop
-from moocow.platforms.prairielearn_grader import prairielearn_results
+from moocow.course.course_file import Course, Visibility
+from moocow.course.dry_run import can_drop
+from moocow.course.interpreter import VENVS_VARIABLE, unreachable
+from moocow.course.run import Played
+from moocow.platforms.prairielearn.grader import prairielearn_results
 from moocow.runner.grading import grade
 from moocow.runner.shown import GUESS_SHOWN, MOST_BYTES
-from tests.gradescope_helpers import PLAYERS, moocow, rounds_in, system_venv, try_venvs
+from tests.gradescope_helpers import PLAYERS, graded_rounds, moocow, rounds_in, system_venv, try_venvs
 from tests.platforms_helpers import GOLDEN, check_prairielearn
 
 WORDS = ["".join(letters) for letters in itertools.permutations("abcdefg", 5)][:300]
@@ -140,20 +142,23 @@ def test_try_gives_valid_results_and_no_graded_secret(
         assert longest <= GUESS_SHOWN + 40 and len(text) < 20_000
 
 
-def test_graded_details_are_never_shown_whatever_the_course_says() -> None:
-    """PrairieLearn shows everything at once: only Gradescope's tests visible at once are kept."""
-    graded = {
-        "output": "top",
-        "tests": [
-            {"name": "Graded rounds: points, one per round solved", "score": 3, "max_score": 4,
-             "output": "3 of 4", "visibility": "visible"},
-            {"name": "Graded rounds in detail: deck", "score": 0, "max_score": 0, "output": "[secret]: x",
-             "visibility": "after_due_date"},
-        ],
-    }  # fmt: skip
-    results = prairielearn_results(graded)
+@pytest.mark.parametrize("score", ["visible", "after_due_date"])
+def test_graded_details_are_never_shown_whatever_the_course_says(score: str) -> None:
+    """PrairieLearn shows everything at once: a graded round's details never, the score only where
+    the course shows it at once, the practice rounds in full."""
+    course = Course(("words:length=5",), rounds=4, leaderboard=(), visibility=Visibility(score=score))
+    practice = [graded_rounds(["pupil"], ["opens"], 888)]
+    graded = [
+        graded_rounds(["zebra", "quilt", "cider"], ["gauzy"], 4242424242424),
+        graded_rounds(["nymph"], ["fjord"], 4242424242424, solved=False),
+    ]
+    results = prairielearn_results(course, Played(practice, graded, None), "0")
     check_prairielearn(results)
-    assert results["score"] == 0.75 and "[secret]" not in json.dumps(results)
+    shown = json.dumps(results)
+    assert "[zebra]" not in shown and "gauzy" not in shown and "4242424242424" not in shown
+    assert "pupil" in shown and "opens" in shown
+    assert results["score"] == (0.75 if score == "visible" else 0.0)
+    assert ("Graded rounds: points" in shown) == (score == "visible")
 
 
 def test_a_submission_limit_is_refused_in_one_line(tmp_path: Path) -> None:

@@ -16,7 +16,13 @@ from typer.testing import CliRunner
 
 from moocow.cli.runner import grade as grade_command
 from moocow.engine.errors import MoocowError
-from moocow.platforms.reports import MOST_BYTES, MOST_TESTS, classroom_results, codegrade_line, encoded
+from moocow.platforms.classroom.reporter import (
+    MOST_BYTES,
+    MOST_TESTS,
+    classroom_results,
+    encoded,
+)
+from moocow.platforms.codegrade import codegrade_line
 from moocow.runner.grading import grade
 from tests.gradescope_helpers import PLAYERS, graded_rounds
 from tests.platforms_helpers import GOLDEN, check_reporter_results, reporter_points, reporter_runners

@@ -89,6 +89,25 @@ def test_siblings_of_one_layer_importing_each_other_break_the_layers(tmp_path: P
     assert "moocow.cluster.connection -> moocow.play.table" in result.stdout
 
 
+def test_a_platform_built_on_another_breaks_their_independence(tmp_path: Path) -> None:
+    """Each grading platform is a thin adapter over the course: PrairieLearn's grader that ran
+    Gradescope's ``run_autograder`` (as it once did) is refused, and the course room would be where
+    what they share goes."""
+    gradescope = "from moocow.platforms.gradescope.grading import run_autograder"
+    result = _copy_with_import(tmp_path, "moocow/platforms/prairielearn/grader.py", gradescope)
+    assert result.returncode == 1
+    assert "Each grading platform is a thin adapter" in result.stdout
+    assert "moocow.platforms.prairielearn.grader -> moocow.platforms.gradescope.grading" in result.stdout
+
+
+def test_the_course_knowing_a_platform_breaks_the_layers(tmp_path: Path) -> None:
+    """The course is below every platform: a course that read Gradescope's results is refused."""
+    results = "from moocow.platforms.gradescope.results import course_results"
+    result = _copy_with_import(tmp_path, "moocow/course/report.py", results)
+    assert result.returncode == 1
+    assert "moocow.course.report -> moocow.platforms.gradescope.results" in result.stdout
+
+
 def test_the_sandbox_knowing_a_game_breaks_its_contract(tmp_path: Path) -> None:
     """The jail may import the engine's errors, never its games: the layers allow it (the engine is
     below), the sandbox's own contract does not."""

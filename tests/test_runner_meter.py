@@ -73,7 +73,9 @@ def test_a_player_holding_every_descriptor_it_may_is_refereed_at_a_bounded_cost(
     graded = grade(crowd, game=GAME, rounds=6, mercy=100, limits=limits)
     assert all(result.failure in (None, "mercy") for result in graded.rounds), graded.rounds
     processes, descriptors = map(int, graded.identity.student_id.split(":")[1:])
-    assert processes >= limits.processes - 8 and descriptors >= 1000, graded.identity
+    # Most of its processes, not every one: a fork may fail for a moment on a loaded machine (117 of
+    # 128 once, the whole suite on two cores), and three quarters already made each look half a second.
+    assert processes >= limits.processes * 3 // 4 and descriptors >= 1000, graded.identity
     guesses = sum(len(result.guesses) for result in graded.rounds)
     assert guesses >= 300 and len(scans) <= 1 + guesses / 50, (scans, guesses)
 

@@ -18,11 +18,13 @@ import pytest
 from typer.testing import CliRunner
 
 from moocow.cli import app
-from moocow.gradescope.grading import Layout, run_autograder
-from moocow.gradescope.results import PRINTED, SCORE_NAMES
-from moocow.gradescope.tryout import default_metadata
-from moocow.platforms.classroom import grade_course
-from moocow.platforms.prairielearn_grader import prairielearn_results
+from moocow.course.package import COURSE_FILE, SEED_FILE
+from moocow.course.points import SCORE_NAMES
+from moocow.course.report import PRINTED
+from moocow.platforms.classroom.grade import grade_course
+from moocow.platforms.gradescope.grading import Layout, run_autograder
+from moocow.platforms.gradescope.tryout import default_metadata
+from moocow.platforms.prairielearn.grader import run_grader, server_files
 from moocow.sandbox.stderr_tail import LINE_BYTES, LINE_SHOWN, ROUND_LINES, LineTail, RoundStderr
 from tests.gradescope_helpers import PLAYERS, assert_graded_deck_unseen, plain_text_everywhere, visible_text
 
@@ -166,6 +168,10 @@ def test_the_tail_keeps_whole_lines_of_any_flood_at_a_bounded_cost() -> None:
 # --- Gradescope and PrairieLearn ---
 
 
+COURSE = f'[gradescope]\ngames = ["{GAME}"]\nrounds = 2\npractice_rounds = 1\n'
+"""One practice round, two graded."""
+
+
 @pytest.fixture(scope="module")
 def gradescope_results(tmp_path_factory: pytest.TempPathFactory) -> dict:
     """A submission of ``THREE_LINES`` graded as on Gradescope: one practice round, two graded."""
@@ -174,7 +180,7 @@ def gradescope_results(tmp_path_factory: pytest.TempPathFactory) -> dict:
     for folder in (layout.source, layout.results.parent):
         folder.mkdir(parents=True)
     shutil.copytree(player_folder(root, THREE_LINES), layout.submission)
-    layout.course.write_text(f'[gradescope]\ngames = ["{GAME}"]\nrounds = 2\npractice_rounds = 1\n')
+    layout.course.write_text(COURSE)
     layout.seed.write_text("123456789012345\n")
     layout.metadata.write_text(json.dumps(default_metadata()))
     return run_autograder(root)
@@ -202,12 +208,26 @@ def test_a_graded_rounds_prints_are_nowhere_a_student_looks(gradescope_results: 
     (details,) = [test for test in results["tests"] if test["name"].startswith("Graded rounds in detail")]
     assert "]: crash: " in details["output"] and "crashed" not in details["output"]
     assert_graded_deck_unseen(results, "123456789012345")
-    assert "my round #2" not in json.dumps(prairielearn_results(results))
 
 
-def test_prairielearn_shows_a_practice_rounds_prints_in_its_message(gradescope_results: dict) -> None:
-    """PrairieLearn's message holds them, under the practice test's name; its test no longer does."""
-    shown = prairielearn_results(gradescope_results)
+@pytest.fixture(scope="module")
+def prairielearn_shown(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """The same submission graded as on PrairieLearn."""
+    root = tmp_path_factory.mktemp("grade")
+    server_files(root).mkdir(parents=True)
+    shutil.copytree(player_folder(root, THREE_LINES), root / "student")
+    (server_files(root) / COURSE_FILE).write_text(COURSE)
+    (server_files(root) / SEED_FILE).write_text("123456789012345\n")
+    return run_grader(root)
+
+
+def test_prairielearn_shows_a_practice_rounds_prints_in_its_message(
+    gradescope_results: dict, prairielearn_shown: dict
+) -> None:
+    """PrairieLearn's message holds them, under the practice test's name; its test no longer does. A
+    graded round's are nowhere."""
+    shown = prairielearn_shown
+    assert "my round #2" not in json.dumps(shown)
     assert "  stderr: my round #1, guess 1: line 1 of 3" in shown["message"].splitlines()
     assert shown["message"].startswith(gradescope_results["output"] + "\n\nPractice: ")
     assert not any("my round" in test["output"] for test in shown["tests"])

@@ -78,18 +78,18 @@ def test_a_binary_word_file_is_one_line_at_every_reader(tmp_path: Path, reader: 
 
 @pytest.mark.parametrize("place", list(PLACES))
 def test_the_copies_of_a_word_file_refuse_a_binary_one(tmp_path: Path, place: str) -> None:
-    """The read-only copy a sandboxed player is shown, and the copy a Gradescope zip carries, were
-    made of whatever bytes the file held."""
-    from moocow.gradescope.build import _read
+    """The read-only copy a sandboxed player is shown, and the copy every platform ships (read by
+    ``word_file_text`` in ``course.package``), were made of whatever bytes the file held."""
     from moocow.referee.players import parse_player
     from moocow.referee.seats import ProgramSeat
     from moocow.sandbox.limits import Limits
     from moocow.sandbox.sandbox import SandboxPolicy, snapshot
+    from moocow.wordlists.files import word_file_text
 
     player = parse_player(str(Path(__file__).parent / "players" / "course_first.py"))
     seat = ProgramSeat(player, "mastermind", Limits(), SandboxPolicy())  # the seat's own reader
     bad = binary_file(tmp_path, place)
-    for copy in (lambda: snapshot(str(bad), seat.launch.read_copy), lambda: _read(bad)):
+    for copy in (lambda: snapshot(str(bad), seat.launch.read_copy), lambda: word_file_text(bad)):
         with pytest.raises(MoocowError, match=f"^word file '{bad}' is binary"):
             copy()
 

@@ -41,8 +41,8 @@ def build(
     mercy: MercyOpt = None,
 ) -> None:
     """Write one zip with everything Gradescope needs: upload it as the assignment's autograder."""
-    from moocow.gradescope.build import build_zip
-    from moocow.gradescope.course import chosen_course
+    from moocow.course.course_file import chosen_course
+    from moocow.platforms.gradescope.build import build_zip
 
     with one_line_errors():
         built = build_zip(chosen_course(course, build_options(words, game, rounds, mercy)), output)
@@ -71,7 +71,7 @@ def try_command(
     ] = False,
 ) -> None:
     """Run the zip's run_autograder on a submission here, as Gradescope would, with this moocow."""
-    from moocow.gradescope.tryout import student_view, try_zip
+    from moocow.platforms.gradescope.tryout import student_view, try_zip
     from moocow.sandbox.cleanup import remove_tree
 
     with one_line_errors():
@@ -118,7 +118,7 @@ def run(
     ] = None,
 ) -> None:
     """Grade the submission under the root and write results/results.json (what run_autograder does)."""
-    from moocow.gradescope.grading import autograder_root, run_autograder
+    from moocow.platforms.gradescope.grading import autograder_root, run_autograder
 
     with one_line_errors():
         try:

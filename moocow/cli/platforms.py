@@ -25,7 +25,7 @@ from moocow.cli.terminal import err, one_line_errors, out
 from moocow.engine.wording import printable
 
 if TYPE_CHECKING:
-    from moocow.gradescope.course import Course
+    from moocow.course.course_file import Course
 
 DeckOpt = Annotated[
     str, typer.Option("--deck", help="fixed: a seed drawn now, in the workflow; commit: each commit's hash.")
@@ -37,7 +37,7 @@ def _build(
     course: Path | None, options: dict[str, Any], output: Path, build: Callable[[Course], list[Path]]
 ) -> None:
     """The course (its file, or the options), built by ``build``; the files written, in a line."""
-    from moocow.gradescope.course import chosen_course
+    from moocow.course.course_file import chosen_course
 
     with one_line_errors():
         written = build(chosen_course(course, options))
@@ -63,7 +63,7 @@ def prairielearn_build(
     ] = "moocow-grader",
 ) -> None:
     """Write a question, its server files (the course and the secret seed) and its grader image's files."""
-    from moocow.platforms.prairielearn import build_question
+    from moocow.platforms.prairielearn.question import build_question
 
     options = build_options(words, game, rounds, mercy)
     _build(course, options, output, lambda chosen: build_question(chosen, output, image))
@@ -83,7 +83,7 @@ def prairielearn_try(
     ] = None,
 ) -> None:
     """Run the grader's entrypoint on a submission here, as PrairieLearn would, with this moocow."""
-    from moocow.platforms.prairielearn_try import student_view, try_question
+    from moocow.platforms.prairielearn.tryout import student_view, try_question
     from moocow.sandbox.cleanup import remove_tree
 
     with one_line_errors():
@@ -117,7 +117,7 @@ def prairielearn_run(
     root: Annotated[Path, typer.Argument(metavar="ROOT", help="PrairieLearn's /grade.")] = Path("/grade"),
 ) -> None:
     """Grade /grade/student and write /grade/results/results.json (what the entrypoint runs)."""
-    from moocow.platforms.prairielearn_grader import main
+    from moocow.platforms.prairielearn.grader import main
 
     raise typer.Exit(main(root))
 
@@ -138,7 +138,7 @@ def classroom_build(
     deck: DeckOpt = "fixed",
 ) -> None:
     """Write .github/workflows/classroom.yml and .moocow/ (the course and this moocow's wheel)."""
-    from moocow.platforms.classroom import build_template
+    from moocow.platforms.classroom.template import build_template
 
     options = build_options(words, game, rounds, mercy)
     _build(course, options, output, lambda chosen: build_template(chosen, output, deck))
@@ -156,8 +156,9 @@ def classroom_grade(
 ) -> None:
     """Play the course's graded rounds with the player here; print the grading reporter's results."""
     from moocow.engine.errors import MoocowError
-    from moocow.platforms.classroom import commit_seed, grade_course
-    from moocow.platforms.reports import encoded
+    from moocow.platforms.classroom.grade import grade_course
+    from moocow.platforms.classroom.reporter import encoded
+    from moocow.platforms.classroom.template import commit_seed
 
     with one_line_errors():
         if (seed is None) == (commit is None):

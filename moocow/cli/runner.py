@@ -305,7 +305,7 @@ def grade(
 ) -> None:
     """Grade one player as the course runner does: its log on stdout; on stderr, lost rounds and
     the last lines the player wrote to stderr in each round."""
-    from moocow.platforms.reports import check_format, report
+    from moocow.platforms.formats import check_format, report
     from moocow.referee.players import PlayerKind, parse_player
     from moocow.runner.files import check_output, write_atomically
     from moocow.runner.grading import grade as grade_player

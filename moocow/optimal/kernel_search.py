@@ -94,13 +94,13 @@ class KernelSearch:
         """Load the kernel (built ahead of time, or numba's): the first call of each entry does, and
         builds or compiles what is not there yet."""
         few = np.arange(min(3, len(self.search.rows)), dtype=np.int32)
-        self.solve(few, None, self.search.max_depth, 0, SearchStats())
+        self.least_total(few, None, self.search.max_depth, 0, SearchStats())
         self.set_bound(few, self.search.max_depth, SearchStats())
 
     def _row(self, depth: int | None) -> int:
         return 0 if depth is None else depth
 
-    def solve(
+    def least_total(
         self,
         candidates: np.ndarray,
         played: tuple[int, ...] | None,
@@ -108,7 +108,7 @@ class KernelSearch:
         beta: int,
         stats: SearchStats,
     ) -> int:
-        """``Search.solve`` for a set below the Python levels; its counters added to ``stats``."""
+        """``Search.least_total`` for a set below the Python levels; its counters added to ``stats``."""
         return self.guess_total(candidates, -1, played, depth, beta, stats)
 
     def guess_total(
@@ -120,7 +120,8 @@ class KernelSearch:
         budget: int,
         stats: SearchStats,
     ) -> int:
-        """``Search.guess_value`` of one guess (-1: ``solve`` the set), its parts searched by the kernel."""
+        """``Search.guess_value`` of one guess (-1: ``least_total`` of the set), its parts searched by
+        the kernel."""
         before = self.counters.tolist()
         candidates = as_kernel_set(candidates)
         symmetry = self.search.classes.stabiliser(played)

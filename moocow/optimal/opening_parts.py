@@ -22,10 +22,10 @@ PartTask = tuple[int, np.ndarray, np.ndarray]
 """A part: the answer that leaves it, its secrets, the guesses still legal."""
 
 
-def solve_part(search: WideSearch, depth: int | None, task: PartTask) -> tuple[int, int, Node | None]:
+def part_total(search: WideSearch, depth: int | None, task: PartTask) -> tuple[int, int, Node | None]:
     """On a worker: a part's least total and its tree (none if no strategy meets the limit)."""
     answer, part, legal = task
-    value = search.solve(part, legal, depth, INFEASIBLE)
+    value = search.least_total(part, legal, depth, INFEASIBLE)
     return answer, value, None if value >= INFEASIBLE else search.subtree(part, legal, depth)
 
 
@@ -54,7 +54,7 @@ def on_forked_parts(proof: Proof, workers: int) -> int:
 def _solved(proof: Proof, workers: int) -> tuple[int, Node | None]:
     search, depth, guess = proof.search, proof.depth, int(proof.order[0])
     tasks = opening_parts(search, guess)
-    crew = Crew(min(workers, len(tasks)) or 1, lambda task: solve_part(search, depth, task))
+    crew = Crew(min(workers, len(tasks)) or 1, lambda task: part_total(search, depth, task))
     total, children = proof.count, {}
     try:
         waiting = list(tasks)

@@ -71,7 +71,7 @@ class TreeReader:
         if guess < 0:
             guess = self.kernel().guess(candidates, depth)
         if guess < 0:  # forgotten by the kernel's store, a cache with a budget: search it again
-            self.kernel().solve(candidates, None, depth, INFEASIBLE, self.stats)
+            self.kernel().least_total(candidates, None, depth, INFEASIBLE, self.stats)
             guess = self.kernel().guess(candidates, depth)
         assert guess >= 0, "the tree is read only along exactly solved sets"
         node = Node(guess, len(candidates))

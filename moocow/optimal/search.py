@@ -1,6 +1,6 @@
 """The exact search for the strategy with the fewest guesses in total: branch and bound.
 
-``solve(S, d, beta)`` returns the least total of candidate set ``S`` within ``d`` more guesses
+``least_total(S, d, beta)`` returns the least total of candidate set ``S`` within ``d`` more guesses
 when it is below ``beta``, and otherwise a lower bound that is at least ``beta`` (fail-soft).
 A set's total is ``|S|`` (everyone pays the guess made now) plus the totals of the parts the
 guess leaves, the winning answer excluded. Pruning, in the order it happens at a node:
@@ -135,7 +135,7 @@ class Search(SearchArrays):
         self.root.best = min(self.root.best, beta)
         self._started = time.monotonic()
         try:
-            value = self.solve(everything, self.max_depth, beta, (), 0)
+            value = self.least_total(everything, self.max_depth, beta, (), 0)
         finally:
             if self._pool is not None:
                 self._pool.close()
@@ -146,14 +146,16 @@ class Search(SearchArrays):
         self.stats.cached = len(self.settled.sets) + (len(self._kernel.store) if self._kernel else 0)
         return value
 
-    def solve(self, candidates: np.ndarray, depth: int | None, beta: int, played: History, level: int) -> int:
+    def least_total(
+        self, candidates: np.ndarray, depth: int | None, beta: int, played: History, level: int
+    ) -> int:
         """The least total of ``candidates`` if below ``beta``; else a lower bound ``>= beta``."""
         count = len(candidates)
         static = int(self.bounds(depth)[count])
         if count <= 2 or static >= beta:
             return static  # one or two candidates: guessing one of them attains the bound
         if not self.searched_here(level, count):
-            return self.kernel.solve(candidates, played, depth, beta, self.stats)
+            return self.kernel.least_total(candidates, played, depth, beta, self.stats)
         key = (candidates.tobytes(), depth)
         known = self.settled.sets.get(key)
         if known is not None:
@@ -179,7 +181,7 @@ class Search(SearchArrays):
         return value
 
     def plan(self, candidates: np.ndarray, depth: int | None, beta: int, played: History) -> Plan:
-        """How ``solve`` goes about a set (``Plan``): the guesses it tries, best first, when it must
+        """How ``least_total`` goes about a set (``Plan``): the guesses it tries, best first, when it must
         stay below ``beta``. Public for measuring what a proof has left (``proofs/bottles-7``)."""
         guesses = self._allowed(candidates)
         canonical = None if played is None else self.classes.canonical(played)
@@ -365,7 +367,7 @@ class Search(SearchArrays):
                     self._plans = {}
                 remaining -= part_bound
                 part_budget = budget - total - remaining
-                value = self.solve(part, depth, part_budget, played, level + 1)
+                value = self.least_total(part, depth, part_budget, played, level + 1)
                 total += value
                 if level == 0:
                     self.book.raise_lower(total + remaining)

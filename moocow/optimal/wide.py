@@ -22,7 +22,7 @@ from moocow.engine.game import Game
 from moocow.engine.table import FeedbackTable
 from moocow.engine.tree import Node
 from moocow.optimal.bounds import INFEASIBLE, level_bounds
-from moocow.optimal.kernel.entries import FIND, MOST_ANSWERS, STILL_LEGAL, WIDE_KEY, WIDE_SOLVE
+from moocow.optimal.kernel.entries import FIND, MOST_ANSWERS, STILL_LEGAL, WIDE_KEY, WIDE_LEAST_TOTAL
 from moocow.optimal.kernel.layout import GUESS, HALT, HITS, NODES, VALUE
 from moocow.optimal.kernel.set_store import SetStore
 from moocow.optimal.kernel_search import as_kernel_set
@@ -168,7 +168,7 @@ class WideSearch:
 
         def kernel(budget: int) -> int:
             return self.store.call(
-                lambda store: WIDE_SOLVE(
+                lambda store: WIDE_LEAST_TOTAL(
                     self.kernel_game, (store, self.counters), candidates, legal, row, budget, guess
                 )
             )
@@ -222,7 +222,7 @@ class WideSearch:
             raise outcome[0]
         return int(outcome[0])
 
-    def solve(self, candidates: np.ndarray, legal: np.ndarray, depth: int | None, beta: int) -> int:
+    def least_total(self, candidates: np.ndarray, legal: np.ndarray, depth: int | None, beta: int) -> int:
         """The least total of ``candidates`` if below ``beta``, else a bound at least ``beta``."""
         return self._call(candidates, legal, depth, beta, -1)
 
@@ -269,7 +269,7 @@ class WideSearch:
             if slot >= 0 and self.store.meta[slot, GUESS] >= 0:
                 return int(self.store.meta[slot, GUESS])
             if attempt == 0:
-                self.solve(candidates, legal, depth, INFEASIBLE)
+                self.least_total(candidates, legal, depth, INFEASIBLE)
         raise AssertionError("the tree is read only along sets solved exactly")
 
     def known(self, candidates: np.ndarray, legal: np.ndarray, depth: int | None) -> tuple[int, int] | None:

@@ -4,7 +4,7 @@ The search of ``branch`` is built for games whose relabellings leave a few class
 the top and whose feedback has few values. Wordle has neither: 12,972 guesses against 2,315
 answers, 238 answers to a guess, no relabelling, and in hard mode a rule on guesses that depends
 on the history. This module searches such a game whole, set by set, fail-soft
-(``solve(S, beta)`` is the least total below ``beta``, else a bound at least ``beta``), with the
+(``least_total(S, beta)`` is the least total below ``beta``, else a bound at least ``beta``), with the
 cuts that make Alex Selby's solver fast, written anew:
 
 - **Per-guess counting bound** in one pass over the set per guess: a part of ``s`` secrets costs
@@ -140,7 +140,7 @@ def _scan(by_secret: np.ndarray, legal: np.ndarray, candidates: np.ndarray, win:
 
 
 @njit(nogil=True)
-def solve(
+def least_total(
     game: tuple,
     work: tuple,
     candidates: np.ndarray,
@@ -174,7 +174,8 @@ def solve(
             part = grouped[starts[index] : starts[index] + sizes[index]]
             below = still_legal(codes, legal, guess, answers[index]) if ruled else legal
             total -= part_bounds[index]
-            total = min(total + solve(game, work, part, below, depth, beta - total, no_guess), INFEASIBLE)
+            value = least_total(game, work, part, below, depth, beta - total, no_guess)
+            total = min(total + value, INFEASIBLE)
             if store[3][FULL] or stats[HALT]:
                 return 0
             if total >= beta:
@@ -233,7 +234,7 @@ def solve(
             floor = min(floor, guess_bounds[index])
             continue
         tried = legal[index]
-        value = count + solve(game, work, candidates, legal, child, bound - count, np.int64(tried))
+        value = count + least_total(game, work, candidates, legal, child, bound - count, np.int64(tried))
         if store[3][FULL] or stats[HALT]:
             return 0
         if value < bound:

@@ -1,4 +1,4 @@
-"""``prairielearn build``: a PrairieLearn question graded by moocow, from the Gradescope course file.
+"""``prairielearn build``: a PrairieLearn question graded by moocow, from the course file.
 
 PrairieLearn's external grading (its docs/externalGrading.md) runs the question's Docker image with
 an entrypoint; the submitted files are in ``/grade/student``, the course's server files listed in
@@ -20,10 +20,9 @@ import shutil
 import uuid
 from pathlib import Path
 
+from moocow.course.course_file import Course
+from moocow.course.package import SEED_FILE, unpacked, write_new
 from moocow.engine.errors import MoocowError
-from moocow.gradescope.course import Course
-from moocow.gradescope.tryout import write_new
-from moocow.platforms.unpacked import unpacked
 from moocow.runner.files import PRIVATE
 
 NAME = "moocow"
@@ -121,7 +120,7 @@ def build_question(course: Course, output: Path, image: str) -> list[Path]:
             folder.mkdir(parents=True)
         for path in files.course_files:
             shutil.copyfile(path, server / path.name)
-        write_new(server / "seed", files.seed.read_bytes(), PRIVATE)
+        write_new(server / SEED_FILE, files.seed.read_bytes(), PRIVATE)
         shutil.copyfile(files.wheel, grader / files.wheel.name)
         wheel = files.wheel.name
     (question / "info.json").write_text(json.dumps(info_json(course, image), indent=2) + "\n")

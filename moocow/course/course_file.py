@@ -1,16 +1,17 @@
 """The course file: what an autograder plays, what it grades, what students see and when.
 
-One TOML file whose ``[gradescope]`` table holds it all (docs/gradescope.md shows every key).
-Files it names (a word file, a game's ``file=``) are relative to the course file's folder, so the
-same course reads the same on the instructor's machine and in ``/autograder/source``, where the
-zip puts each such file beside the course under its own name.
+One TOML file whose ``[gradescope]`` table holds it all, whatever platform grades it (the table's
+name is Gradescope's, the first platform; docs/gradescope.md shows every key). Files it names (a
+word file, a game's ``file=``) are relative to the course file's folder, so the same course reads
+the same on the instructor's machine and where it is graded, where each such file is shipped
+beside the course under its own name (``package``).
 """
 
 from __future__ import annotations
 
 import json
 import tomllib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -81,7 +82,7 @@ class SubmissionLimit:
 
 @dataclass(frozen=True)
 class Course:
-    """Everything ``gradescope build`` puts in the zip and ``gradescope run`` grades by."""
+    """Everything a platform's ``build`` ships and its grader grades by."""
 
     decks: tuple[str, ...]
     """The decks played: ``bacrunner:...`` for the course's words, or game specs."""
@@ -149,6 +150,11 @@ class Course:
             lines += ["", f"[{TABLE}.submissions]", f"most = {self.submissions.most}"]
             lines.append(f"hours = {self.submissions.hours!r}")
         return "\n".join(lines) + "\n"
+
+
+def deck_label(deck: str) -> str:
+    """A deck as students read it: its file by name, not by the grading machine's path."""
+    return renamed_files(deck, lambda path: Path(path).name)
 
 
 def _toml(value: Any) -> str:
@@ -258,13 +264,19 @@ def _whole(table: Mapping[str, Any], key: str, default: int, where: str, least: 
     return value
 
 
-def _points(table: Mapping[str, Any], where: str) -> Points:
-    known = set(vars(Points()))
-    unknown = sorted(set(table) - known)
+def _known_only(
+    table: Mapping[str, Any], known: Iterable[str], section: str, where: str, noun: str = "key"
+) -> None:
+    """One line naming a key of ``[gradescope.SECTION]`` that is not ``known``, and the known ones."""
+    unknown = sorted(set(table) - set(known))
     if unknown:
         raise MoocowError(
-            f"{where}: unknown key {unknown[0]!r} in [{TABLE}.points] (known: {', '.join(known)})"
+            f"{where}: unknown {noun} {unknown[0]!r} in [{TABLE}.{section}] (known: {', '.join(known)})"
         )
+
+
+def _points(table: Mapping[str, Any], where: str) -> Points:
+    _known_only(table, vars(Points()), "points", where)
     points = Points(**table)
     if points.scheme not in SCHEMES:
         raise MoocowError(
@@ -282,12 +294,8 @@ def _points(table: Mapping[str, Any], where: str) -> Points:
 
 
 def _visibility(table: Mapping[str, Any], where: str) -> Visibility:
-    known = set(vars(Visibility()))
+    _known_only(table, vars(Visibility()), "visibility", where, "part")
     for part, value in table.items():
-        if part not in known:
-            raise MoocowError(
-                f"{where}: unknown part {part!r} in [{TABLE}.visibility] (known: {', '.join(known)})"
-            )
         if value not in VISIBILITIES:
             raise MoocowError(
                 f"{where}: visibility {value!r} of {part} is not one of {', '.join(VISIBILITIES)}"

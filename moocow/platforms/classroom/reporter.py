@@ -1,6 +1,5 @@
-"""What CodeGrade and GitHub Classroom read of a graded player: one line each.
+"""What GitHub Classroom's grading reporter reads of a graded player: one line.
 
-CodeGrade's AutoTest v2 custom test reads a JSON line ``{"tag": "points", "points": "3/5"}``.
 GitHub Classroom's ``autograding-grading-reporter`` reads, for each runner id, an environment
 variable ``<ID>_RESULTS`` holding base64 JSON: ``{"version": 1, "status", "max_score", "tests":
 [{"name", "status": "pass"|"fail"|"error", "score", "message", ...}]}``; it adds up the tests'
@@ -19,15 +18,14 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from moocow.course.course_file import deck_label
+from moocow.course.points import solved
 from moocow.engine.errors import MoocowError
-from moocow.gradescope.results import deck_label
 from moocow.runner.shown import cut
 
 if TYPE_CHECKING:
     from moocow.runner.grading import Grade
 
-FORMATS = ("text", "codegrade", "classroom", "classroom-json")
-"""``grade --format``: the course log, or one line for a platform to read."""
 MOST_TESTS = 300
 """Rounds reported to the grading reporter: each is a test of at most about 300 bytes, and the
 base64 of them all must fit an environment variable (128 KiB)."""
@@ -37,17 +35,6 @@ SECRET_SHOWN = 40
 """Characters of a secret in a test's name (a word file's words may be long)."""
 REASON_SHOWN = 120
 """Characters of a lost round's reason (the player's own text, often)."""
-
-
-def solved(grades: Sequence[Grade]) -> tuple[int, int]:
-    """Rounds solved and rounds played, over every deck."""
-    rounds = [result for one in grades for result in one.rounds]
-    return sum(result.solved for result in rounds), len(rounds)
-
-
-def codegrade_line(earned: float, most: float) -> str:
-    """CodeGrade AutoTest v2's points line: ``{"tag":"points","points":"3/5"}``."""
-    return json.dumps({"tag": "points", "points": f"{earned:g}/{most:g}"}, separators=(",", ":"))
 
 
 def classroom_results(grades: Sequence[Grade]) -> dict[str, Any]:
@@ -93,14 +80,6 @@ def encoded(results: dict[str, Any]) -> str:
     return base64.b64encode(json.dumps(results, ensure_ascii=False).encode("utf-8")).decode("ascii")
 
 
-def check_format(form: str, rounds: int) -> None:
-    """``--format``, and the rounds it can report: one line before any round is played, not after."""
-    if form not in FORMATS:
-        raise MoocowError(f"--format must be one of {', '.join(FORMATS)}, not {form!r}")
-    if form.startswith("classroom"):
-        check_rounds(rounds)
-
-
 def check_rounds(rounds: int) -> None:
     """The grading reporter's environment variable holds at most ``MOST_TESTS`` rounds."""
     if rounds > MOST_TESTS:
@@ -108,11 +87,3 @@ def check_rounds(rounds: int) -> None:
             f"GitHub Classroom's reporter reads its results from an environment variable of at most "
             f"128 KiB: at most {MOST_TESTS} rounds, not {rounds}"
         )
-
-
-def report(form: str, grades: Sequence[Grade]) -> str:
-    """The one line ``grade --format`` prints for ``form`` (not ``text``)."""
-    if form == "codegrade":
-        return codegrade_line(*solved(grades))
-    results = classroom_results(grades)
-    return encoded(results) if form == "classroom" else json.dumps(results, ensure_ascii=False)

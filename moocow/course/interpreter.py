@@ -216,7 +216,7 @@ def _site_packages(venv: Path, version: str) -> Path:
 
 
 def _moocow_wheel(scratch: Path) -> Path:
-    from moocow.gradescope.wheel import moocow_wheel
+    from moocow.course.wheel import moocow_wheel
 
     (scratch / "wheel").mkdir()
     return moocow_wheel(scratch / "wheel")

@@ -17,48 +17,19 @@ import stat
 import subprocess
 import tempfile
 import zipfile
-from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from moocow.course.dry_run import DROP, DryRun, can_drop
+from moocow.course.folders import copy_folder
+from moocow.course.interpreter import try_python
+from moocow.course.package import COURSE_FILE, SEED_FILE, write_new
 from moocow.engine.errors import MoocowError
-from moocow.gradescope.folders import copy_folder
-from moocow.gradescope.grading import COURSE_FILE, ROOT_VARIABLE, SEED_FILE, Layout
-from moocow.gradescope.interpreter import try_python
-from moocow.gradescope.scripts import PYTHON_VARIABLE
+from moocow.platforms.gradescope.grading import ROOT_VARIABLE, Layout
+from moocow.platforms.gradescope.scripts import PYTHON_VARIABLE
 from moocow.runner.secrecy import refuse_readable
 from moocow.sandbox.cleanup import remove_tree
-
-DROP = ("setpriv", "--bounding-set", "-sys_admin", "--")
-"""How Docker's default leaves a container's root: no CAP_SYS_ADMIN, so no namespaces for bubblewrap."""
-
-
-@dataclass(frozen=True)
-class DryRun:
-    """One dry run of a submission through a platform's grader (Gradescope's run_autograder,
-    PrairieLearn's entrypoint): both ``try`` commands report it alike."""
-
-    root: Path
-    """The scratch root the grader ran in (kept with ``--out``)."""
-    dropped: bool
-    """Whether the grader ran with CAP_SYS_ADMIN dropped, as in the platform's container."""
-    status: int
-    """The grader's exit status."""
-    output: str
-    """What it printed (the platform keeps it for instructors: Gradescope in results/stdout)."""
-    results: dict[str, Any] | None
-    """``results.json``, or ``None`` if it wrote none."""
-    note: str | None = None
-    """What was done to have an interpreter players reach (``interpreter``), or ``None``."""
-
-
-def can_drop() -> bool:
-    """Whether this machine lets ``setpriv`` drop CAP_SYS_ADMIN (root with setpriv installed)."""
-    if shutil.which(DROP[0]) is None:
-        return False
-    probe = subprocess.run([*DROP, "true"], capture_output=True, check=False)
-    return probe.returncode == 0
 
 
 def try_zip(
@@ -206,15 +177,6 @@ def unzip(archive: str | os.PathLike[str], into: Path) -> None:
         raise MoocowError(f"cannot read autograder zip {str(archive)!r}: {error}") from None
     if not (into / "run_autograder").is_file():
         raise MoocowError(f"autograder zip {str(archive)!r} has no run_autograder")
-
-
-def write_new(path: Path, data: bytes, mode: int) -> None:
-    """A new file of ``data`` that other users can read only once it is whole and only if ``mode``
-    says so. Written first and made 0600 after, the seed was open to all for a moment, and a
-    player of another dry run on this machine (the same zip: the same deck) could hold it open."""
-    with os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode & 0o700), "wb") as file:
-        file.write(data)
-    path.chmod(mode)
 
 
 def default_metadata() -> dict[str, Any]:

@@ -2,11 +2,11 @@
 
 ``/grade`` is laid out under a scratch root (the server files with their modes, ``student``,
 ``data/data.json``) and the grader's ``run`` entrypoint runs there as root with CAP_SYS_ADMIN
-dropped from the bounding set, as Docker's default leaves a container (``gradescope try``'s
-``can_drop``): moocow picks the level it picks in PrairieLearn's container. No Docker is needed;
-the entrypoint runs the moocow installed here (``MOOCOW_PYTHON``): this interpreter, or, where
-players (other users) cannot reach it, the venv ``gradescope try`` builds once for them
-(``moocow.gradescope.interpreter``).
+dropped from the bounding set, as Docker's default leaves a container (``course.dry_run``):
+moocow picks the level it picks in PrairieLearn's container. No Docker is needed; the entrypoint
+runs the moocow installed here (``MOOCOW_PYTHON``): this interpreter, or, where
+players (other users) cannot reach it, the venv both ``try`` commands build once for them
+(``moocow.course.interpreter``).
 """
 
 from __future__ import annotations
@@ -20,12 +20,12 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from moocow.course.dry_run import DROP, DryRun, can_drop
+from moocow.course.interpreter import try_python
+from moocow.course.package import SEED_FILE, new_folder, write_new
 from moocow.engine.errors import MoocowError
-from moocow.gradescope.interpreter import try_python
-from moocow.gradescope.tryout import DROP, DryRun, can_drop, write_new
-from moocow.platforms.prairielearn import NAME, PYTHON_VARIABLE, ROOT_VARIABLE
-from moocow.platforms.prairielearn_grader import results_file, server_files
-from moocow.platforms.unpacked import new_folder
+from moocow.platforms.prairielearn.grader import results_file, server_files
+from moocow.platforms.prairielearn.question import NAME, PYTHON_VARIABLE, ROOT_VARIABLE
 from moocow.runner.secrecy import refuse_readable
 
 DATA = {"params": {}, "correct_answers": {}, "submitted_answers": {}, "format_errors": {},
@@ -47,7 +47,7 @@ def try_question(built: Path, submission: Path, out: Path | None = None) -> DryR
         raise MoocowError(f"submission {str(submission)!r} does not exist")
     dropped = can_drop()
     if dropped:  # players run as other users, and find the built folder on try's command line
-        refuse_readable([(server_files(built) / "seed", "the graded deck's seed")])
+        refuse_readable([(server_files(built) / SEED_FILE, "the graded deck's seed")])
     python = try_python(dropped, "the entrypoint")
     root = new_folder(out.absolute(), "--out") if out else Path(tempfile.mkdtemp(prefix="moocow-grade-"))
     root.chmod(0o755)
