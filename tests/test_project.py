@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import os
 import shutil
 import subprocess
@@ -140,3 +141,14 @@ def test_the_package_top_holds_only_the_api_and_rooms() -> None:
     """Every module lives in a room (a package); the top keeps the API and the entry points."""
     loose = sorted(path.name for path in (ROOT / "moocow").glob("*.py"))
     assert loose == ["__init__.py", "__main__.py", "api.py"]
+
+
+def test_no_two_classes_share_a_name() -> None:
+    """One name for one class: a reader who meets ``Workers`` or ``Pace`` knows which is meant (the web's
+    queue and the search's workers, the runner's pacing and the engine's, once had one name each)."""
+    where: dict[str, list[str]] = {}
+    for path in sorted((ROOT / "moocow").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef):
+                where.setdefault(node.name, []).append(str(path.relative_to(ROOT)))
+    assert {name: paths for name, paths in where.items() if len(paths) > 1} == {}

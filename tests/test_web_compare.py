@@ -62,7 +62,7 @@ def test_the_estimate_says_why(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_too_many_waiting_evaluations_are_refused() -> None:
     """The work queued by requests is bounded."""
     with pytest.raises(workers.Busy, match="the server is busy"):
-        jobs.Jobs(workers.Workers(running=0, waiting=0)).get("mastermind", "minmax")
+        jobs.Jobs(workers.ProcessQueue(running=0, waiting=0)).get("mastermind", "minmax")
 
 
 def test_the_estimate_reads_as_words_in_one_parenthesis() -> None:

@@ -61,7 +61,7 @@ def test_a_full_queue_is_a_one_line_503(monkeypatch: pytest.MonkeyPatch) -> None
     with 503 and one line, on the page and in its twin."""
     monkeypatch.setattr(specs, "INLINE_SECONDS", -1.0)
     web = client()
-    web.app.state.workers = workers.Workers(running=0, waiting=0)
+    web.app.state.workers = workers.ProcessQueue(running=0, waiting=0)
     web.app.state.jobs.workers = web.app.state.workers
     for path, params in [
         ("/assist", {"game": "mastermind"}),

@@ -32,7 +32,7 @@ COURSE_FILE = "course.toml"
 SEED_FILE = "seed"
 """The graded deck's secret seed, as shipped (mode 0600)."""
 
-Entry = tuple[str, bytes, int]
+ShippedFile = tuple[str, bytes, int]
 """A shipped file: its name, its bytes, its mode."""
 
 
@@ -57,7 +57,7 @@ def check_course(course: Course, reserved: Collection[str] = ()) -> dict[str, Pa
     return beside
 
 
-def course_entries(course: Course, beside: dict[str, Path], wheel: Path) -> list[Entry]:
+def course_entries(course: Course, beside: dict[str, Path], wheel: Path) -> list[ShippedFile]:
     """What is shipped of a checked course (``beside``: its deck files, from ``check_course``): the
     course file naming its deck files as they sit beside it, the deck files, the wheel, and a fresh
     seed (0600)."""

@@ -26,7 +26,7 @@ from moocow.web import trees as tree_views
 from moocow.web.ends import Ends
 from moocow.web.jobs import Jobs
 from moocow.web.pages import HERE, MAX_BODY, MAX_QUERY, problem, twin_paths
-from moocow.web.workers import Busy, Workers
+from moocow.web.workers import Busy, ProcessQueue
 
 
 def create_app(
@@ -60,7 +60,7 @@ def create_app(
     )
     app.state.results = [Path(path) for path in results]
     app.state.ends = Ends(key if key is not None else secrets.token_bytes(32))
-    app.state.workers = Workers()
+    app.state.workers = ProcessQueue()
     app.state.jobs = Jobs(app.state.workers)
     app.state.trees = [Path(path) for path in trees]
     app.state.uploads = OrderedDict()

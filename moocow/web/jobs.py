@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from moocow.web.workers import Place, Workers
+from moocow.web.workers import Place, ProcessQueue
 
 KEPT = 16
 """Finished evaluations kept, trees and all (the oldest go first)."""
@@ -54,8 +54,8 @@ class Job:
 class Jobs:
     """The evaluations of one server."""
 
-    def __init__(self, workers: Workers | None = None) -> None:
-        self.workers = Workers() if workers is None else workers
+    def __init__(self, workers: ProcessQueue | None = None) -> None:
+        self.workers = ProcessQueue() if workers is None else workers
         self._jobs: dict[tuple[str, str], Job] = {}
         self._lock = threading.Lock()
 

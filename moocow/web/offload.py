@@ -13,7 +13,7 @@ from starlette.requests import Request
 from moocow.engine.errors import MoocowError
 from moocow.web.pages import Reply, refusal, wants_json
 from moocow.web.specs import cheap
-from moocow.web.workers import Workers
+from moocow.web.workers import ProcessQueue
 
 T = TypeVar("T")
 Work = Callable[..., Reply]
@@ -36,6 +36,6 @@ def done(request: Request, game: str, function: Callable[..., T], *args: Any) ->
     cheap, else in a worker process of the server's queue (its refusal raised here again)."""
     if cheap(game):
         return function(*args)
-    workers: Workers = request.app.state.workers
+    workers: ProcessQueue = request.app.state.workers
     result: T = workers.call(function, *args)
     return result

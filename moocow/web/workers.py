@@ -45,7 +45,7 @@ class Busy(Exception):
     """The queue is full: one line, status 503."""
 
 
-class Workers:
+class ProcessQueue:
     """One server's queue of processes."""
 
     def __init__(self, running: int | None = None, waiting: int | None = None) -> None:
@@ -116,7 +116,7 @@ class Workers:
 class Place:
     """A reserved place in the queue: entered, it waits for a process slot; left, it frees both."""
 
-    def __init__(self, workers: Workers) -> None:
+    def __init__(self, workers: ProcessQueue) -> None:
         self.workers = workers
 
     def __enter__(self) -> Place:
