@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from moocow.course.budget import OutOfTime
 from moocow.course.course_file import Course, read_course
 from moocow.course.folders import Uncopied
-from moocow.course.package import COURSE_FILE, SEED_FILE, Shipped
+from moocow.course.package import COURSE_FILE, SEED_FILE, Shipped, write_new
 from moocow.course.report import PRINTED, header, parts
 from moocow.course.run import PLAYED, missing_files, missing_message, out_of_time_message, play_submission
 from moocow.platforms.prairielearn.question import NAME
@@ -112,11 +112,7 @@ def scratch_source(root: Path) -> Iterator[Shipped]:
         shutil.copytree(server_files(root), source.folder, ignore=shutil.ignore_patterns(SEED_FILE))
         for path in (source.folder, *source.folder.rglob("*")):  # players read the deck's files
             path.chmod(0o755 if path.is_dir() else 0o644)
-        with open(server_files(root) / SEED_FILE, "rb") as file:
-            data = file.read()
-        descriptor = os.open(source.seed, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE)
-        with os.fdopen(descriptor, "wb") as copy:
-            copy.write(data)
+        write_new(source.seed, (server_files(root) / SEED_FILE).read_bytes(), PRIVATE)
         (server_files(root) / SEED_FILE).unlink()
         yield source
     finally:
