@@ -43,7 +43,8 @@ class Played:
     marks: tuple[Mark, Mark] | None
     """The course's points marks on the graded deck, or ``None`` for a point per round solved."""
     folder: Path | None = None
-    """Where the player ran, so that practice rounds it crashed show where, in the student's files."""
+    """Where the player ran (removed since: a path to know the student's files by in a traceback),
+    so that practice rounds it crashed show where, in the student's files."""
 
     @property
     def referee(self) -> dict[str, Any]:

@@ -28,7 +28,6 @@ from moocow.course.folders import Uncopied
 from moocow.course.package import Shipped
 from moocow.course.run import (
     PLAYED,
-    closed_to_writers,
     missing_files,
     missing_message,
     out_of_time_message,
@@ -128,7 +127,6 @@ def _results(layout: Layout, version: str) -> dict[str, Any]:
     that cannot be copied for its player, out of time), or graded."""
     course = read_course(layout.course)
     try:
-        closed_to_writers(layout.submission)
         missing = missing_files(course, layout.submission)
         if missing:
             return ungraded(missing_message(course, layout.submission, missing), version)
