@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from moocow.engine.wording import printable
+from moocow.engine.wording import plural, printable
 from moocow.referee import bacrunner, protocol
 from moocow.runner import signing
 from moocow.runner.leaderboard import Standing, standings
@@ -147,7 +147,7 @@ class Grade:
 def told(result: RoundResult, said: bool = True) -> str:
     """``round 2 [secret]: solved in 4 guesses``, or how it was lost (``said``: see ``failures``)."""
     if result.solved:
-        how = f"solved in {result.score} {'guess' if result.score == 1 else 'guesses'}"
+        how = f"solved in {result.score} {plural(result.score, 'guess')}"
     else:
         own = result.stderr.said
         reason = result.reason or ""

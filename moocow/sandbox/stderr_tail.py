@@ -17,7 +17,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
-from moocow.engine.wording import printable
+from moocow.engine.wording import plural, printable
 
 ROUND_LINES = 20
 """Lines kept of a round: its last ones."""
@@ -45,9 +45,8 @@ class RoundStderr:
     def shown(self, prefix: str = "  stderr: ") -> list[str]:
         """The lines as a log shows them, each after ``prefix`` (so no line a player wrote starts a
         log's line: a GitHub Actions log runs ``::command::`` lines), the count left out first."""
-        earlier = (
-            [f"  ... {self.left_out:,} earlier {_lines(self.left_out)} left out"] if self.left_out else []
-        )
+        left_out = f"  ... {self.left_out:,} earlier {plural(self.left_out, 'line')} left out"
+        earlier = [left_out] if self.left_out else []
         return [*earlier, *(f"{prefix}{line}" for line in self.lines)]
 
     def to_dict(self) -> dict[str, Any]:
@@ -67,10 +66,6 @@ class RoundStderr:
 
 NOTHING_KEPT = RoundStderr()
 """A round's stderr when none is kept (the default: a tournament keeps none)."""
-
-
-def _lines(count: int) -> str:
-    return "line" if count == 1 else "lines"
 
 
 def shown_line(head: bytes, size: int) -> str:

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from moocow.course.course_file import deck_label
 from moocow.course.points import solved
 from moocow.engine.errors import MoocowError
+from moocow.engine.wording import plural
 from moocow.runner.shown import cut
 
 if TYPE_CHECKING:
@@ -48,7 +49,7 @@ def classroom_results(grades: Sequence[Grade]) -> dict[str, Any]:
         status = "pass" if result.solved else "fail"
         count = len(result.guesses)
         message = (
-            f"solved in {count} {'guess' if count == 1 else 'guesses'}"
+            f"solved in {count} {plural(count, 'guess')}"
             if result.solved
             else f"lost ({result.failure}, scored {result.score}): {cut(result.reason or '', REASON_SHOWN)}"
         )
