@@ -61,7 +61,7 @@ def review(game: Game, played: list[tuple[int, int]], secret: int | None = None)
             engine, engine_left = f"no suggestion: {error}", None
         possible = bool((assistant.position.candidate_guesses == guess).any())
         shown = game.format_code(game.guesses[guess])
-        assistant.enter(guess, value)
+        assistant.record(shown, game.format_feedback(value))
         left = assistant.remaining
         expected = 0.0 if assistant.solved else expected_guesses(assistant)
         steps.append(Step(shown, value, possible, engine, left, engine_left, expected))
